@@ -1,0 +1,86 @@
+import Foundation
+
+/// A cached value and when the provider's answer arrived.
+public struct CacheEntry<Value: Sendable>: Sendable {
+    public var value: Value
+    public var receivedAt: Date
+}
+
+/// FNV-1a, 64 bit: a small, dependency-free checksum for cache integrity and ETags.
+public enum Checksum {
+    public static func fnv1a64(_ data: Data) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in data {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        return hash
+    }
+
+    public static func hex(_ data: Data) -> String { String(format: "%016llx", fnv1a64(data)) }
+}
+
+/// The data caching service: one JSON file per key under a directory, each holding the payload,
+/// the time it was received and a checksum. Writes are atomic (a temporary file renamed into
+/// place), so a reader never sees half a file; an entry whose checksum does not match is deleted
+/// and treated as absent.
+public struct FileCache: Sendable {
+    public let directory: URL
+
+    public init(directory: URL) {
+        self.directory = directory
+    }
+
+    struct Envelope: Codable {
+        var format: Int
+        var key: String
+        var receivedAt: Date
+        var checksum: String
+        var payload: Data
+    }
+
+    static let encoder: JSONEncoder = {
+        let e = JSONEncoder()
+        e.dateEncodingStrategy = .secondsSince1970
+        return e
+    }()
+    static let decoder: JSONDecoder = {
+        let d = JSONDecoder()
+        d.dateDecodingStrategy = .secondsSince1970
+        return d
+    }()
+
+    /// The file for `key`; keys are made file-name safe.
+    public func fileURL(for key: String) -> URL {
+        let safe = String(key.map { $0.isLetter || $0.isNumber || "-_.".contains($0) ? $0 : "_" })
+        return directory.appendingPathComponent(safe + ".json")
+    }
+
+    /// Reads `key`, or nil when absent. A corrupted or unreadable entry is removed.
+    public func read<Value: Codable & Sendable>(_ type: Value.Type, key: String) -> CacheEntry<Value>? {
+        let url = fileURL(for: key)
+        guard let data = try? Data(contentsOf: url) else { return nil }
+        guard let envelope = try? Self.decoder.decode(Envelope.self, from: data), envelope.format == 1,
+            envelope.key == key, Checksum.hex(envelope.payload) == envelope.checksum,
+            let value = try? Self.decoder.decode(Value.self, from: envelope.payload)
+        else {
+            try? FileManager.default.removeItem(at: url)
+            return nil
+        }
+        return CacheEntry(value: value, receivedAt: envelope.receivedAt)
+    }
+
+    /// Stores `value` under `key` with the time it was received.
+    public func write<Value: Codable & Sendable>(_ value: Value, key: String, receivedAt: Date) throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let payload = try Self.encoder.encode(value)
+        let envelope = Envelope(format: 1, key: key, receivedAt: receivedAt, checksum: Checksum.hex(payload), payload: payload)
+        // `.atomic` writes a temporary file in the same directory and renames it over the target.
+        try Self.encoder.encode(envelope).write(to: fileURL(for: key), options: .atomic)
+    }
+
+    /// Removes `key`.
+    public func remove(key: String) {
+        try? FileManager.default.removeItem(at: fileURL(for: key))
+    }
+}

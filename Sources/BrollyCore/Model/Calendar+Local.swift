@@ -1,0 +1,61 @@
+import Foundation
+
+/// Local calendar helpers: dates are grouped and printed in the place's time zone, never UTC.
+public enum LocalTime {
+    static func calendar(_ zone: TimeZone) -> Calendar {
+        var cal = Calendar(identifier: .gregorian)
+        cal.timeZone = zone
+        return cal
+    }
+
+    /// `YYYY-MM-DD` of `date` in `zone`.
+    public static func dateString(_ date: Date, in zone: TimeZone) -> String {
+        let c = calendar(zone).dateComponents([.year, .month, .day], from: date)
+        return String(format: "%04d-%02d-%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0)
+    }
+
+    /// Hour of day (0–23) of `date` in `zone`.
+    public static func hour(_ date: Date, in zone: TimeZone) -> Int {
+        calendar(zone).component(.hour, from: date)
+    }
+
+    /// `HH:mm` of `date` in `zone`.
+    public static func clock(_ date: Date, in zone: TimeZone) -> String {
+        let c = calendar(zone).dateComponents([.hour, .minute], from: date)
+        return String(format: "%02d:%02d", c.hour ?? 0, c.minute ?? 0)
+    }
+
+    /// Short weekday name ("Mon") of a `YYYY-MM-DD` date.
+    public static func weekday(ofDate string: String) -> String {
+        guard let date = parse(string, in: TimeZone(secondsFromGMT: 0)!) else { return string }
+        let names = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+        let wd = calendar(TimeZone(secondsFromGMT: 0)!).component(.weekday, from: date)
+        return names[(wd - 1) % 7]
+    }
+
+    /// ISO 8601 with the zone's offset at that instant, e.g. `2026-11-21T14:00:00+10:00`.
+    public static func iso8601(_ date: Date, in zone: TimeZone) -> String {
+        let c = calendar(zone).dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        let offset = zone.secondsFromGMT(for: date)
+        let sign = offset < 0 ? "-" : "+"
+        let m = abs(offset) / 60
+        return String(
+            format: "%04d-%02d-%02dT%02d:%02d:%02d%@%02d:%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0,
+            c.hour ?? 0, c.minute ?? 0, c.second ?? 0, sign, m / 60, m % 60)
+    }
+
+    /// Parses a local wall-clock time without an offset — `YYYY-MM-DD`, `YYYY-MM-DDTHH:mm` or
+    /// `YYYY-MM-DD HH:mm:ss` — as it reads in `zone`.
+    public static func parse(_ string: String, in zone: TimeZone) -> Date? {
+        let digits = string.split(whereSeparator: { !$0.isNumber }).map { Int($0) }
+        guard digits.count >= 3, let y = digits[0], let mo = digits[1], let d = digits[2] else { return nil }
+        var comps = DateComponents(year: y, month: mo, day: d, hour: 0, minute: 0, second: 0)
+        if digits.count >= 5 {
+            comps.hour = digits[3]
+            comps.minute = digits[4]
+        }
+        if digits.count >= 6 { comps.second = digits[5] }
+        guard (1...12).contains(mo), (1...31).contains(d) else { return nil }
+        return calendar(zone).date(from: comps)
+    }
+}

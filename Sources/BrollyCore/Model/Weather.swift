@@ -1,0 +1,214 @@
+import Foundation
+
+/// The family a weather condition belongs to; drives the icon and symbol.
+public enum ConditionKind: String, Codable, Sendable, CaseIterable {
+    case clear, mostlyClear, partlyCloudy, overcast, fog, drizzle, rain, freezingRain, sleet, snow,
+        showers, snowShowers, thunderstorm, unknown
+}
+
+/// A weather condition as shown to people.
+public struct Condition: Codable, Sendable, Hashable {
+    /// The provider's numeric code (WMO code for Open-Meteo, condition id for OpenWeatherMap).
+    public var code: Int
+    /// Short group title, e.g. "Rain".
+    public var title: String
+    /// Longer description, e.g. "light rain" (may be localized by the provider).
+    public var description: String
+    /// Icon name, e.g. "rain", "clear-day", "partly-cloudy-night".
+    public var icon: String
+    /// The condition family.
+    public var kind: ConditionKind
+
+    public init(code: Int, title: String, description: String, icon: String, kind: ConditionKind) {
+        self.code = code
+        self.title = title
+        self.description = description
+        self.icon = icon
+        self.kind = kind
+    }
+
+    enum CodingKeys: String, CodingKey { case code, title, description, icon, kind }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        code = try c.decode(Int.self, forKey: .code)
+        title = try c.decode(String.self, forKey: .title)
+        description = try c.decode(String.self, forKey: .description)
+        icon = try c.decode(String.self, forKey: .icon)
+        kind = (try? c.decode(ConditionKind.self, forKey: .kind)) ?? .unknown
+    }
+
+    /// Severity used to pick a day's representative condition.
+    public var severity: Int {
+        switch kind {
+        case .thunderstorm: 10
+        case .snow, .snowShowers: 9
+        case .freezingRain, .sleet: 8
+        case .rain: 7
+        case .showers: 6
+        case .drizzle: 5
+        case .fog: 4
+        case .overcast: 3
+        case .partlyCloudy: 2
+        case .mostlyClear: 1
+        case .clear, .unknown: 0
+        }
+    }
+
+    /// The icon name for a kind, day or night.
+    public static func iconName(for kind: ConditionKind, isDay: Bool) -> String {
+        switch kind {
+        case .clear: isDay ? "clear-day" : "clear-night"
+        case .mostlyClear, .partlyCloudy: isDay ? "partly-cloudy-day" : "partly-cloudy-night"
+        case .overcast: "cloudy"
+        case .fog: "fog"
+        case .drizzle: "drizzle"
+        case .rain, .showers: "rain"
+        case .freezingRain, .sleet: "sleet"
+        case .snow, .snowShowers: "snow"
+        case .thunderstorm: "thunderstorm"
+        case .unknown: "cloudy"
+        }
+    }
+}
+
+/// Current conditions, always stored in metric units (°C, m/s, hPa, mm, m).
+public struct CurrentConditions: Codable, Sendable, Hashable {
+    public var time: Date
+    public var temperature: Double
+    public var feelsLike: Double?
+    public var temperatureMin: Double
+    public var temperatureMax: Double
+    /// Relative humidity, %.
+    public var humidity: Double?
+    /// Sea-level pressure, hPa.
+    public var pressure: Double?
+    /// m/s.
+    public var windSpeed: Double?
+    /// Meteorological degrees: where the wind comes from.
+    public var windDirection: Double?
+    public var windGust: Double?
+    /// Cloud cover, %.
+    public var clouds: Double?
+    /// Metres.
+    public var visibility: Double?
+    /// Latest rain volume, mm.
+    public var rain: Double?
+    /// Latest snow volume, mm.
+    public var snow: Double?
+    public var condition: Condition
+    public var sunrise: Date?
+    public var sunset: Date?
+
+    public init(
+        time: Date, temperature: Double, feelsLike: Double? = nil, temperatureMin: Double,
+        temperatureMax: Double, humidity: Double?, pressure: Double?, windSpeed: Double?,
+        windDirection: Double?, windGust: Double? = nil, clouds: Double? = nil,
+        visibility: Double? = nil, rain: Double? = nil, snow: Double? = nil, condition: Condition,
+        sunrise: Date? = nil, sunset: Date? = nil
+    ) {
+        self.time = time
+        self.temperature = temperature
+        self.feelsLike = feelsLike
+        self.temperatureMin = temperatureMin
+        self.temperatureMax = temperatureMax
+        self.humidity = humidity
+        self.pressure = pressure
+        self.windSpeed = windSpeed
+        self.windDirection = windDirection
+        self.windGust = windGust
+        self.clouds = clouds
+        self.visibility = visibility
+        self.rain = rain
+        self.snow = snow
+        self.condition = condition
+        self.sunrise = sunrise
+        self.sunset = sunset
+    }
+}
+
+/// One forecast slot (hourly for Open-Meteo, 3-hourly for OpenWeatherMap), metric.
+public struct HourForecast: Codable, Sendable, Hashable {
+    public var time: Date
+    public var temperature: Double
+    /// Probability of precipitation, %.
+    public var precipitationProbability: Double?
+    /// Precipitation in the slot, mm.
+    public var precipitation: Double?
+    public var windSpeed: Double?
+    public var condition: Condition
+
+    public init(
+        time: Date, temperature: Double, precipitationProbability: Double? = nil,
+        precipitation: Double? = nil, windSpeed: Double? = nil, condition: Condition
+    ) {
+        self.time = time
+        self.temperature = temperature
+        self.precipitationProbability = precipitationProbability
+        self.precipitation = precipitation
+        self.windSpeed = windSpeed
+        self.condition = condition
+    }
+}
+
+/// One local calendar day of forecast, metric.
+public struct DayForecast: Codable, Sendable, Hashable {
+    /// Local date, `YYYY-MM-DD`, in the place's time zone.
+    public var date: String
+    public var temperatureMin: Double
+    public var temperatureMax: Double
+    /// Total precipitation, mm.
+    public var precipitation: Double?
+    public var precipitationProbability: Double?
+    public var condition: Condition
+    public var sunrise: Date?
+    public var sunset: Date?
+
+    public init(
+        date: String, temperatureMin: Double, temperatureMax: Double, precipitation: Double? = nil,
+        precipitationProbability: Double? = nil, condition: Condition, sunrise: Date? = nil,
+        sunset: Date? = nil
+    ) {
+        self.date = date
+        self.temperatureMin = temperatureMin
+        self.temperatureMax = temperatureMax
+        self.precipitation = precipitation
+        self.precipitationProbability = precipitationProbability
+        self.condition = condition
+        self.sunrise = sunrise
+        self.sunset = sunset
+    }
+}
+
+/// Identifies a weather provider.
+public enum ProviderID: String, Codable, Sendable, CaseIterable {
+    case openMeteo = "open-meteo"
+    case openWeatherMap = "openweathermap"
+
+    /// The shortest time a response is served without a new call. OpenWeatherMap asks for at
+    /// least 10 minutes between calls for one place.
+    public var minimumFreshness: TimeInterval { 600 }
+}
+
+/// Everything known about the weather at a place, as one provider answered, in metric units.
+public struct WeatherReport: Codable, Sendable, Hashable {
+    public var place: Place
+    public var current: CurrentConditions
+    public var days: [DayForecast]
+    public var hours: [HourForecast]
+    public var provider: ProviderID
+    /// When the provider's answer was received.
+    public var fetchedAt: Date
+
+    public init(
+        place: Place, current: CurrentConditions, days: [DayForecast], hours: [HourForecast],
+        provider: ProviderID, fetchedAt: Date
+    ) {
+        self.place = place
+        self.current = current
+        self.days = days
+        self.hours = hours
+        self.provider = provider
+        self.fetchedAt = fetchedAt
+    }
+}

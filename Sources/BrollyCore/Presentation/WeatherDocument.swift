@@ -1,0 +1,155 @@
+import Foundation
+
+/// The JSON contract served by `brolly now --json` and `GET /api/v1/weather`, in one unit system.
+public struct WeatherDocument: Codable, Sendable, Hashable {
+    public struct PlaceInfo: Codable, Sendable, Hashable {
+        public var name: String
+        public var country: String
+        public var countryCode: String?
+        public var region: String?
+        public var latitude: Double
+        public var longitude: Double
+        public var timezone: String
+    }
+    public struct ConditionInfo: Codable, Sendable, Hashable {
+        public var code: Int
+        public var title: String
+        public var description: String
+        public var icon: String
+    }
+    public struct Current: Codable, Sendable, Hashable {
+        public var time: String
+        public var temperature: Double
+        public var feelsLike: Double?
+        public var temperatureMin: Double
+        public var temperatureMax: Double
+        public var humidity: Double?
+        public var pressure: Double?
+        public var windSpeed: Double?
+        public var windDirection: Double?
+        public var windGust: Double?
+        public var clouds: Double?
+        public var visibility: Double?
+        public var rain: Double?
+        public var snow: Double?
+        public var condition: ConditionInfo
+        public var sunrise: String?
+        public var sunset: String?
+    }
+    public struct Day: Codable, Sendable, Hashable {
+        public var date: String
+        public var temperatureMin: Double
+        public var temperatureMax: Double
+        public var precipitation: Double?
+        public var precipitationProbability: Double?
+        public var condition: ConditionInfo
+    }
+    public struct Hour: Codable, Sendable, Hashable {
+        public var time: String
+        public var temperature: Double
+        public var precipitationProbability: Double?
+        public var precipitation: Double?
+        public var condition: ConditionInfo
+    }
+    public struct Units: Codable, Sendable, Hashable {
+        public var temperature: String
+        public var windSpeed: String
+        public var pressure: String
+        public var precipitation: String
+    }
+    public struct Source: Codable, Sendable, Hashable {
+        public var provider: String
+        public var fetchedAt: String
+        public var stale: Bool
+        /// Seconds since the provider answered.
+        public var age: Int
+    }
+
+    public var place: PlaceInfo
+    public var current: Current
+    public var days: [Day]
+    public var hours: [Hour]
+    public var units: Units
+    public var source: Source
+
+    /// Builds the document for a result in `units`.
+    public init(_ result: WeatherResult, units: UnitSystem) {
+        self.init(result.report, units: units, stale: result.isStale, age: result.age)
+    }
+
+    public init(_ report: WeatherReport, units u: UnitSystem, stale: Bool, age: TimeInterval) {
+        let zone = report.place.timeZone
+        func t(_ c: Double) -> Double { Self.round(u.temperature(c), 1) }
+        func w(_ v: Double?) -> Double? { v.map { Self.round(u.windSpeed($0), 1) } }
+        func p(_ v: Double?) -> Double? { v.map { Self.round(u.precipitation($0), u == .imperial ? 2 : 1) } }
+        func c(_ c: Condition) -> ConditionInfo {
+            ConditionInfo(code: c.code, title: c.title, description: c.description, icon: c.icon)
+        }
+        func iso(_ d: Date?) -> String? { d.map { LocalTime.iso8601($0, in: zone) } }
+        let cur = report.current
+        place = PlaceInfo(
+            name: report.place.name, country: report.place.country, countryCode: report.place.countryCode,
+            region: report.place.region, latitude: report.place.latitude, longitude: report.place.longitude,
+            timezone: report.place.timezone)
+        current = Current(
+            time: LocalTime.iso8601(cur.time, in: zone), temperature: t(cur.temperature),
+            feelsLike: cur.feelsLike.map(t), temperatureMin: t(cur.temperatureMin), temperatureMax: t(cur.temperatureMax),
+            humidity: cur.humidity.map { Self.round($0, 0) }, pressure: cur.pressure.map { Self.round($0, 0) },
+            windSpeed: w(cur.windSpeed), windDirection: cur.windDirection.map { Self.round($0, 0) },
+            windGust: w(cur.windGust), clouds: cur.clouds, visibility: cur.visibility,
+            rain: p(cur.rain), snow: p(cur.snow), condition: c(cur.condition),
+            sunrise: iso(cur.sunrise), sunset: iso(cur.sunset))
+        days = report.days.map {
+            Day(
+                date: $0.date, temperatureMin: t($0.temperatureMin), temperatureMax: t($0.temperatureMax),
+                precipitation: p($0.precipitation), precipitationProbability: $0.precipitationProbability,
+                condition: c($0.condition))
+        }
+        hours = report.hours.map {
+            Hour(
+                time: LocalTime.iso8601($0.time, in: zone), temperature: t($0.temperature),
+                precipitationProbability: $0.precipitationProbability, precipitation: p($0.precipitation),
+                condition: c($0.condition))
+        }
+        units = Units(
+            temperature: u.temperatureSymbol, windSpeed: u.windSpeedSymbol, pressure: u.pressureSymbol,
+            precipitation: u.precipitationSymbol)
+        source = Source(
+            provider: report.provider.rawValue, fetchedAt: LocalTime.iso8601(report.fetchedAt, in: TimeZone(secondsFromGMT: 0)!),
+            stale: stale, age: Int(max(0, age).rounded()))
+    }
+
+    static func round(_ v: Double, _ places: Int) -> Double {
+        let f = pow(10, Double(places))
+        let r = (v * f).rounded() / f
+        return r == 0 ? 0 : r
+    }
+
+    /// A JSON encoder with stable key order, for output people and tests can diff.
+    public static func makeEncoder(pretty: Bool = true) -> JSONEncoder {
+        let e = JSONEncoder()
+        e.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+        return e
+    }
+}
+
+/// A place as `brolly search --json` prints it and `/api/v1/places/search` serves it.
+public struct PlaceDocument: Codable, Sendable, Hashable {
+    public var name: String
+    public var region: String?
+    public var country: String
+    public var countryCode: String?
+    public var latitude: Double
+    public var longitude: Double
+    public var timezone: String?
+
+    public init(_ p: Place) {
+        name = p.name
+        region = p.region
+        country = p.country
+        countryCode = p.countryCode
+        latitude = p.latitude
+        longitude = p.longitude
+        timezone = p.timezone
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+
+/// A parsed JSON document, used to read provider answers tolerantly: numbers may arrive as
+/// integers, floats or strings; objects may be empty or missing.
+public enum JSONValue: Decodable, Sendable, Hashable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        if c.decodeNil() {
+            self = .null
+        } else if let b = try? c.decode(Bool.self) {
+            self = .bool(b)
+        } else if let d = try? c.decode(Double.self) {
+            self = .number(d)
+        } else if let s = try? c.decode(String.self) {
+            self = .string(s)
+        } else if let a = try? c.decode([JSONValue].self) {
+            self = .array(a)
+        } else if let o = try? c.decode([String: JSONValue].self) {
+            self = .object(o)
+        } else {
+            throw DecodingError.dataCorruptedError(in: c, debugDescription: "not JSON")
+        }
+    }
+
+    /// Parses `data`, throwing `unreadableResponse` for anything that is not JSON.
+    public static func parse(_ data: Data, provider: String) throws -> JSONValue {
+        do {
+            return try JSONDecoder().decode(JSONValue.self, from: data)
+        } catch {
+            throw BrollyError.unreadableResponse("\(provider) sent malformed JSON")
+        }
+    }
+
+    public subscript(key: String) -> JSONValue? {
+        if case .object(let o) = self { return o[key] }
+        return nil
+    }
+
+    public subscript(index: Int) -> JSONValue? {
+        if case .array(let a) = self, a.indices.contains(index) { return a[index] }
+        return nil
+    }
+
+    /// A number from a JSON number or a numeric string; nil for anything else or non-finite.
+    public var double: Double? {
+        switch self {
+        case .number(let d): d.isFinite ? d : nil
+        case .string(let s): Double(s.trimmingCharacters(in: .whitespaces)).flatMap { $0.isFinite ? $0 : nil }
+        default: nil
+        }
+    }
+
+    public var int: Int? { double.flatMap { $0.rounded() == $0 && abs($0) < 1e15 ? Int($0) : nil } }
+
+    /// A string; numbers are rendered without a fraction when whole.
+    public var string: String? {
+        switch self {
+        case .string(let s): s
+        case .number(let d): d.rounded() == d ? String(Int(d)) : String(d)
+        default: nil
+        }
+    }
+
+    public var array: [JSONValue]? {
+        if case .array(let a) = self { return a }
+        return nil
+    }
+
+    public var object: [String: JSONValue]? {
+        if case .object(let o) = self { return o }
+        return nil
+    }
+
+    public var bool: Bool? {
+        switch self {
+        case .bool(let b): b
+        case .number(let d): d != 0
+        default: nil
+        }
+    }
+
+    public var isNull: Bool { self == .null }
+}
+
+extension Optional where Wrapped == JSONValue {
+    /// A non-empty, trimmed string or nil.
+    var nonEmptyString: String? {
+        guard let s = self?.string?.trimmingCharacters(in: .whitespacesAndNewlines), !s.isEmpty else { return nil }
+        return s
+    }
+}

@@ -1,0 +1,245 @@
+import Foundation
+
+/// Open-Meteo: the keyless default provider (forecast API v1 and geocoding API v1).
+public struct OpenMeteoProvider: WeatherProvider {
+    public let id = ProviderID.openMeteo
+    public var network: NetworkService
+    public var baseURL: URL
+    public var geocodingURL: URL
+    public var now: @Sendable () -> Date
+
+    public init(
+        network: NetworkService, baseURL: URL, geocodingURL: URL,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.network = network
+        self.baseURL = baseURL
+        self.geocodingURL = geocodingURL
+        self.now = now
+    }
+
+    static let currentFields = [
+        "temperature_2m", "relative_humidity_2m", "apparent_temperature", "is_day", "precipitation", "rain",
+        "showers", "snowfall", "weather_code", "cloud_cover", "pressure_msl", "wind_speed_10m",
+        "wind_direction_10m", "wind_gusts_10m", "visibility",
+    ]
+    static let hourlyFields = [
+        "temperature_2m", "precipitation_probability", "precipitation", "weather_code", "is_day", "wind_speed_10m",
+    ]
+    static let dailyFields = [
+        "weather_code", "temperature_2m_max", "temperature_2m_min", "precipitation_sum",
+        "precipitation_probability_max", "sunrise", "sunset",
+    ]
+
+    /// The forecast URL: metric units, local time zone, 7 days.
+    public func forecastURL(for c: Coordinate) -> URL {
+        baseURL.appending(
+            providerPath: "/v1/forecast",
+            query: [
+                ("latitude", String(format: "%.4f", c.latitude)), ("longitude", String(format: "%.4f", c.longitude)),
+                ("current", Self.currentFields.joined(separator: ",")),
+                ("hourly", Self.hourlyFields.joined(separator: ",")),
+                ("daily", Self.dailyFields.joined(separator: ",")),
+                ("timezone", "auto"), ("forecast_days", "7"), ("temperature_unit", "celsius"),
+                ("wind_speed_unit", "ms"), ("precipitation_unit", "mm"),
+            ])
+    }
+
+    public func weather(for place: Place) async throws -> WeatherReport {
+        let response = try await network.get(
+            forecastURL(for: place.coordinate), provider: "Open-Meteo", classify: Self.classifyError)
+        return try Self.report(from: response.body, place: place, fetchedAt: now())
+    }
+
+    public func search(_ query: String, limit: Int = 10) async throws -> [Place] {
+        let url = geocodingURL.appending(
+            providerPath: "/v1/search",
+            query: [("name", query), ("count", String(limit)), ("language", "en"), ("format", "json")])
+        let response = try await network.get(url, provider: "Open-Meteo geocoding", classify: Self.classifyError)
+        let places = try Self.places(from: response.body)
+        if places.isEmpty { throw BrollyError.placeNotFound("\"\(query)\"") }
+        return places
+    }
+
+    /// Open-Meteo has no reverse geocoding.
+    public func reverse(_ coordinate: Coordinate) async throws -> Place? { nil }
+
+    /// Open-Meteo's error body: `{"error": true, "reason": "..."}`.
+    @Sendable public static func classifyError(_ response: HTTPResponse) -> BrollyError? {
+        guard let json = try? JSONValue.parse(response.body, provider: "Open-Meteo"),
+            json["error"]?.bool == true
+        else { return nil }
+        let reason = json["reason"].nonEmptyString ?? "HTTP \(response.status)"
+        if response.status == 429 { return .rateLimited(retryAfter: nil) }
+        if (500..<600).contains(response.status) { return .providerUnavailable(reason) }
+        return BrollyError(.providerUnavailable, "Open-Meteo refused the request: \(reason)")
+    }
+
+    // MARK: - Decoding
+
+    /// The wire document's current, hourly and daily blocks read into metric values.
+    public struct Decoded: Sendable {
+        public var current: CurrentConditions?
+        public var hours: [HourForecast]
+        public var days: [DayForecast]
+        public var timeZone: TimeZone
+        public var timezoneName: String
+        public var utcOffsetSeconds: Int
+        public var latitude: Double?
+        public var longitude: Double?
+    }
+
+    /// Decodes a `/v1/forecast` answer. Every block is optional; values are converted to metric
+    /// using the `*_units` blocks when present.
+    public static func decode(_ data: Data) throws -> Decoded {
+        let json = try JSONValue.parse(data, provider: "Open-Meteo")
+        guard json.object != nil else { throw BrollyError.unreadableResponse("Open-Meteo: not an object") }
+        if json["error"]?.bool == true {
+            throw BrollyError.unreadableResponse(json["reason"].nonEmptyString ?? "Open-Meteo error")
+        }
+        let offset = json["utc_offset_seconds"]?.int ?? 0
+        let tzName = json["timezone"].nonEmptyString ?? "GMT"
+        let zone: TimeZone =
+            (tzName != "GMT" && tzName != "UTC" ? TimeZone(identifier: tzName) : nil)
+            ?? TimeZone(secondsFromGMT: offset) ?? TimeZone(secondsFromGMT: 0)!
+
+        func time(_ v: JSONValue?) -> Date? {
+            guard let v else { return nil }
+            if case .number(let n) = v { return Date(timeIntervalSince1970: n) }
+            return v.string.flatMap { LocalTime.parse($0, in: zone) }
+        }
+
+        // Hourly
+        var hours: [HourForecast] = []
+        if let hourly = json["hourly"], let times = hourly["time"]?.array {
+            let units = json["hourly_units"]
+            let temps = hourly["temperature_2m"]?.array ?? []
+            for (i, t) in times.enumerated() {
+                guard let date = time(t), let temp = temps[safe: i]?.double else { continue }
+                let code = hourly["weather_code"]?[i]?.int ?? hourly["weathercode"]?[i]?.int
+                let isDay = hourly["is_day"]?[i]?.bool ?? true
+                hours.append(
+                    HourForecast(
+                        time: date, temperature: Metric.celsius(temp, unit: units?["temperature_2m"]?.string),
+                        precipitationProbability: hourly["precipitation_probability"]?[i]?.double,
+                        precipitation: hourly["precipitation"]?[i]?.double.map {
+                            Metric.millimetres($0, unit: units?["precipitation"]?.string)
+                        },
+                        windSpeed: hourly["wind_speed_10m"]?[i]?.double.map {
+                            Metric.metresPerSecond($0, unit: units?["wind_speed_10m"]?.string)
+                        },
+                        condition: code.map { Conditions.wmo($0, isDay: isDay) } ?? Conditions.wmo(-1)))
+            }
+        }
+
+        // Daily
+        var days: [DayForecast] = []
+        if let daily = json["daily"], let dates = daily["time"]?.array {
+            let units = json["daily_units"]
+            for (i, d) in dates.enumerated() {
+                guard let max = daily["temperature_2m_max"]?[i]?.double,
+                    let min = daily["temperature_2m_min"]?[i]?.double
+                else { continue }
+                let date: String
+                if case .number(let n) = d {
+                    date = LocalTime.dateString(Date(timeIntervalSince1970: n), in: zone)
+                } else if let s = d.string, s.count >= 10 {
+                    date = String(s.prefix(10))
+                } else { continue }
+                let code = daily["weather_code"]?[i]?.int ?? daily["weathercode"]?[i]?.int
+                let tu = units?["temperature_2m_max"]?.string
+                days.append(
+                    DayForecast(
+                        date: date, temperatureMin: Metric.celsius(min, unit: tu),
+                        temperatureMax: Metric.celsius(max, unit: tu),
+                        precipitation: daily["precipitation_sum"]?[i]?.double.map {
+                            Metric.millimetres($0, unit: units?["precipitation_sum"]?.string)
+                        },
+                        precipitationProbability: daily["precipitation_probability_max"]?[i]?.double,
+                        condition: code.map { Conditions.wmo($0) } ?? Conditions.wmo(-1),
+                        sunrise: time(daily["sunrise"]?[i]), sunset: time(daily["sunset"]?[i])))
+            }
+        }
+        if days.isEmpty && !hours.isEmpty { days = DayGrouping.days(from: hours, in: zone) }
+
+        // Current
+        var current: CurrentConditions?
+        if let cur = json["current"] ?? json["current_weather"], let temp = cur["temperature_2m"]?.double ?? cur["temperature"]?.double {
+            let units = json["current_units"] ?? json["current_weather_units"]
+            let tu = units?["temperature_2m"]?.string ?? units?["temperature"]?.string
+            let wu = units?["wind_speed_10m"]?.string ?? units?["windspeed"]?.string
+            let pu = units?["precipitation"]?.string
+            let date = time(cur["time"]) ?? Date()
+            let celsius = Metric.celsius(temp, unit: tu)
+            let today = LocalTime.dateString(date, in: zone)
+            let todayDay = days.first(where: { $0.date == today })
+            let todayHours = hours.filter { LocalTime.dateString($0.time, in: zone) == today }.map(\.temperature)
+            let isDay = cur["is_day"]?.bool ?? true
+            let code = cur["weather_code"]?.int ?? cur["weathercode"]?.int ?? -1
+            let rain = [cur["rain"]?.double, cur["showers"]?.double].compactMap { $0 }
+            current = CurrentConditions(
+                time: date, temperature: celsius,
+                feelsLike: cur["apparent_temperature"]?.double.map { Metric.celsius($0, unit: tu) },
+                temperatureMin: Swift.min(todayDay?.temperatureMin ?? todayHours.min() ?? celsius, celsius),
+                temperatureMax: Swift.max(todayDay?.temperatureMax ?? todayHours.max() ?? celsius, celsius),
+                humidity: cur["relative_humidity_2m"]?.double,
+                pressure: cur["pressure_msl"]?.double ?? cur["surface_pressure"]?.double,
+                windSpeed: (cur["wind_speed_10m"]?.double ?? cur["windspeed"]?.double).map {
+                    Metric.metresPerSecond($0, unit: wu)
+                },
+                windDirection: cur["wind_direction_10m"]?.double ?? cur["winddirection"]?.double,
+                windGust: cur["wind_gusts_10m"]?.double.map {
+                    Metric.metresPerSecond($0, unit: units?["wind_gusts_10m"]?.string ?? wu)
+                },
+                clouds: cur["cloud_cover"]?.double, visibility: cur["visibility"]?.double,
+                rain: rain.isEmpty ? nil : Metric.millimetres(rain.reduce(0, +), unit: pu),
+                snow: cur["snowfall"]?.double.map { Metric.millimetres($0, unit: units?["snowfall"]?.string ?? "cm") },
+                condition: Conditions.wmo(code, isDay: isDay),
+                sunrise: todayDay?.sunrise, sunset: todayDay?.sunset)
+        }
+        return Decoded(
+            current: current, hours: hours, days: days, timeZone: zone,
+            timezoneName: tzName, utcOffsetSeconds: offset,
+            latitude: json["latitude"]?.double, longitude: json["longitude"]?.double)
+    }
+
+    /// Builds a report for `place` from a forecast answer. Throws `unreadableResponse` when the
+    /// answer has no current conditions.
+    public static func report(from data: Data, place: Place, fetchedAt: Date) throws -> WeatherReport {
+        let decoded = try decode(data)
+        guard let current = decoded.current else {
+            throw BrollyError.unreadableResponse("Open-Meteo answer has no current conditions")
+        }
+        var place = place
+        place.timezone = decoded.timezoneName == "GMT" ? Place.offsetLabel(decoded.utcOffsetSeconds) : decoded.timezoneName
+        place.utcOffsetSeconds = decoded.timeZone.secondsFromGMT(for: current.time)
+        let today = LocalTime.dateString(current.time, in: decoded.timeZone)
+        let hourStart = current.time.addingTimeInterval(-3600)
+        return WeatherReport(
+            place: place, current: current,
+            days: decoded.days.filter { $0.date >= today },
+            hours: Array(decoded.hours.filter { $0.time > hourStart }.prefix(48)),
+            provider: .openMeteo, fetchedAt: fetchedAt)
+    }
+
+    /// Decodes a `/v1/search` answer; a missing `results` key means no match.
+    public static func places(from data: Data) throws -> [Place] {
+        let json = try JSONValue.parse(data, provider: "Open-Meteo geocoding")
+        guard json.object != nil else { throw BrollyError.unreadableResponse("Open-Meteo geocoding: not an object") }
+        guard let results = json["results"]?.array else { return [] }
+        return results.compactMap { r in
+            guard let name = r["name"].nonEmptyString, let lat = r["latitude"]?.double,
+                let lon = r["longitude"]?.double, Coordinate(latitude: lat, longitude: lon).isValid
+            else { return nil }
+            let code = r["country_code"].nonEmptyString?.uppercased()
+            return Place(
+                name: name, country: r["country"].nonEmptyString ?? Countries.name(forCode: code) ?? code ?? "",
+                countryCode: code, region: r["admin1"].nonEmptyString, latitude: lat, longitude: lon,
+                timezone: r["timezone"].nonEmptyString ?? "UTC")
+        }
+    }
+}
+
+extension Array {
+    subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
+}

@@ -1,0 +1,70 @@
+import Foundation
+
+/// A source of weather and places.
+public protocol WeatherProvider: Sendable {
+    /// Which provider this is.
+    var id: ProviderID { get }
+    /// Current conditions, hourly slots and local days for `place`, in metric units.
+    func weather(for place: Place) async throws -> WeatherReport
+    /// Places matching `query`, best first. Throws `placeNotFound` when none match.
+    func search(_ query: String, limit: Int) async throws -> [Place]
+    /// The nearest named place, or nil when the provider cannot say.
+    func reverse(_ coordinate: Coordinate) async throws -> Place?
+}
+
+/// Base URLs of every upstream, overridable by environment variables so that tests, proxies and
+/// self-hosted instances can be used. Paths under them are the providers' real paths.
+public struct UpstreamURLs: Sendable, Hashable {
+    public var openMeteo: URL
+    public var openMeteoGeocoding: URL
+    public var openWeatherMap: URL
+    public var ipLocation: URL
+    public var nominatim: URL
+
+    public init(
+        openMeteo: URL = URL(string: "https://api.open-meteo.com")!,
+        openMeteoGeocoding: URL = URL(string: "https://geocoding-api.open-meteo.com")!,
+        openWeatherMap: URL = URL(string: "https://api.openweathermap.org")!,
+        ipLocation: URL = URL(string: "http://ip-api.com/json")!,
+        nominatim: URL = URL(string: "https://nominatim.openstreetmap.org")!
+    ) {
+        self.openMeteo = openMeteo
+        self.openMeteoGeocoding = openMeteoGeocoding
+        self.openWeatherMap = openWeatherMap
+        self.ipLocation = ipLocation
+        self.nominatim = nominatim
+    }
+
+    /// Reads `BROLLY_OPEN_METEO_URL`, `BROLLY_OPEN_METEO_GEOCODING_URL`, `BROLLY_OPENWEATHERMAP_URL`,
+    /// `BROLLY_IP_LOCATION_URL` and `BROLLY_NOMINATIM_URL`.
+    public static func fromEnvironment(_ env: [String: String]) throws -> UpstreamURLs {
+        var urls = UpstreamURLs()
+        func read(_ name: String, into keyPath: WritableKeyPath<UpstreamURLs, URL>) throws {
+            guard let raw = env[name]?.trimmingCharacters(in: .whitespaces), !raw.isEmpty else { return }
+            guard let url = URL(string: raw), let scheme = url.scheme?.lowercased(),
+                scheme == "http" || scheme == "https", url.host != nil
+            else { throw BrollyError.invalidInput("\(name) is not an http(s) URL: \(raw)") }
+            urls[keyPath: keyPath] = url
+        }
+        try read("BROLLY_OPEN_METEO_URL", into: \.openMeteo)
+        try read("BROLLY_OPEN_METEO_GEOCODING_URL", into: \.openMeteoGeocoding)
+        try read("BROLLY_OPENWEATHERMAP_URL", into: \.openWeatherMap)
+        try read("BROLLY_IP_LOCATION_URL", into: \.ipLocation)
+        try read("BROLLY_NOMINATIM_URL", into: \.nominatim)
+        return urls
+    }
+}
+
+extension URL {
+    /// Appends a provider path (e.g. `/v1/forecast`) to a base URL that may itself have a path
+    /// prefix (a proxy), and sets the query.
+    func appending(providerPath path: String, query: [(String, String)]) -> URL {
+        var comps = URLComponents(url: self, resolvingAgainstBaseURL: false)!
+        let base = comps.path.hasSuffix("/") ? String(comps.path.dropLast()) : comps.path
+        comps.path = base + path
+        comps.queryItems = query.map { URLQueryItem(name: $0.0, value: $0.1) }
+        // '+' is legal in a query but means space to many servers: encode it.
+        comps.percentEncodedQuery = comps.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
+        return comps.url!
+    }
+}
