@@ -1,1 +1,3 @@
-print("hi")
+import BrollyCLI
+
+await BrollyMain.main()

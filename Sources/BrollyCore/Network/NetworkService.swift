@@ -37,8 +37,10 @@ public struct NetworkService: Sendable {
     public var sleep: @Sendable (TimeInterval) async throws -> Void
     /// Random source for jitter, 0…1.
     public var jitter: @Sendable () -> Double
-    /// Name used in messages, e.g. "Open-Meteo".
+    /// The User-Agent sent upstream.
     public var userAgent: String
+    /// Called with each upstream request (URL with keys redacted) and its outcome, for logs.
+    public var log: @Sendable (String) -> Void = { _ in }
 
     public init(
         transport: any HTTPTransport, retry: RetryPolicy = RetryPolicy(), timeout: TimeInterval = 10,
@@ -81,6 +83,7 @@ public struct NetworkService: Sendable {
             let isRetryable: Bool
             do {
                 let response = try await transport.send(request)
+                log("GET \(request.redactedURL) -> \(response.status)")
                 if (200..<300).contains(response.status) { return response }
                 let status = response.status
                 if status == 429 || status == 503 { wait = Self.retryAfter(response.headers["retry-after"]) }
@@ -89,6 +92,7 @@ public struct NetworkService: Sendable {
                 failure = classified
                 isRetryable = status == 429 || (500..<600).contains(status)
             } catch let error as TransportError {
+                log("GET \(request.redactedURL) -> \(error)")
                 failure = Self.map(error)
                 isRetryable = true
             } catch let error as BrollyError {

@@ -61,8 +61,6 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
         public var provider: String
         public var fetchedAt: String
         public var stale: Bool
-        /// Seconds since the provider answered.
-        public var age: Int
     }
 
     public var place: PlaceInfo
@@ -116,7 +114,7 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
             precipitation: u.precipitationSymbol)
         source = Source(
             provider: report.provider.rawValue, fetchedAt: LocalTime.iso8601(report.fetchedAt, in: TimeZone(secondsFromGMT: 0)!),
-            stale: stale, age: Int(max(0, age).rounded()))
+            stale: stale)
     }
 
     static func round(_ v: Double, _ places: Int) -> Double {

@@ -1,0 +1,32 @@
+import ArgumentParser
+import BrollyCore
+import Foundation
+
+/// Runs the command line and turns every failure into one line on stderr and a non-zero exit.
+public enum BrollyMain {
+    public static func main(_ arguments: [String] = Array(CommandLine.arguments.dropFirst())) async -> Never {
+        do {
+            var command = try Brolly.parseAsRoot(arguments)
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+            exit(0)
+        } catch let error as BrollyError {
+            fail(error.message, code: error.kind == .invalidInput ? 64 : 1)
+        } catch {
+            let code = Brolly.exitCode(for: error)
+            if code == .success { Brolly.exit(withError: error) }  // --help, --version
+            let message = Brolly.message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
+            fail(message + " (see 'brolly --help')", code: code.rawValue)
+        }
+    }
+
+    static func fail(_ message: String, code: Int32) -> Never {
+        var text = message.trimmingCharacters(in: .whitespacesAndNewlines)
+        if text.hasPrefix("Error: ") { text.removeFirst(7) }
+        FileHandle.standardError.write(Data("brolly: error: \(text)\n".utf8))
+        exit(code == 0 ? 1 : code)
+    }
+}

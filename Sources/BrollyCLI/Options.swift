@@ -1,0 +1,70 @@
+import ArgumentParser
+import BrollyCore
+import Foundation
+
+/// Where to get the weather for.
+struct LocationOptions: ParsableArguments {
+    @Option(name: .long, help: "A place name to look up, e.g. \"Berlin\" or \"Paris, TX\".")
+    var place: String?
+
+    @Option(name: .long, help: "Latitude in decimal degrees (-90…90). Use with --lon.")
+    var lat: Double?
+
+    @Option(name: .long, help: "Longitude in decimal degrees (-180…180). Use with --lat.")
+    var lon: Double?
+
+    func validate() throws {
+        if let place {
+            do { _ = try PlaceSearch.validated(place) } catch let e as BrollyError { throw ValidationError(e.message) }
+        }
+        if (lat == nil) != (lon == nil) { throw ValidationError("--lat and --lon must be given together") }
+        if place != nil && lat != nil { throw ValidationError("give either --place or --lat/--lon, not both") }
+        if let lat, let lon {
+            do { _ = try Coordinate.validated(latitude: lat, longitude: lon) } catch let e as BrollyError {
+                throw ValidationError(e.message)
+            }
+        }
+    }
+}
+
+/// Provider, network and cache behaviour.
+struct ProviderOptions: ParsableArguments {
+    @Option(name: .long, help: "Weather provider: open-meteo (default) or openweathermap.")
+    var provider: String?
+
+    @Option(name: .long, help: "Seconds to wait for each request (default 10).")
+    var timeout: Double = 10
+
+    @Flag(name: .long, help: "Never use the network; answer from the cache.")
+    var offline = false
+
+    @Flag(name: .long, help: "Fetch now, even if the cached answer is fresh.")
+    var refresh = false
+
+    func validate() throws {
+        if let provider, ProviderID(rawValue: provider.lowercased()) == nil {
+            throw ValidationError("unknown provider '\(provider)'; use open-meteo or openweathermap")
+        }
+        if !(timeout.isFinite && timeout > 0 && timeout <= 300) {
+            throw ValidationError("--timeout must be between 0 and 300 seconds")
+        }
+        if offline && refresh { throw ValidationError("--offline and --refresh cannot be used together") }
+    }
+
+    var mode: FetchMode { offline ? .offline : refresh ? .refresh : .normal }
+}
+
+/// How to print.
+struct OutputOptions: ParsableArguments {
+    @Option(name: .long, help: "Units: metric (°C), imperial (°F) or standard (K). Remembered.")
+    var units: String?
+
+    @Flag(name: .long, help: "Print JSON instead of text.")
+    var json = false
+
+    func validate() throws {
+        if let units, UnitSystem(userInput: units) == nil {
+            throw ValidationError("unknown units '\(units)'; use metric, imperial or standard")
+        }
+    }
+}

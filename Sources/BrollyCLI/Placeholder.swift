@@ -1,3 +1,0 @@
-import ArgumentParser
-import BrollyServer
-import BrollyHTTP

@@ -1,0 +1,66 @@
+import AsyncHTTPClient
+import BrollyCore
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// The live `HTTPTransport` on AsyncHTTPClient: a connect time-out, an overall time-out per
+/// request, and transport failures mapped to `TransportError`.
+public final class AsyncHTTPTransport: HTTPTransport {
+    let client: HTTPClient
+    /// The most bytes accepted in one response body.
+    let maxBodyBytes: Int
+
+    /// - Parameter connectTimeout: seconds allowed to establish a connection.
+    public init(connectTimeout: TimeInterval = 5, maxBodyBytes: Int = 8 << 20) {
+        var config = HTTPClient.Configuration()
+        config.timeout = .init(connect: .milliseconds(Int64(connectTimeout * 1000)))
+        config.redirectConfiguration = .follow(max: 3, allowCycles: false)
+        config.decompression = .enabled(limit: .ratio(20))
+        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: config)
+        self.maxBodyBytes = maxBodyBytes
+    }
+
+    public func shutdown() async {
+        try? await client.shutdown()
+    }
+
+    public func send(_ request: BrollyCore.HTTPRequest) async throws -> BrollyCore.HTTPResponse {
+        var req = HTTPClientRequest(url: request.url.absoluteString)
+        req.method = HTTPMethod(rawValue: request.method)
+        for (name, value) in request.headers { req.headers.add(name: name, value: value) }
+        let timeout = TimeAmount.milliseconds(Int64(max(0.05, request.timeout) * 1000))
+        do {
+            let response = try await client.execute(req, timeout: timeout)
+            let body = try await response.body.collect(upTo: maxBodyBytes)
+            var headers: [String: String] = [:]
+            for h in response.headers { headers[h.name.lowercased()] = h.value }
+            return BrollyCore.HTTPResponse(status: Int(response.status.code), headers: headers, body: Data(body.readableBytesView))
+        } catch let error as HTTPClientError {
+            switch error {
+            case .deadlineExceeded, .readTimeout, .connectTimeout, .writeTimeout:
+                throw TransportError.timedOut
+            case .remoteConnectionClosed, .bodyLengthMismatch, .invalidProxyResponse:
+                throw TransportError.connectionLost(String(describing: error))
+            default:
+                throw TransportError.other(String(describing: error))
+            }
+        } catch is NIOTooManyBytesError {
+            throw TransportError.other("response too large")
+        } catch let error as ChannelError {
+            switch error {
+            case .connectTimeout: throw TransportError.timedOut
+            case .ioOnClosedChannel, .eof, .outputClosed, .alreadyClosed: throw TransportError.connectionLost(String(describing: error))
+            default: throw TransportError.other(String(describing: error))
+            }
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            // Connection refused, DNS failures and TLS errors arrive as NIO errors of many types.
+            let text = String(describing: error)
+            if text.contains("Timeout") || text.contains("timedOut") { throw TransportError.timedOut }
+            if text.lowercased().contains("eof") || text.contains("closed") { throw TransportError.connectionLost(text) }
+            throw TransportError.cannotConnect(text)
+        }
+    }
+}

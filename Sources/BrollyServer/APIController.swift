@@ -1,0 +1,88 @@
+import BrollyCore
+import Foundation
+import Hummingbird
+
+/// `/api/v1`: weather, place search and reverse lookup.
+struct APIController: Sendable {
+    let services: ServerServices
+
+    func add(to group: RouterGroup<BasicRequestContext>) {
+        group.get("weather", use: weather)
+        group.get("places/search", use: search)
+        group.get("places/reverse", use: reverse)
+    }
+
+    /// `GET /api/v1/weather?lat=&lon=[&units=]` or `?place=NAME`.
+    @Sendable func weather(_ request: Request, context: BasicRequestContext) async throws -> Response {
+        let query = Query(request)
+        let units = try query.units()
+        let name = try query.placeQuery("place")
+        let place: Place
+        if let name {
+            if try query.string("lat") != nil || query.string("lon") != nil {
+                throw Problem.badRequest("give either 'place' or 'lat' and 'lon', not both")
+            }
+            guard let best = try await services.search.search(name, limit: 5).first else {
+                throw BrollyError.placeNotFound("\"\(name)\"")
+            }
+            place = best
+        } else {
+            let c = try query.coordinate()
+            place = await placeName(c)
+        }
+        let result = try await services.weather.weather(for: place, mode: .staleWhileRevalidate)
+        let document = WeatherDocument(result, units: units)
+        let freshFor = max(0, Int(services.weather.policy.freshFor - result.age))
+        return try json(document, request: request, cacheControl: result.isStale ? "no-cache" : "public, max-age=\(min(freshFor, 60)), must-revalidate")
+    }
+
+    /// The name of the place at `c`, or its coordinates when no service can name it quickly.
+    func placeName(_ c: Coordinate) async -> Place {
+        let namer = services.namer
+        return await withTaskGroup(of: Place?.self) { group in
+            group.addTask { try? await namer.place(at: c) }
+            group.addTask {
+                try? await Task.sleep(nanoseconds: 2_500_000_000)
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first ?? Place.unnamed(c)
+        }
+    }
+
+    /// `GET /api/v1/places/search?q=`.
+    @Sendable func search(_ request: Request, context: BasicRequestContext) async throws -> Response {
+        let query = Query(request)
+        guard let q = try query.placeQuery("q") else { throw Problem.badRequest("parameter 'q' is required") }
+        let places: [Place]
+        do {
+            places = try await services.search.search(q, limit: 10)
+        } catch let error as BrollyError where error.kind == .placeNotFound {
+            places = []
+        }
+        return try json(places.map(PlaceDocument.init), request: request, cacheControl: "public, max-age=3600")
+    }
+
+    /// `GET /api/v1/places/reverse?lat=&lon=`.
+    @Sendable func reverse(_ request: Request, context: BasicRequestContext) async throws -> Response {
+        let c = try Query(request).coordinate()
+        let place = try await services.namer.place(at: c)
+        return try json(PlaceDocument(place), request: request, cacheControl: "public, max-age=86400")
+    }
+
+    /// A JSON response with an ETag (the body's checksum); `If-None-Match` gets 304.
+    func json<T: Encodable>(_ value: T, request: Request, cacheControl: String) throws -> Response {
+        let body = try WeatherDocument.makeEncoder(pretty: false).encode(value)
+        let etag = "\"\(Checksum.hex(body))\""
+        var headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .eTag: etag, .cacheControl: cacheControl]
+        headers[.vary] = "Accept-Encoding"
+        if let match = request.headers[.ifNoneMatch],
+            match == "*" || match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "W/", with: "") == etag })
+        {
+            headers[.contentType] = nil
+            return Response(status: .notModified, headers: headers)
+        }
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+}
