@@ -7,10 +7,10 @@ struct LocationOptions: ParsableArguments {
     @Option(name: .long, help: "A place name to look up, e.g. \"Berlin\" or \"Paris, TX\".")
     var place: String?
 
-    @Option(name: .long, help: "Latitude in decimal degrees (-90…90). Use with --lon.")
+    @Option(name: .long, parsing: .unconditional, help: "Latitude in decimal degrees (-90…90). Use with --lon.")
     var lat: Double?
 
-    @Option(name: .long, help: "Longitude in decimal degrees (-180…180). Use with --lat.")
+    @Option(name: .long, parsing: .unconditional, help: "Longitude in decimal degrees (-180…180). Use with --lat.")
     var lon: Double?
 
     func validate() throws {

@@ -93,14 +93,14 @@ public struct NetworkService: Sendable {
                 isRetryable = status == 429 || (500..<600).contains(status)
             } catch let error as TransportError {
                 log("GET \(request.redactedURL) -> \(error)")
-                failure = Self.map(error)
+                failure = Self.map(error, host: request.url.host ?? provider)
                 isRetryable = true
             } catch let error as BrollyError {
                 throw error
             } catch is CancellationError {
                 throw CancellationError()
             } catch {
-                failure = .offline(String(describing: error))
+                failure = .offline("cannot connect to \(request.url.host ?? provider)")
                 isRetryable = true
             }
             guard isRetryable, attempt < retry.maxAttempts else { throw failure }
@@ -112,12 +112,12 @@ public struct NetworkService: Sendable {
     }
 
     /// Maps a transport failure to a user-facing error.
-    public static func map(_ error: TransportError) -> BrollyError {
+    public static func map(_ error: TransportError, host: String) -> BrollyError {
         switch error {
-        case .timedOut: .timedOut()
-        case .cannotConnect(let d): .offline(d)
-        case .connectionLost(let d): .providerUnavailable("connection lost: \(d)")
-        case .other(let d): .offline(d)
+        case .timedOut: .timedOut(host)
+        case .cannotConnect: .offline("cannot connect to \(host)")
+        case .connectionLost: .providerUnavailable("\(host) closed the connection before answering")
+        case .other: .offline("cannot connect to \(host)")
         }
     }
 

@@ -72,7 +72,7 @@ public struct TextRenderer: Sendable {
         var headline = "\(Self.symbol(c.condition))  \(colouredTemp(c.temperature))  \(c.condition.description.capitalizedFirst)"
         if let f = c.feelsLike { headline += dim("  feels like \(temp(f))") }
         lines.append(headline)
-        lines.append("   Today     \(temp(c.temperatureMin)) … \(temp(c.temperatureMax))")
+        lines.append("   Today      \(temp(c.temperatureMin)) … \(temp(c.temperatureMax))")
         var rows: [(String, String)] = []
         if let h = c.humidity { rows.append(("Humidity", String(format: "%.0f %%", h))) }
         if let p = c.pressure { rows.append(("Pressure", String(format: "%.0f hPa", p))) }
@@ -91,11 +91,11 @@ public struct TextRenderer: Sendable {
         if let sr = c.sunrise, let ss = c.sunset {
             rows.append(("Sun", "↑ \(LocalTime.clock(sr, in: zone))  ↓ \(LocalTime.clock(ss, in: zone))"))
         }
-        for (k, v) in rows { lines.append("   " + k.padding(toLength: 10, withPad: " ", startingAt: 0) + v) }
+        for (k, v) in rows { lines.append("   " + k.padding(toLength: 11, withPad: " ", startingAt: 0) + v) }
         let outlook = r.days.dropFirst().prefix(3).map {
             "\(LocalTime.weekday(ofDate: $0.date)) \(Self.symbol($0.condition)) \(temp($0.temperatureMin))…\(temp($0.temperatureMax))"
         }
-        if !outlook.isEmpty { lines.append("   Outlook   " + outlook.joined(separator: "   ")) }
+        if !outlook.isEmpty { lines.append("   Outlook    " + outlook.joined(separator: "   ")) }
         lines.append(footer(result))
         return lines.joined(separator: "\n")
     }

@@ -1,0 +1,338 @@
+#!/usr/bin/env python3
+"""A local stand-in for Brolly's upstreams, in their real wire formats.
+
+Serves, on 127.0.0.1:
+  Open-Meteo        GET /v1/forecast, GET /v1/search
+  OpenWeatherMap    GET /data/2.5/weather, /data/2.5/forecast, /geo/1.0/direct, /geo/1.0/reverse
+  Nominatim         GET /reverse
+  IP location       GET /json            (ip-api.com format)
+
+Forecasts are generated for the requested coordinates around the current time, so "today" is
+today wherever the place is. Temperatures are predictable: the current temperature at a place is
+round(20 - |lat| / 3, 1) °C.
+
+Faults are injected through a control API:
+  POST /__control  {"mode": "ok|500|429|malformed|truncated|drop|delay|404",
+                    "delay": seconds, "retry_after": seconds, "times": n (-1 = until reset),
+                    "path": "/v1/forecast" (only requests whose path starts with this)}
+  GET  /__calls    {"total": n, "paths": {"/v1/forecast": n, ...}}
+  POST /__reset    clears faults and counters
+
+Run: python3 tests/upstream_double.py [--port 0]  -> prints "PORT <n>" on stdout.
+"""
+
+import argparse
+import json
+import math
+import sys
+import threading
+import time
+from datetime import datetime, timedelta, timezone
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlparse
+from zoneinfo import ZoneInfo
+
+# name, admin1, country, code, lat, lon, tz
+GAZETTEER = [
+    ("Berlin", "Land Berlin", "Germany", "DE", 52.52437, 13.41053, "Europe/Berlin"),
+    ("Sydney", "New South Wales", "Australia", "AU", -33.86785, 151.20732, "Australia/Sydney"),
+    ("Kathmandu", "Bagmati Province", "Nepal", "NP", 27.70169, 85.3206, "Asia/Kathmandu"),
+    ("São Paulo", "São Paulo", "Brazil", "BR", -23.5475, -46.63611, "America/Sao_Paulo"),
+    ("London", "England", "United Kingdom", "GB", 51.50853, -0.12574, "Europe/London"),
+    ("New York", "New York", "United States", "US", 40.71427, -74.00597, "America/New_York"),
+    ("Springfield", "Illinois", "United States", "US", 39.80172, -89.64371, "America/Chicago"),
+    ("Springfield", "Missouri", "United States", "US", 37.21533, -93.29824, "America/Chicago"),
+    ("Springfield", "Massachusetts", "United States", "US", 42.10148, -72.58981, "America/New_York"),
+    ("Paris", "Île-de-France", "France", "FR", 48.85341, 2.3488, "Europe/Paris"),
+]
+
+STATE = {"faults": [], "calls": {}, "total": 0}
+LOCK = threading.Lock()
+
+
+def nearest(lat, lon):
+    best = min(GAZETTEER, key=lambda g: (g[4] - lat) ** 2 + (g[5] - lon) ** 2)
+    if (best[4] - lat) ** 2 + (best[5] - lon) ** 2 < 1.0:
+        return best
+    return None
+
+
+def zone_for(lat, lon):
+    g = nearest(lat, lon)
+    if g:
+        return ZoneInfo(g[6]), g[6]
+    hours = round(lon / 15)
+    return timezone(timedelta(hours=hours)), "GMT"
+
+
+def base_temp(lat):
+    return round(20 - abs(lat) / 3, 1)
+
+
+def wmo_for(i):
+    return [0, 1, 2, 3, 61, 80, 3, 2][i % 8]
+
+
+def open_meteo_forecast(q):
+    lat, lon = float(q["latitude"][0]), float(q["longitude"][0])
+    tz, tzname = zone_for(lat, lon)
+    now = datetime.now(tz).replace(second=0, microsecond=0)
+    now = now.replace(minute=(now.minute // 15) * 15)
+    start = now.replace(hour=0, minute=0)
+    base = base_temp(lat)
+    hours = [start + timedelta(hours=h) for h in range(7 * 24)]
+    hourly_t = [round(base - 4 + 5 * math.sin((h.hour - 9) / 24 * 2 * math.pi) + (h.day % 3), 1) for h in hours]
+    days = [(start + timedelta(days=d)).date() for d in range(7)]
+    daily_max, daily_min = [], []
+    for d in days:
+        ts = [t for h, t in zip(hours, hourly_t) if h.date() == d]
+        daily_max.append(max(ts + [base]) if d == now.date() else max(ts))
+        daily_min.append(min(ts + [base]) if d == now.date() else min(ts))
+    offset = int(now.utcoffset().total_seconds())
+    return {
+        "latitude": round(lat, 4), "longitude": round(lon, 4), "generationtime_ms": 0.1,
+        "utc_offset_seconds": offset, "timezone": tzname, "timezone_abbreviation": now.tzname() or "GMT",
+        "elevation": 38.0,
+        "current_units": {"time": "iso8601", "interval": "seconds", "temperature_2m": "°C",
+                          "relative_humidity_2m": "%", "apparent_temperature": "°C", "is_day": "",
+                          "precipitation": "mm", "rain": "mm", "showers": "mm", "snowfall": "cm",
+                          "weather_code": "wmo code", "cloud_cover": "%", "pressure_msl": "hPa",
+                          "wind_speed_10m": "m/s", "wind_direction_10m": "°", "wind_gusts_10m": "m/s",
+                          "visibility": "m"},
+        "current": {"time": now.strftime("%Y-%m-%dT%H:%M"), "interval": 900, "temperature_2m": base,
+                    "relative_humidity_2m": 71, "apparent_temperature": round(base - 2.5, 1), "is_day": 1,
+                    "precipitation": 0.2, "rain": 0.2, "showers": 0, "snowfall": 0, "weather_code": 61,
+                    "cloud_cover": 88, "pressure_msl": 1012.4, "wind_speed_10m": 4.2,
+                    "wind_direction_10m": 225, "wind_gusts_10m": 9.1, "visibility": 24140},
+        "hourly_units": {"time": "iso8601", "temperature_2m": "°C", "precipitation_probability": "%",
+                         "precipitation": "mm", "weather_code": "wmo code", "is_day": "", "wind_speed_10m": "m/s"},
+        "hourly": {"time": [h.strftime("%Y-%m-%dT%H:%M") for h in hours], "temperature_2m": hourly_t,
+                   "precipitation_probability": [(h.hour * 7) % 100 for h in hours],
+                   "precipitation": [0.1 if h.hour % 5 == 0 else 0 for h in hours],
+                   "weather_code": [wmo_for(h.hour // 3) for h in hours],
+                   "is_day": [1 if 7 <= h.hour < 18 else 0 for h in hours],
+                   "wind_speed_10m": [3.5 for _ in hours]},
+        "daily_units": {"time": "iso8601", "weather_code": "wmo code", "temperature_2m_max": "°C",
+                        "temperature_2m_min": "°C", "precipitation_sum": "mm",
+                        "precipitation_probability_max": "%", "sunrise": "iso8601", "sunset": "iso8601"},
+        "daily": {"time": [d.isoformat() for d in days], "weather_code": [wmo_for(i) for i in range(7)],
+                  "temperature_2m_max": daily_max, "temperature_2m_min": daily_min,
+                  "precipitation_sum": [round(0.4 * i, 1) for i in range(7)],
+                  "precipitation_probability_max": [10 * i for i in range(7)],
+                  "sunrise": [f"{d.isoformat()}T07:41" for d in days],
+                  "sunset": [f"{d.isoformat()}T16:02" for d in days]},
+    }
+
+
+def open_meteo_search(q):
+    name = q.get("name", [""])[0].strip().lower()
+    count = int(q.get("count", ["10"])[0])
+    hits = [g for g in GAZETTEER if g[0].lower().startswith(name)] if name else []
+    body = {"generationtime_ms": 0.3}
+    if hits:  # like the real API: no "results" key at all when nothing matches
+        body["results"] = [
+            {"id": 1000 + i, "name": g[0], "latitude": g[4], "longitude": g[5], "elevation": 40.0,
+             "feature_code": "PPLA", "country_code": g[3], "timezone": g[6], "country": g[2], "admin1": g[1]}
+            for i, g in enumerate(hits[:count])]
+    return body
+
+
+def owm_place(q):
+    lat, lon = float(q["lat"][0]), float(q["lon"][0])
+    g = nearest(lat, lon)
+    tz, _ = zone_for(lat, lon)
+    offset = int(datetime.now(tz).utcoffset().total_seconds())
+    return lat, lon, g, offset
+
+
+def owm_current(q):
+    lat, lon, g, offset = owm_place(q)
+    base = base_temp(lat)
+    now = int(time.time())
+    return {"coord": {"lon": lon, "lat": lat},
+            "weather": [{"id": 500, "main": "Rain", "description": "light rain", "icon": "10d"},
+                        {"id": 701, "main": "Mist", "description": "mist", "icon": "50d"}],
+            "base": "stations",
+            "main": {"temp": base, "feels_like": round(base - 2.5, 2), "temp_min": base - 1, "temp_max": base + 1,
+                     "pressure": 1012, "humidity": 71},
+            "visibility": 8000, "wind": {"speed": 4.2, "deg": 225, "gust": 9.1}, "rain": {"1h": 0.2},
+            "clouds": {"all": 88}, "dt": now,
+            "sys": {"type": 2, "id": 1, "country": g[3] if g else "", "sunrise": now - 3600 * 5,
+                    "sunset": now + 3600 * 3},
+            "timezone": offset, "id": 2950159, "name": g[0] if g else "", "cod": 200}
+
+
+def owm_forecast(q):
+    lat, lon, g, offset = owm_place(q)
+    base = base_temp(lat)
+    start = (int(time.time()) // 10800 + 1) * 10800
+    items = []
+    for i in range(40):
+        dt = start + i * 10800
+        item = {"dt": dt, "main": {"temp": round(base + 3 * math.sin(i / 8 * 2 * math.pi), 2),
+                                   "feels_like": base - 2, "temp_min": base - 1, "temp_max": base + 1,
+                                   "pressure": 1012, "humidity": 70},
+                "weather": [{"id": [800, 801, 803, 500][i % 4], "main": ["Clear", "Clouds", "Clouds", "Rain"][i % 4],
+                             "description": ["clear sky", "few clouds", "broken clouds", "light rain"][i % 4],
+                             "icon": "01d"}],
+                "clouds": {"all": 20}, "wind": {"speed": 3.1, "deg": 200, "gust": 5}, "visibility": 10000,
+                "pop": 0.3 if i % 4 == 3 else 0, "sys": {"pod": "d"},
+                "dt_txt": datetime.fromtimestamp(dt, timezone.utc).strftime("%Y-%m-%d %H:%M:%S")}
+        if i % 4 == 3:
+            item["rain"] = {"3h": 0.6}
+        items.append(item)
+    return {"cod": "200", "message": 0, "cnt": 40, "list": items,
+            "city": {"id": 1, "name": g[0] if g else "", "coord": {"lat": lat, "lon": lon},
+                     "country": g[3] if g else "", "population": 1000, "timezone": offset,
+                     "sunrise": start - 20000, "sunset": start + 10000}}
+
+
+def owm_geo(g):
+    return {"name": g[0], "local_names": {"en": g[0]}, "lat": g[4], "lon": g[5], "country": g[3], "state": g[1]}
+
+
+def nominatim_reverse(q):
+    lat, lon = float(q["lat"][0]), float(q["lon"][0])
+    g = nearest(lat, lon)
+    if not g:
+        return {"error": "Unable to geocode"}
+    return {"place_id": 1, "licence": "Data © OpenStreetMap contributors, ODbL 1.0.", "osm_type": "way",
+            "osm_id": 1, "lat": str(lat), "lon": str(lon), "category": "highway", "type": "residential",
+            "place_rank": 26, "importance": 0.1, "addresstype": "road", "name": "Hauptstraße",
+            "display_name": f"12, Hauptstraße, {g[0]}, {g[1]}, {g[2]}",
+            "address": {"house_number": "12", "road": "Hauptstraße", "city": g[0], "state": g[1],
+                        "country": g[2], "country_code": g[3].lower()},
+            "boundingbox": [str(lat - 0.001), str(lat + 0.001), str(lon - 0.001), str(lon + 0.001)]}
+
+
+def ip_location(_q):
+    g = GAZETTEER[0]
+    return {"status": "success", "country": g[2], "countryCode": g[3], "region": "BE", "regionName": g[1],
+            "city": g[0], "zip": "10115", "lat": g[4], "lon": g[5], "timezone": g[6], "query": "203.0.113.7"}
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, fmt, *args):
+        if "-v" in sys.argv:
+            sys.stderr.write("double: " + fmt % args + "\n")
+
+    def send_json(self, status, body, headers=None):
+        data = json.dumps(body, ensure_ascii=False).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json; charset=utf-8")
+        self.send_header("Content-Length", str(len(data)))
+        for k, v in (headers or {}).items():
+            self.send_header(k, v)
+        self.end_headers()
+        self.wfile.write(data)
+
+    def take_fault(self, path):
+        with LOCK:
+            for f in STATE["faults"]:
+                if path.startswith(f.get("path", "")) and f.get("times", -1) != 0:
+                    if f.get("times", -1) > 0:
+                        f["times"] -= 1
+                    return dict(f)
+        return None
+
+    def do_POST(self):
+        length = int(self.headers.get("Content-Length") or 0)
+        body = json.loads(self.rfile.read(length) or b"{}")
+        path = urlparse(self.path).path
+        with LOCK:
+            if path == "/__control":
+                if body.get("mode", "ok") == "ok":
+                    STATE["faults"] = []
+                else:
+                    STATE["faults"].append(body)
+            elif path == "/__reset":
+                STATE.update(faults=[], calls={}, total=0)
+        self.send_json(200, {"ok": True})
+
+    def do_GET(self):
+        url = urlparse(self.path)
+        q = parse_qs(url.query)
+        path = url.path
+        if path == "/__calls":
+            with LOCK:
+                return self.send_json(200, {"total": STATE["total"], "paths": dict(STATE["calls"])})
+        with LOCK:
+            STATE["total"] += 1
+            STATE["calls"][path] = STATE["calls"].get(path, 0) + 1
+        fault = self.take_fault(path)
+        if fault:
+            mode = fault["mode"]
+            if mode == "delay":
+                time.sleep(float(fault.get("delay", 5)))
+            elif mode == "drop":
+                self.close_connection = True
+                self.connection.close()
+                return
+            elif mode == "500":
+                return self.send_json(500, {"error": True, "reason": "Internal Server Error"})
+            elif mode == "404":
+                return self.send_json(404, {"cod": "404", "message": "city not found"})
+            elif mode == "429":
+                return self.send_json(429, {"cod": 429, "message": "Your account is temporary blocked due to exceeding of requests limitation"},
+                                      {"Retry-After": str(fault.get("retry_after", 1))})
+            elif mode == "malformed":
+                data = b'{"latitude": 52.5, "current": {"temperature_2m": '
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+                return
+            elif mode == "truncated":
+                data = b'{"latitude": 52.52, "longitude": 13.41, "utc_offset_seconds": 3600, "current": {"time"'
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data) + 4000))
+                self.end_headers()
+                self.wfile.write(data)
+                self.wfile.flush()
+                self.close_connection = True
+                self.connection.close()
+                return
+        try:
+            if path == "/v1/forecast":
+                return self.send_json(200, open_meteo_forecast(q))
+            if path == "/v1/search":
+                return self.send_json(200, open_meteo_search(q))
+            if path.startswith("/data/2.5/") or path.startswith("/geo/1.0/"):
+                if q.get("appid", [""])[0] in ("", "badkey"):
+                    return self.send_json(401, {"cod": 401, "message": "Invalid API key. Please see https://openweathermap.org/faq#error401 for more info."})
+                if path == "/data/2.5/weather":
+                    return self.send_json(200, owm_current(q))
+                if path == "/data/2.5/forecast":
+                    return self.send_json(200, owm_forecast(q))
+                if path == "/geo/1.0/direct":
+                    name = q.get("q", [""])[0].split(",")[0].strip().lower()
+                    return self.send_json(200, [owm_geo(g) for g in GAZETTEER if g[0].lower() == name][:5])
+                if path == "/geo/1.0/reverse":
+                    g = nearest(float(q["lat"][0]), float(q["lon"][0]))
+                    return self.send_json(200, [owm_geo(g)] if g else [])
+            if path == "/reverse":
+                return self.send_json(200, nominatim_reverse(q))
+            if path in ("/json", "/json/"):
+                return self.send_json(200, ip_location(q))
+        except (KeyError, ValueError) as e:
+            return self.send_json(400, {"error": True, "reason": f"bad parameter: {e}"})
+        self.send_json(404, {"error": True, "reason": "no such path"})
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--port", type=int, default=0)
+    ap.add_argument("-v", action="store_true")
+    args = ap.parse_args()
+    server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
+    server.daemon_threads = True
+    print(f"PORT {server.server_address[1]}", flush=True)
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    main()
