@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+
+@testable import BrollyCore
+
+/// Decodes every real provider response under `$BROLLY_CONFORMANCE_DIR` (set by `.ci/run` to
+/// `../shared/fixtures` when it exists) and checks the values are sane.
+@Suite struct ConformanceTests {
+    static let directory = ProcessInfo.processInfo.environment["BROLLY_CONFORMANCE_DIR"].flatMap { $0.isEmpty ? nil : $0 }
+
+    /// Celsius from a value in the units the file was requested in: imperial files say so in
+    /// their name; anything above 100 can only be kelvin (standard units).
+    static func celsius(_ value: Double, file: String) -> Double {
+        if file.contains("imperial") { return Metric.celsius(fromFahrenheit: value) }
+        return value > 100 ? Metric.celsius(fromKelvin: value) : value
+    }
+
+    static func checkTemperature(_ t: Double, _ file: String) {
+        let c = celsius(t, file: file)
+        #expect((-90...60).contains(c), "\(file): temperature \(t) is \(c) °C")
+    }
+
+    static func checkHumidity(_ h: Double?, _ file: String) {
+        if let h { #expect((0...100).contains(h), "\(file): humidity \(h)") }
+    }
+
+    static func checkCoordinate(_ lat: Double?, _ lon: Double?, _ file: String) {
+        if let lat, let lon { #expect(Coordinate(latitude: lat, longitude: lon).isValid, "\(file): \(lat), \(lon)") }
+    }
+
+    static func checkCurrent(_ c: CurrentConditions?, _ file: String) {
+        guard let c else { return }
+        checkTemperature(c.temperature, file)
+        checkHumidity(c.humidity, file)
+        if let p = c.pressure { #expect((850...1090).contains(p), "\(file): pressure \(p)") }
+    }
+
+    @Test(.enabled(if: directory != nil, "BROLLY_CONFORMANCE_DIR is not set: conformance test skipped"))
+    func everyResponseDecodesToSaneValues() throws {
+        let root = URL(fileURLWithPath: Self.directory!)
+        let files = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)!
+            .compactMap { $0 as? URL }.filter { ["json", "xml"].contains($0.pathExtension) }
+            .sorted { $0.path < $1.path }
+        var checked = 0
+        var skipped: [String] = []
+        for url in files {
+            let provider = url.deletingLastPathComponent().lastPathComponent
+            let name = url.lastPathComponent
+            let file = "\(provider)/\(name)"
+            let data = try Data(contentsOf: url)
+            do {
+                switch (provider, name) {
+                case ("open-meteo", let n) where n.hasPrefix("forecast"):
+                    let d = try OpenMeteoProvider.decode(data)
+                    Self.checkCurrent(d.current, file)
+                    d.hours.forEach { Self.checkTemperature($0.temperature, file) }
+                    for day in d.days {
+                        Self.checkTemperature(day.temperatureMin, file)
+                        Self.checkTemperature(day.temperatureMax, file)
+                        #expect(day.temperatureMin <= day.temperatureMax, "\(file): \(day.date)")
+                    }
+                    Self.checkCoordinate(d.latitude, d.longitude, file)
+                case ("open-meteo", let n) where n.hasPrefix("geocoding"):
+                    try OpenMeteoProvider.places(from: data).forEach { Self.checkCoordinate($0.latitude, $0.longitude, file) }
+                case ("openweathermap", let n) where n.hasPrefix("current"):
+                    let (c, place, _) = try OpenWeatherMapProvider.current(from: data)
+                    Self.checkCurrent(c, file)
+                    Self.checkCoordinate(place.latitude, place.longitude, file)
+                    #expect(!c.condition.description.isEmpty, "\(file): condition")
+                case ("openweathermap", let n) where n.hasPrefix("forecast"):
+                    let (slots, city, zone) = try OpenWeatherMapProvider.forecast(from: data)
+                    #expect(!slots.isEmpty, "\(file): no slots")
+                    slots.forEach { Self.checkTemperature($0.temperature, file) }
+                    Self.checkCoordinate(city.latitude, city.longitude, file)
+                    #expect(DayGrouping.days(from: slots, in: zone).count >= 5, "\(file): fewer than 5 local days")
+                case ("openweathermap", let n) where n.hasPrefix("onecall"):
+                    let d = try OpenWeatherMapProvider.oneCall(from: data)
+                    Self.checkCurrent(d.current, file)
+                    d.hours.forEach { Self.checkTemperature($0.temperature, file) }
+                    d.days.forEach { Self.checkTemperature($0.temperatureMax, file) }
+                    Self.checkCoordinate(d.latitude, d.longitude, file)
+                case ("openweathermap", let n) where n.hasPrefix("geo"):
+                    let places = try OpenWeatherMapProvider.places(from: data)
+                    #expect(!places.isEmpty, "\(file): no places")
+                    places.forEach { Self.checkCoordinate($0.latitude, $0.longitude, file) }
+                case ("openweathermap", let n) where n.hasPrefix("error"):
+                    let status = Int(n.split(separator: "-")[1])!
+                    let error = OpenWeatherMapProvider.classifyError(HTTPResponse(status: status, body: data))
+                    let expected: [Int: BrollyError.Kind] = [401: .invalidAPIKey, 404: .placeNotFound, 429: .rateLimited]
+                    #expect(error?.kind == expected[status], "\(file): \(String(describing: error))")
+                case ("nominatim", _):
+                    let a = try NominatimGeocoder.address(from: data)
+                    Self.checkCoordinate(a.latitude, a.longitude, file)
+                    #expect(a.city != nil && a.country != nil, "\(file): no city or country")
+                case ("google", _):
+                    let a = try GoogleGeocoding.address(from: data)
+                    Self.checkCoordinate(a.latitude, a.longitude, file)
+                    #expect(a.city != nil && a.country != nil, "\(file): no city or country")
+                default:
+                    skipped.append(file)
+                    continue
+                }
+                checked += 1
+            } catch {
+                Issue.record("\(file): \(error)")
+            }
+        }
+        print("conformance: \(checked) responses checked; not weather or geocoding (news is decoded elsewhere): \(skipped.joined(separator: ", "))")
+        #expect(checked > 0)
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+
+@testable import BrollyCore
+
+@Suite struct OpenMeteoDecodingTests {
+    let sydney = Place(name: "Sydney", country: "Australia", countryCode: "AU", latitude: -33.87, longitude: 151.21)
+
+    @Test func currentConditionsAreConvertedToMetric() throws {
+        let report = try OpenMeteoProvider.report(from: fixture("open-meteo/forecast-kmh.json"), place: sydney, fetchedAt: Date())
+        let c = report.current
+        #expect(c.temperature == 21)  // an integer on the wire
+        #expect(c.feelsLike == 20.4)
+        #expect(abs(c.windSpeed! - 5) < 0.001)  // 18 km/h
+        #expect(abs(c.windGust! - 10) < 0.001)  // 36 km/h
+        #expect(c.windDirection == 135)
+        #expect(c.humidity == 64)
+        #expect(c.pressure == 1015.2)
+        #expect(c.clouds == 75)
+        #expect(c.visibility == 24140)
+        #expect(abs(c.rain! - 0.5) < 0.0001)  // rain + showers
+        #expect(c.snow == 0)
+        #expect(c.condition.kind == .showers)
+        #expect(c.condition.icon == "rain")
+        // 08:15 in Sydney (+11:00) is 21:15 UTC the day before.
+        #expect(c.time == utc("2026-11-21T21:15:00Z"))
+        #expect(report.place.timezone == "Australia/Sydney")
+        #expect(report.place.utcOffsetSeconds == 39600)
+    }
+
+    @Test func daysStartAtTheLocalTodayAndTodaysRangeComesFromIt() throws {
+        let report = try OpenMeteoProvider.report(from: fixture("open-meteo/forecast-kmh.json"), place: sydney, fetchedAt: Date())
+        #expect(report.days.first?.date == "2026-11-22")
+        #expect(report.days.count == 7)
+        #expect(report.current.temperatureMin == 17.2)
+        #expect(report.current.temperatureMax == 25.5)
+        #expect(report.days[5].condition.kind == .thunderstorm)
+        #expect(report.days[6].condition.kind == .snow)
+        #expect(report.current.sunrise == utc("2026-11-21T18:41:00Z"))
+    }
+
+    @Test func hoursSkipNullTemperaturesAndStartNearNow() throws {
+        let report = try OpenMeteoProvider.report(from: fixture("open-meteo/forecast-kmh.json"), place: sydney, fetchedAt: Date())
+        // 07:00 is more than an hour before 08:15; 10:00 has a null temperature.
+        #expect(report.hours.map(\.temperature) == [20.8, 22])
+        #expect(report.hours[1].precipitationProbability == nil)
+    }
+
+    @Test func fahrenheitAndInchesAreConvertedAndDaysComeFromHours() throws {
+        let decoded = try OpenMeteoProvider.decode(fixture("open-meteo/forecast-fahrenheit-hourly-only.json"))
+        let c = try #require(decoded.current)
+        #expect(abs(c.temperature - 10) < 0.001)
+        #expect(abs(c.windSpeed! - 4.4704) < 0.001)
+        #expect(c.condition.kind == .fog)
+        #expect(c.humidity == nil && c.pressure == nil)
+        // Days grouped from hourly data by Kathmandu's calendar (+05:45).
+        #expect(decoded.days.map(\.date) == ["2026-11-21", "2026-11-22"])
+        #expect(abs(decoded.days[1].temperatureMin - 0) < 0.001)
+        #expect(abs(decoded.days[1].precipitation! - 2.54) < 0.001)
+        #expect(decoded.days[1].condition.kind == .snow)
+    }
+
+    @Test func geocodingWithoutResultsKeyIsEmpty() throws {
+        #expect(try OpenMeteoProvider.places(from: fixture("open-meteo/geocoding-no-results.json")).isEmpty)
+    }
+
+    @Test func geocodingToleratesMissingCountryAndRegion() throws {
+        let places = try OpenMeteoProvider.places(from: fixture("open-meteo/geocoding-partial.json"))
+        #expect(places.count == 3)  // the one without a name is dropped
+        #expect(places[0].region == "Île-de-France")
+        #expect(places[1].country == "United States")  // from the code
+        #expect(places[2].country == "" && places[2].region == nil && places[2].longitude == -30.25)
+    }
+
+    @Test func errorBodyBecomesATypedError() throws {
+        let response = HTTPResponse(status: 400, body: try fixture("open-meteo/error-400.json"))
+        let error = try #require(OpenMeteoProvider.classifyError(response))
+        #expect(error.kind == .providerUnavailable)
+        #expect(error.message.contains("Latitude must be in range"))
+    }
+
+    @Test func malformedJSONIsUnreadable() {
+        #expect(throws: BrollyError.self) { try OpenMeteoProvider.decode(Data("{\"current\": {".utf8)) }
+        do { _ = try OpenMeteoProvider.report(from: Data("{}".utf8), place: sydney, fetchedAt: Date()) } catch let e as BrollyError {
+            #expect(e.kind == .unreadableResponse)
+        } catch { Issue.record("unexpected \(error)") }
+    }
+
+    @Test func forecastURLAsksForMetricAndLocalTime() {
+        let provider = OpenMeteoProvider(
+            network: NetworkService(transport: ScriptedTransport([])), baseURL: URL(string: "http://127.0.0.1:1/proxy")!,
+            geocodingURL: URL(string: "http://127.0.0.1:1")!)
+        let url = provider.forecastURL(for: Coordinate(latitude: 52.52, longitude: 13.41)).absoluteString
+        #expect(url.hasPrefix("http://127.0.0.1:1/proxy/v1/forecast?latitude=52.5200&longitude=13.4100"))
+        #expect(url.contains("timezone=auto") && url.contains("wind_speed_unit=ms") && url.contains("temperature_unit=celsius"))
+    }
+}
