@@ -59,8 +59,8 @@ public struct ServerServices: Sendable {
 public func buildRouter(services: ServerServices, settings: ServerSettings) -> Router<BasicRequestContext> {
     let router = Router(context: BasicRequestContext.self)
     router.add(middleware: LogRequestsMiddleware(.info))
-    router.add(middleware: ProblemMiddleware())
     router.add(middleware: SecurityHeadersMiddleware())
+    router.add(middleware: ProblemMiddleware())
     router.add(
         middleware: FileMiddleware(
             settings.leafletDirectory, urlBasePath: "/vendor/leaflet",

@@ -116,7 +116,7 @@ public struct NetworkService: Sendable {
         switch error {
         case .timedOut: .timedOut(host)
         case .cannotConnect: .offline("cannot connect to \(host)")
-        case .connectionLost: .providerUnavailable("\(host) closed the connection before answering")
+        case .connectionLost: .offline("\(host) closed the connection before answering")
         case .other: .offline("cannot connect to \(host)")
         }
     }

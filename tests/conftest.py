@@ -1,0 +1,279 @@
+"""Shared fixtures: the upstream double, the built `brolly` binary, `brolly serve`, and headless
+Chromium driven by Selenium with DevTools-protocol control of geolocation and the network."""
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "artifacts"
+
+
+def brolly_binary():
+    explicit = os.environ.get("BROLLY_BIN")
+    if explicit:
+        return explicit
+    for candidate in (ROOT / ".build" / "debug" / "brolly", ROOT / ".build" / "release" / "brolly"):
+        if candidate.exists():
+            return str(candidate)
+    pytest.exit("brolly is not built: run `swift build` first (or set BROLLY_BIN)", returncode=2)
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def http_json(url, data=None, method=None, timeout=10):
+    body = json.dumps(data).encode() if data is not None else None
+    req = urllib.request.Request(url, data=body, method=method or ("POST" if body else "GET"),
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=timeout) as r:
+        return json.loads(r.read() or b"null")
+
+
+class Double:
+    """The upstream double: a subprocess serving provider formats, with fault injection."""
+
+    def __init__(self):
+        self.proc = subprocess.Popen([sys.executable, str(ROOT / "tests" / "upstream_double.py"), "--port", "0"],
+                                     stdout=subprocess.PIPE, text=True)
+        line = self.proc.stdout.readline()
+        assert line.startswith("PORT "), line
+        self.port = int(line.split()[1])
+        self.url = f"http://127.0.0.1:{self.port}"
+
+    def fault(self, mode, **kw):
+        http_json(self.url + "/__control", dict(mode=mode, **kw))
+
+    def ok(self):
+        http_json(self.url + "/__control", {"mode": "ok"})
+
+    def reset(self):
+        http_json(self.url + "/__reset", {})
+
+    def calls(self, path=None):
+        c = http_json(self.url + "/__calls")
+        return c["total"] if path is None else c["paths"].get(path, 0)
+
+    def env(self):
+        return {
+            "BROLLY_OPEN_METEO_URL": self.url,
+            "BROLLY_OPEN_METEO_GEOCODING_URL": self.url,
+            "BROLLY_OPENWEATHERMAP_URL": self.url,
+            "BROLLY_NOMINATIM_URL": self.url,
+            "BROLLY_IP_LOCATION_URL": self.url + "/json",
+            "BROLLY_BBC_FEEDS_URL": self.url,
+            "BROLLY_NEWSAPI_URL": self.url,
+            "BROLLY_GOOGLE_GEOCODING_URL": self.url,
+        }
+
+    def stop(self):
+        self.proc.terminate()
+        self.proc.wait(timeout=5)
+
+
+@pytest.fixture
+def double():
+    d = Double()
+    yield d
+    d.stop()
+
+
+@pytest.fixture
+def home(tmp_path):
+    """Fresh cache, config and data directories, and an environment pointing at them."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("BROLLY_") and k != "OPENWEATHERMAP_API_KEY"}
+    env.update(BROLLY_CACHE_DIR=str(tmp_path / "cache"), BROLLY_CONFIG_DIR=str(tmp_path / "config"),
+               BROLLY_DATA_DIR=str(tmp_path / "data"), NO_COLOR="1", HOME=str(tmp_path))
+    return env
+
+
+class CLI:
+    def __init__(self, env):
+        self.env = env
+        self.bin = brolly_binary()
+
+    def run(self, *args, env=None, timeout=60):
+        e = dict(self.env)
+        e.update(env or {})
+        return subprocess.run([self.bin, *args], capture_output=True, text=True, env=e, timeout=timeout)
+
+
+@pytest.fixture
+def cli(double, home):
+    env = dict(home)
+    env.update(double.env())
+    return CLI(env)
+
+
+class Server:
+    def __init__(self, env, args=()):
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log = tempfile.NamedTemporaryFile(prefix="brolly-serve-", suffix=".log", delete=False)
+        self.proc = subprocess.Popen([brolly_binary(), "serve", "--port", str(self.port), *args],
+                                     env=env, stdout=self.log, stderr=subprocess.STDOUT)
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            try:
+                with urllib.request.urlopen(self.url + "/healthz", timeout=1) as r:
+                    if r.status == 200:
+                        return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("brolly serve did not start: " + Path(self.log.name).read_text())
+
+    def logs(self):
+        return Path(self.log.name).read_text()
+
+    def stop(self):
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+@pytest.fixture
+def server_factory(double, home):
+    started = []
+
+    def start(args=(), extra_env=None):
+        env = dict(home)
+        env.update(double.env())
+        env.update(extra_env or {})
+        s = Server(env, args)
+        started.append(s)
+        return s
+
+    yield start
+    for s in started:
+        s.stop()
+
+
+@pytest.fixture
+def server(server_factory):
+    return server_factory(args=("--timeout", "2"))
+
+
+# ---------- browser ----------
+
+def chromium_paths():
+    binary = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
+    driver = shutil.which("chromedriver")
+    return binary, driver
+
+
+class Browser:
+    """Headless Chromium with helpers for the DevTools protocol."""
+
+    def __init__(self, base_url, width=390, height=844):
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+
+        binary, driver_path = chromium_paths()
+        options = webdriver.ChromeOptions()
+        if binary:
+            options.binary_location = binary
+        for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                    f"--window-size={width},{height}", "--lang=en-US"):
+            options.add_argument(arg)
+        self.profile = tempfile.mkdtemp(prefix="brolly-chrome-")
+        options.add_argument(f"--user-data-dir={self.profile}")
+        self.driver = webdriver.Chrome(service=Service(driver_path) if driver_path else None, options=options)
+        self.driver.set_page_load_timeout(30)
+        self.base = base_url
+        self.cdp("Network.enable", {})
+
+    def cdp(self, cmd, params=None):
+        return self.driver.execute_cdp_cmd(cmd, params or {})
+
+    def allow_location(self, lat, lon):
+        self.cdp("Browser.setPermission", {"permission": {"name": "geolocation"}, "setting": "granted", "origin": self.base})
+        self.cdp("Emulation.setGeolocationOverride", {"latitude": lat, "longitude": lon, "accuracy": 20})
+
+    def deny_location(self):
+        self.cdp("Browser.setPermission", {"permission": {"name": "geolocation"}, "setting": "denied", "origin": self.base})
+        self.cdp("Emulation.clearGeolocationOverride", {})
+
+    def network(self, online):
+        self.cdp("Network.emulateNetworkConditions", {"offline": not online, "latency": 0,
+                                                       "downloadThroughput": -1, "uploadThroughput": -1})
+
+    def open(self, path="/"):
+        self.driver.get(self.base + path)
+
+    def js(self, script, *args):
+        return self.driver.execute_script(script, *args)
+
+    def attr(self, testid, name):
+        return self.js(f"const e = document.querySelector('[data-testid=\"{testid}\"]'); return e ? e.getAttribute({json.dumps(name)}) : null;")
+
+    def text(self, testid):
+        return self.js(f"const e = document.querySelector('[data-testid=\"{testid}\"]'); return e ? e.textContent : null;")
+
+    def exists(self, testid):
+        return bool(self.js(f"return !!document.querySelector('[data-testid=\"{testid}\"]');"))
+
+    def click(self, testid):
+        self.js(f"document.querySelector('[data-testid=\"{testid}\"]').click();")
+
+    def state(self):
+        return self.attr("weather", "data-state")
+
+    def wait(self, predicate, timeout=20, what="condition"):
+        deadline = time.time() + timeout
+        last = None
+        while time.time() < deadline:
+            try:
+                last = predicate()
+                if last:
+                    return last
+            except Exception as e:  # page reloading
+                last = e
+            time.sleep(0.1)
+        raise AssertionError(f"timed out waiting for {what}; state={self.state()!r} error={self.attr('weather', 'data-error')!r} last={last!r}")
+
+    def wait_state(self, state, timeout=20):
+        return self.wait(lambda: self.state() == state, timeout, f"data-state={state}")
+
+    def map_view(self):
+        return self.js("const m = document.querySelector('[data-testid=\"map\"]'); return {view: m.dataset.view, lat: parseFloat(m.dataset.lat), lon: parseFloat(m.dataset.lon), zoom: parseInt(m.dataset.zoom), marker: m.dataset.marker};")
+
+    def screenshot(self, name):
+        ARTIFACTS.mkdir(exist_ok=True)
+        self.driver.save_screenshot(str(ARTIFACTS / f"{name}.png"))
+
+    def quit(self):
+        try:
+            self.driver.quit()
+        finally:
+            shutil.rmtree(self.profile, ignore_errors=True)
+
+
+@pytest.fixture
+def browser_factory():
+    binary, driver = chromium_paths()
+    if not binary or not driver:
+        pytest.fail("chromium and chromedriver are required for the browser tests (apt-get install chromium chromium-driver)")
+    opened = []
+
+    def make(base_url, **kw):
+        b = Browser(base_url, **kw)
+        opened.append(b)
+        return b
+
+    yield make
+    for b in opened:
+        b.quit()
