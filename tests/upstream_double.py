@@ -44,6 +44,8 @@ GAZETTEER = [
     ("Springfield", "Missouri", "United States", "US", 37.21533, -93.29824, "America/Chicago"),
     ("Springfield", "Massachusetts", "United States", "US", 42.10148, -72.58981, "America/New_York"),
     ("Paris", "Île-de-France", "France", "FR", 48.85341, 2.3488, "Europe/Paris"),
+    # A hostile name, to check that pages insert names as text.
+    ("<img src=x onerror=\"window.__pwned=true\">", "<b>Region</b>", "Testland", "TL", 5.5, -20.5, "UTC"),
 ]
 
 STATE = {"faults": [], "calls": {}, "total": 0}

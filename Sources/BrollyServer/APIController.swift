@@ -32,8 +32,9 @@ struct APIController: Sendable {
         }
         let result = try await services.weather.weather(for: place, mode: .staleWhileRevalidate)
         let document = WeatherDocument(result, units: units)
-        let freshFor = max(0, Int(services.weather.policy.freshFor - result.age))
-        return try json(document, request: request, cacheControl: result.isStale ? "no-cache" : "public, max-age=\(min(freshFor, 60)), must-revalidate")
+        // Always revalidate: the ETag makes that a cheap 304, and a client never shows old data
+        // believing it current.
+        return try json(document, request: request, cacheControl: "public, no-cache")
     }
 
     /// The name of the place at `c`, or its coordinates when no service can name it quickly.

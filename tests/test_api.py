@@ -1,0 +1,220 @@
+"""The JSON API of `brolly serve`, probed over HTTP against the upstream double."""
+
+import concurrent.futures
+import json
+import signal
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+
+
+def get(server, path, headers=None, timeout=30):
+    req = urllib.request.Request(server.url + path, headers=headers or {})
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as r:
+            body = r.read()
+            return r.status, dict(r.headers), body
+    except urllib.error.HTTPError as e:
+        return e.code, dict(e.headers), e.read()
+
+
+def get_json(server, path, **kw):
+    status, headers, body = get(server, path, **kw)
+    return status, headers, (json.loads(body) if body else None)
+
+
+BAD_REQUESTS = [
+    "/api/v1/weather",
+    "/api/v1/weather?lat=52.5",
+    "/api/v1/weather?lon=13.4",
+    "/api/v1/weather?lat=abc&lon=13.4",
+    "/api/v1/weather?lat=52.5&lon=",
+    "/api/v1/weather?lat=91&lon=0",
+    "/api/v1/weather?lat=-90.0001&lon=0",
+    "/api/v1/weather?lat=0&lon=180.5",
+    "/api/v1/weather?lat=NaN&lon=0",
+    "/api/v1/weather?lat=inf&lon=0",
+    "/api/v1/weather?lat=1e400&lon=0",
+    "/api/v1/weather?lat=52.5&lon=13.4&units=kelvin",
+    "/api/v1/weather?lat=52.5&lon=13.4&units=",
+    "/api/v1/weather?lat=52.5&lat=53&lon=13.4",
+    "/api/v1/weather?lat=52.5&lon=13.4&units=metric&units=imperial",
+    "/api/v1/weather?place=",
+    "/api/v1/weather?place=%20%20",
+    "/api/v1/weather?place=" + "x" * 201,
+    "/api/v1/weather?place=Berlin&lat=1&lon=2",
+    "/api/v1/places/search",
+    "/api/v1/places/search?q=",
+    "/api/v1/places/search?q=" + "a" * 201,
+    "/api/v1/places/search?q=a&q=b",
+    "/api/v1/places/search?q=%00abc",
+    "/api/v1/places/reverse?lat=1",
+    "/api/v1/places/reverse?lat=x&lon=1",
+    "/api/v1/places/reverse?lat=100&lon=1",
+]
+
+
+@pytest.mark.parametrize("path", BAD_REQUESTS)
+def test_bad_input_is_a_400_problem(server, double, path):
+    status, headers, body = get_json(server, path)
+    assert status == 400, (path, status, body)
+    assert headers["Content-Type"].startswith("application/problem+json")
+    assert body["status"] == 400 and body["title"] and body["detail"] and body["type"]
+    assert double.calls() == 0
+
+
+def test_unknown_route_is_a_404_problem(server):
+    status, headers, body = get_json(server, "/api/v1/nope")
+    assert status == 404 and headers["Content-Type"].startswith("application/problem+json")
+
+
+def test_weather_by_coordinates_and_by_place(server, double):
+    status, headers, doc = get_json(server, "/api/v1/weather?lat=52.52&lon=13.41")
+    assert status == 200 and headers["Content-Type"].startswith("application/json")
+    assert doc["place"]["name"] == "Berlin"  # named by reverse geocoding
+    assert doc["current"]["temperature"] == round(20 - 52.52 / 3, 1)
+    status, _, doc = get_json(server, "/api/v1/weather?place=Kathmandu&units=imperial")
+    assert status == 200 and doc["place"]["timezone"] == "Asia/Kathmandu" and doc["units"]["temperature"] == "°F"
+    status, _, problem = get_json(server, "/api/v1/weather?place=Atlantis")
+    assert status == 404 and problem["code"] == "not-found"
+
+
+def test_units_and_nearby_points_share_one_upstream_call(server, double):
+    for units in ("metric", "imperial", "standard"):
+        assert get_json(server, f"/api/v1/weather?lat=40.7143&lon=-74.006&units={units}")[0] == 200
+    assert get_json(server, "/api/v1/weather?lat=40.7141&lon=-74.0061")[0] == 200
+    assert double.calls("/v1/forecast") == 1
+
+
+def test_etag_and_if_none_match(server, double):
+    status, headers, body = get(server, "/api/v1/weather?lat=48.85&lon=2.35")
+    etag = headers["ETag"]
+    assert status == 200 and etag and "Cache-Control" in headers
+    status, headers2, body2 = get(server, "/api/v1/weather?lat=48.85&lon=2.35", headers={"If-None-Match": etag})
+    assert status == 304 and body2 == b"" and headers2["ETag"] == etag
+    status, _, _ = get(server, "/api/v1/weather?lat=48.85&lon=2.35", headers={"If-None-Match": '"other"'})
+    assert status == 200
+    assert double.calls("/v1/forecast") == 1
+
+
+def test_concurrent_requests_make_one_upstream_call(server, double):
+    double.fault("delay", delay=1, path="/v1/forecast", times=1)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=12) as pool:
+        results = list(pool.map(lambda _: get(server, "/api/v1/weather?lat=-23.55&lon=-46.63")[0], range(12)))
+    assert results == [200] * 12
+    assert double.calls("/v1/forecast") == 1
+
+
+def test_provider_failures_with_nothing_cached(server, double):
+    double.fault("500")
+    status, headers, body = get_json(server, "/api/v1/weather?lat=1&lon=1")
+    assert status == 502 and headers["Content-Type"].startswith("application/problem+json") and body["code"] == "provider"
+    double.reset()
+    double.fault("delay", delay=6)
+    status, _, body = get_json(server, "/api/v1/weather?lat=2&lon=2")
+    assert status == 504 and body["code"] == "timeout"
+    double.reset()
+    double.fault("drop")
+    status, _, body = get_json(server, "/api/v1/weather?lat=3&lon=3")
+    assert status == 502 and body["code"] == "offline"
+    double.reset()
+    double.fault("malformed")
+    status, _, body = get_json(server, "/api/v1/weather?lat=4&lon=4")
+    assert status == 502 and body["code"] == "unreadable"
+    double.reset()
+    double.fault("429", retry_after=120)
+    status, headers, body = get_json(server, "/api/v1/weather?lat=5&lon=5")
+    assert status == 503 and body["code"] == "rate-limited" and headers.get("Retry-After")
+
+
+def test_provider_failure_with_cache_serves_it_stale(server_factory, double, home):
+    server = server_factory(args=("--timeout", "2"))
+    assert get_json(server, "/api/v1/weather?lat=51.5&lon=-0.12")[0] == 200
+    # Age the entry past the fresh window by rewriting its received time.
+    from pathlib import Path
+    for p in Path(home["BROLLY_CACHE_DIR"]).glob("weather-*.json"):
+        entry = json.loads(p.read_text())
+        entry["receivedAt"] -= 20 * 60
+        p.write_text(json.dumps(entry))
+    double.fault("500")
+    status, headers, doc = get_json(server, "/api/v1/weather?lat=51.5&lon=-0.12")
+    assert status == 200 and doc["source"]["stale"] is True
+    assert "no-cache" in headers["Cache-Control"]
+
+
+def test_search_and_reverse(server, double):
+    status, _, places = get_json(server, "/api/v1/places/search?q=Springfield")
+    assert status == 200 and [p["region"] for p in places] == ["Illinois", "Missouri", "Massachusetts"]
+    assert set(places[0]) >= {"name", "region", "country", "countryCode", "latitude", "longitude"}
+    status, _, places = get_json(server, "/api/v1/places/search?q=Atlantis")
+    assert status == 200 and places == []
+    status, _, place = get_json(server, "/api/v1/places/reverse?lat=-33.87&lon=151.21")
+    assert status == 200 and place["name"] == "Sydney" and place["country"] == "Australia"
+
+
+def test_openapi_document_matches_the_server(server, double):
+    from jsonschema import Draft202012Validator
+    status, _, spec = get_json(server, "/api/openapi.json")
+    assert status == 200 and spec["openapi"].startswith("3.1")
+    try:
+        from openapi_spec_validator import validate
+        validate(spec)
+    except ImportError:
+        pass
+
+    def validator(ref):
+        schema = dict(spec)
+        schema["$ref"] = ref
+        return Draft202012Validator(schema)
+
+    examples = {
+        "/api/v1/weather": ("?lat=52.52&lon=13.41&units=imperial", 200, "#/components/schemas/Weather"),
+        "/api/v1/places/search": ("?q=Spring", 200, None),
+        "/api/v1/places/reverse": ("?lat=52.52&lon=13.41", 200, "#/components/schemas/Place"),
+        "/healthz": ("", 200, None),
+    }
+    assert set(spec["paths"]) == set(examples)
+    for path, (query, expected, ref) in examples.items():
+        op = spec["paths"][path]["get"]
+        status, headers, body = get(server, path + query)
+        assert status == expected and str(status) in op["responses"], path
+        if ref:
+            validator(ref).validate(json.loads(body))
+        # Every documented parameter that is required really is.
+        if any(p.get("required") for p in op.get("parameters", [])):
+            status, headers, body = get(server, path)
+            assert status == 400 and "400" in op["responses"]
+            validator("#/components/schemas/Problem").validate(json.loads(body))
+    places = json.loads(get(server, "/api/v1/places/search?q=Spring")[2])
+    for p in places:
+        validator("#/components/schemas/Place").validate(p)
+
+
+def test_api_keys_stay_on_the_server(server_factory, double):
+    secret = "SECRET-OWM-KEY-123"
+    server = server_factory(extra_env={"OPENWEATHERMAP_API_KEY": secret})
+    for path in ("/api/v1/weather?lat=52.52&lon=13.41", "/api/v1/places/search?q=Berlin", "/",
+                 "/app.js", "/api/openapi.json", "/api/v1/weather?lat=91&lon=0"):
+        status, headers, body = get(server, path)
+        assert secret.encode() not in body and secret not in json.dumps(headers)
+    double.fault("500", times=1)
+    get(server, "/api/v1/weather?lat=10&lon=10")
+    logs = server.logs()
+    assert "appid=REDACTED" in logs and secret not in logs
+
+
+def test_graceful_shutdown_on_sigterm(server_factory):
+    server = server_factory()
+    server.proc.send_signal(signal.SIGTERM)
+    assert server.proc.wait(timeout=10) == 0
+
+
+def test_static_app_and_leaflet_are_served(server):
+    for path, kind in (("/", "text/html"), ("/app.js", "javascript"), ("/sw.js", "javascript"),
+                       ("/manifest.webmanifest", "manifest+json"), ("/style.css", "text/css")):
+        status, headers, _ = get(server, path)
+        assert status == 200 and kind in headers["Content-Type"], path
+    status, _, _ = get(server, "/vendor/leaflet/leaflet.js")
+    assert status == 200

@@ -1,0 +1,338 @@
+"""The web app in headless Chromium: seed 001's launch matrix, seed 003's error states, units,
+refresh on visibility, search. A screenshot per case goes to artifacts/."""
+
+import time
+
+import pytest
+
+BERLIN = (52.52, 13.41)
+BERLIN_C = round(20 - 52.52 / 3, 1)  # the double's current temperature there, as the API rounds it
+
+
+def js_round(x):
+    """Math.round: halves go up."""
+    import math
+    return math.floor(x + 0.5)
+US_CENTER = (39.0, -95.9)
+
+
+def assert_zoomed_to(view, lat, lon):
+    assert view["view"] == "place" and view["zoom"] >= 10, view
+    assert abs(view["lat"] - lat) < 0.05 and abs(view["lon"] - lon) < 0.05, view
+
+
+def assert_whole_us(view):
+    assert view["view"] == "us" and view["zoom"] <= 5, view
+    assert 30 < view["lat"] < 45 and -110 < view["lon"] < -80, view
+
+
+def wait_for_service_worker(b):
+    """Waits until the service worker controls the page (it claims clients on activation)."""
+    b.wait(lambda: b.js("return !!(navigator.serviceWorker && navigator.serviceWorker.controller)"),
+           timeout=20, what="the service worker to take control")
+
+
+def first_good_visit(b):
+    b.allow_location(*BERLIN)
+    b.open()
+    b.wait_state("ready")
+    wait_for_service_worker(b)
+    b.wait_state("ready")
+
+
+# ---------- seed 001: first launch ----------
+
+def test_first_launch_location_denied(server, browser_factory, double):
+    b = browser_factory(server.url)
+    b.deny_location()
+    b.open()
+    b.wait_state("empty")
+    b.wait(lambda: b.map_view().get("view") == "us", what="US view")
+    assert_whole_us(b.map_view())
+    assert b.map_view()["marker"] != "shown"
+    assert b.attr("weather", "data-error") == "permission-denied"
+    assert "browser" in b.js("return document.getElementById('empty').textContent").lower()
+    assert b.exists("search")
+    assert double.calls("/v1/forecast") == 0
+    b.screenshot("01-first-launch-denied")
+
+
+def test_first_launch_allowed_without_network(server, browser_factory, double):
+    double.fault("drop")
+    b = browser_factory(server.url)
+    b.allow_location(*BERLIN)
+    b.open()
+    b.wait_state("error", timeout=30)
+    assert b.attr("weather", "data-error") == "offline"
+    assert_zoomed_to(b.map_view(), *BERLIN)
+    assert b.map_view()["marker"] == "shown"
+    assert not b.js("return document.getElementById('card').hidden === false")  # no weather shown
+    b.screenshot("02-first-launch-allowed-no-network")
+    # The network comes back: Retry works.
+    double.ok()
+    b.click("retry")
+    b.wait_state("ready")
+    assert b.text("place-name") == "Berlin"
+
+
+def test_first_launch_allowed_with_network(server, browser_factory, double):
+    b = browser_factory(server.url)
+    b.allow_location(*BERLIN)
+    b.open()
+    b.wait_state("ready")
+    assert_zoomed_to(b.map_view(), *BERLIN)
+    assert b.map_view()["marker"] == "shown"
+    assert b.text("place-name") == "Berlin"
+    assert b.text("temperature") == f"{js_round(BERLIN_C)}°C"
+    assert not b.exists("stale")
+    assert b.js("return document.querySelectorAll('#days li').length") >= 5
+    assert b.js("return document.querySelectorAll('#hours li').length") >= 12
+    assert "OpenStreetMap" in b.js("return document.querySelector('.leaflet-control-attribution').textContent")
+    b.screenshot("03-first-launch-allowed-network")
+
+
+# ---------- seed 001: later launches ----------
+
+def test_later_launch_location_denied(server, browser_factory, double):
+    b = browser_factory(server.url)
+    first_good_visit(b)
+    b.deny_location()
+    b.open()
+    b.wait_state("ready")
+    time.sleep(1)
+    view = b.map_view()
+    assert_zoomed_to(view, *BERLIN)                 # map still at the place
+    assert view["marker"] != "shown"                # the current-location indicator is gone
+    assert b.text("place-name") == "Berlin"          # weather still shown
+    assert b.state() == "ready"
+    b.screenshot("04-later-launch-denied")
+
+
+def test_later_launch_allowed_without_network(server, browser_factory, double):
+    b = browser_factory(server.url)
+    first_good_visit(b)
+    b.network(online=False)
+    b.open()
+    b.wait(lambda: b.map_view().get("marker") == "shown", what="marker")
+    time.sleep(1.5)
+    assert b.state() == "ready"
+    assert_zoomed_to(b.map_view(), *BERLIN)
+    assert b.text("place-name") == "Berlin"
+    b.wait(lambda: b.exists("stale"), what="stale marker")
+    b.screenshot("05-later-launch-allowed-no-network")
+    b.network(online=True)
+
+
+def test_later_launch_allowed_with_network(server, browser_factory, double):
+    b = browser_factory(server.url)
+    first_good_visit(b)
+    b.open()
+    b.wait_state("ready")
+    b.wait(lambda: b.map_view().get("marker") == "shown", what="marker")
+    assert_zoomed_to(b.map_view(), *BERLIN)
+    assert b.text("place-name") == "Berlin"
+    b.screenshot("06-later-launch-allowed-network")
+
+
+def test_later_launch_with_the_server_gone(server, browser_factory, double):
+    """The page itself loads from the service worker when the server cannot be reached."""
+    b = browser_factory(server.url)
+    first_good_visit(b)
+    server.stop()
+    b.open()
+    b.wait_state("ready")
+    assert b.text("place-name") == "Berlin"
+    b.wait(lambda: b.exists("stale"), what="stale marker")
+    b.screenshot("07-later-launch-server-gone")
+
+
+# ---------- seed 003: error states ----------
+
+def test_time_out_then_retry(server, browser_factory, double):
+    double.fault("delay", delay=8, path="/v1/forecast")
+    b = browser_factory(server.url)
+    b.allow_location(*BERLIN)
+    b.open()
+    b.wait_state("error", timeout=40)
+    assert b.attr("weather", "data-error") == "timeout"
+    b.screenshot("08-error-timeout")
+    double.ok()
+    b.click("retry")
+    b.wait_state("ready")
+
+
+def test_unreadable_data(server, browser_factory, double):
+    double.fault("malformed")
+    b = browser_factory(server.url)
+    b.allow_location(*BERLIN)
+    b.open()
+    b.wait_state("error", timeout=30)
+    assert b.attr("weather", "data-error") == "unreadable"
+    b.screenshot("09-error-unreadable")
+
+
+def test_provider_failure(server, browser_factory, double):
+    double.fault("500")
+    b = browser_factory(server.url)
+    b.allow_location(*BERLIN)
+    b.open()
+    b.wait_state("error", timeout=30)
+    assert b.attr("weather", "data-error") == "provider"
+
+
+def test_place_not_found(server, browser_factory, double):
+    b = browser_factory(server.url)
+    b.deny_location()
+    b.open()
+    b.wait_state("empty")
+    search = b.driver.find_element("css selector", "[data-testid=search]")
+    search.send_keys("Atlantis\n")
+    b.wait_state("error")
+    assert b.attr("weather", "data-error") == "not-found"
+    assert "Atlantis" in b.js("return document.getElementById('error').textContent")
+    b.screenshot("10-error-not-found")
+
+
+def test_permission_denied_when_asking_again(server, browser_factory, double):
+    b = browser_factory(server.url)
+    b.deny_location()
+    b.open()
+    b.wait_state("empty")
+    b.js("document.getElementById('locate').click()")
+    b.wait_state("error")
+    assert b.attr("weather", "data-error") == "permission-denied"
+    assert b.js("return !document.getElementById('permission-help').hidden")
+    b.screenshot("11-error-permission-denied")
+
+
+def test_location_unavailable(server, browser_factory, double):
+    b = browser_factory(server.url)
+    b.cdp("Browser.setPermission", {"permission": {"name": "geolocation"}, "setting": "granted", "origin": server.url})
+    b.cdp("Emulation.setGeolocationOverride", {})  # no position: unavailable
+    b.open()
+    b.wait_state("empty")
+    assert b.attr("weather", "data-error") == "location-unavailable"
+    assert_whole_us(b.map_view())
+    b.screenshot("12-location-unavailable")
+
+
+# ---------- units, visibility, search ----------
+
+def test_unit_switch_makes_no_network_call(server, browser_factory, double):
+    b = browser_factory(server.url)
+    b.allow_location(*BERLIN)
+    b.open()
+    b.wait_state("ready")
+    c = BERLIN_C
+    fetches, upstream = b.js("return window.brolly.fetchCount"), double.calls()
+    b.click("unit-F")
+    assert b.text("temperature") == f"{js_round(c * 9 / 5 + 32)}°F"
+    b.click("unit-K")
+    assert b.text("temperature") == f"{js_round(c + 273.15)} K"
+    assert b.js("return window.brolly.fetchCount") == fetches and double.calls() == upstream
+    b.click("unit-F")
+    b.screenshot("13-units-fahrenheit")
+    b.open()
+    b.wait_state("ready")
+    assert b.text("temperature").endswith("°F")  # remembered
+    assert b.attr("unit-F", "aria-pressed") == "true"
+
+
+def test_refresh_when_the_page_becomes_visible(server, browser_factory, double):
+    b = browser_factory(server.url)
+    b.allow_location(*BERLIN)
+    b.open()
+    b.wait_state("ready")
+    before = b.js("return window.brolly.fetchCount")
+    main = b.driver.current_window_handle
+    b.driver.switch_to.new_window("tab")
+    b.driver.get("about:blank")
+    time.sleep(0.5)
+    b.driver.close()
+    b.driver.switch_to.window(main)
+    b.cdp("Page.bringToFront")
+    try:
+        b.wait(lambda: b.js("return window.brolly.fetchCount") > before, timeout=5, what="refresh")
+    except AssertionError:
+        # Headless tabs may not change visibility: emulate the browser's hidden → visible events.
+        b.js("""
+            Object.defineProperty(document, 'visibilityState', {value: 'hidden', configurable: true});
+            document.dispatchEvent(new Event('visibilitychange'));
+            Object.defineProperty(document, 'visibilityState', {value: 'visible', configurable: true});
+            document.dispatchEvent(new Event('visibilitychange'));""")
+        b.wait(lambda: b.js("return window.brolly.fetchCount") > before, timeout=5, what="refresh")
+    b.wait_state("ready")
+    assert double.calls("/v1/forecast") == 1  # within the cache policy: the server answered from its cache
+
+
+def test_search_and_choose_a_city(server, browser_factory, double):
+    b = browser_factory(server.url)
+    b.deny_location()
+    b.open()
+    b.wait_state("empty")
+    search = b.driver.find_element("css selector", "[data-testid=search]")
+    search.send_keys("Springf")
+    b.wait(lambda: b.js("return document.querySelectorAll('#search-results li').length") == 3, what="results")
+    texts = b.js("return [...document.querySelectorAll('#search-results li')].map(li => li.textContent)")
+    assert any("Missouri" in t for t in texts) and any("Illinois" in t for t in texts)
+    b.screenshot("14-search-results")
+    b.js("document.querySelectorAll('#search-results li')[1].dispatchEvent(new MouseEvent('mousedown', {bubbles: true}))")
+    b.wait_state("ready")
+    assert b.text("place-name") == "Springfield"
+    assert "Missouri" in b.js("return document.getElementById('address').textContent")
+    assert_zoomed_to(b.map_view(), 37.21533, -93.29824)
+
+
+def test_names_are_inserted_as_text(server, browser_factory, double):
+    b = browser_factory(server.url)
+    b.deny_location()
+    b.open()
+    b.wait_state("empty")
+    search = b.driver.find_element("css selector", "[data-testid=search]")
+    search.send_keys("<img")
+    b.wait(lambda: b.js("return document.querySelectorAll('#search-results li').length") == 1, what="results")
+    b.js("document.querySelector('#search-results li').dispatchEvent(new MouseEvent('mousedown', {bubbles: true}))")
+    b.wait_state("ready")
+    assert b.text("place-name").startswith("<img")
+    assert b.js("return document.querySelectorAll('[data-testid=place-name] *').length") == 0
+    assert not b.js("return window.__pwned === true")
+
+
+def test_keyboard_and_landmarks(server, browser_factory, double):
+    b = browser_factory(server.url)
+    b.allow_location(*BERLIN)
+    b.open()
+    b.wait_state("ready")
+    assert b.js("return !!document.querySelector('header[role=banner], header') && !!document.querySelector('main') && !!document.querySelector('footer')")
+    assert b.js("return !!document.querySelector('label[for=search]')")
+    assert b.js("return [...document.querySelectorAll('button')].every(x => (x.textContent.trim() || x.getAttribute('aria-label')))")
+    assert b.js("return document.getElementById('now-icon').getAttribute('aria-label')") == "slight rain"
+
+
+@pytest.mark.parametrize("size", [(360, 640), (1280, 900)])
+def test_layout_fits_without_horizontal_scrolling(server, browser_factory, double, size):
+    b = browser_factory(server.url, width=size[0], height=size[1])
+    b.allow_location(*BERLIN)
+    b.open()
+    b.wait_state("ready")
+    assert b.js("return document.documentElement.scrollWidth <= window.innerWidth + 1")
+    b.screenshot(f"15-layout-{size[0]}x{size[1]}")
+
+
+def test_dark_mode(server, browser_factory, double):
+    b = browser_factory(server.url)
+    b.cdp("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+    b.allow_location(*BERLIN)
+    b.open()
+    b.wait_state("ready")
+    bg = b.js("return getComputedStyle(document.body).backgroundColor")
+    assert bg == "rgb(11, 18, 32)"
+    b.screenshot("16-dark-mode")
+
+
+def test_manifest_makes_it_installable(server, browser_factory, double):
+    b = browser_factory(server.url)
+    first_good_visit(b)
+    manifest = b.cdp("Page.getAppManifest", {})
+    assert not manifest.get("errors"), manifest.get("errors")
+    assert '"display": "standalone"' in manifest["data"]

@@ -1,0 +1,186 @@
+"""End to end: the built `brolly` binary against the upstream double on 127.0.0.1."""
+
+import json
+import os
+import time
+from pathlib import Path
+
+
+def now_json(cli, *args, **kw):
+    r = cli.run("now", "--json", *args, **kw)
+    assert r.returncode == 0, r.stderr
+    return json.loads(r.stdout), r
+
+
+def test_now_prints_the_json_contract(cli, double):
+    doc, _ = now_json(cli, "--lat", "52.52", "--lon", "13.41")
+    assert set(doc) == {"place", "current", "days", "hours", "units", "source"}
+    c = doc["current"]
+    assert c["temperature"] == round(20 - 52.52 / 3, 1)
+    for key in ("time", "feelsLike", "temperatureMin", "temperatureMax", "humidity", "pressure", "windSpeed",
+                "windDirection", "windGust", "clouds", "visibility", "rain", "snow", "condition"):
+        assert key in c, key
+    assert set(c["condition"]) == {"code", "title", "description", "icon"}
+    assert c["time"][-6:] in ("+01:00", "+02:00")  # Berlin's offset, not UTC
+    assert doc["place"]["timezone"] == "Europe/Berlin"
+    assert len(doc["days"]) >= 5 and all(len(d["date"]) == 10 for d in doc["days"])
+    assert doc["units"] == {"temperature": "°C", "windSpeed": "m/s", "pressure": "hPa", "precipitation": "mm"}
+    assert doc["source"]["provider"] == "open-meteo" and doc["source"]["stale"] is False
+
+
+def test_fresh_cache_makes_no_second_call(cli, double):
+    now_json(cli, "--lat", "52.52", "--lon", "13.41")
+    calls = double.calls("/v1/forecast")
+    now_json(cli, "--lat", "52.5203", "--lon", "13.4099")  # within ~1 km: same entry
+    assert double.calls("/v1/forecast") == calls == 1
+
+
+def test_unit_switch_makes_no_call(cli, double):
+    metric, _ = now_json(cli, "--lat", "52.52", "--lon", "13.41")
+    imperial, _ = now_json(cli, "--lat", "52.52", "--lon", "13.41", "--units", "imperial")
+    kelvin, _ = now_json(cli, "--lat", "52.52", "--lon", "13.41", "--units", "standard")
+    assert double.calls() == 1
+    assert imperial["units"]["temperature"] == "°F" and kelvin["units"]["temperature"] == "K"
+    assert abs(imperial["current"]["temperature"] - (metric["current"]["temperature"] * 9 / 5 + 32)) < 0.11
+    assert abs(kelvin["current"]["temperature"] - (metric["current"]["temperature"] + 273.15)) < 0.11
+    # The choice is remembered.
+    again, _ = now_json(cli, "--lat", "52.52", "--lon", "13.41")
+    assert again["units"]["temperature"] == "K"
+
+
+def test_refresh_with_provider_down_serves_cache_marked_stale(cli, double):
+    now_json(cli, "--lat", "52.52", "--lon", "13.41")
+    double.fault("500")
+    doc, r = now_json(cli, "--lat", "52.52", "--lon", "13.41", "--refresh", "--timeout", "2")
+    assert doc["source"]["stale"] is True
+    assert "cached" in r.stderr and "refresh failed" in r.stderr
+    assert double.calls("/v1/forecast") > 1  # it did try
+
+
+def test_nothing_cached_and_provider_down_is_a_clear_error(cli, double):
+    double.fault("500")
+    r = cli.run("now", "--lat", "52.52", "--lon", "13.41", "--timeout", "2")
+    assert r.returncode != 0
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("brolly: error:"), r.stderr
+    assert "unavailable" in lines[0]
+    assert "Traceback" not in r.stderr and "Fatal" not in r.stderr
+
+
+def test_dropped_connections_read_as_offline(cli, double):
+    double.fault("drop")
+    r = cli.run("now", "--lat", "10", "--lon", "10", "--timeout", "2")
+    assert r.returncode != 0
+    assert "cannot reach the weather service" in r.stderr
+
+
+def test_time_out_is_reported(cli, double):
+    double.fault("delay", delay=5)
+    started = time.time()
+    r = cli.run("now", "--lat", "10", "--lon", "10", "--timeout", "1")
+    assert r.returncode != 0 and "did not answer in time" in r.stderr
+    assert time.time() - started < 15
+
+
+def test_malformed_and_truncated_bodies_are_unreadable_or_offline(cli, double):
+    double.fault("malformed", times=10)
+    r = cli.run("now", "--lat", "11", "--lon", "11", "--timeout", "2")
+    assert r.returncode != 0 and "could not be read" in r.stderr
+    double.reset()
+    double.fault("truncated", times=10)
+    r = cli.run("now", "--lat", "12", "--lon", "12", "--timeout", "2")
+    assert r.returncode != 0 and r.stderr.startswith("brolly: error:")
+
+
+def test_rate_limit_with_retry_after_is_retried(cli, double):
+    double.fault("429", retry_after=1, times=1)
+    started = time.time()
+    doc, _ = now_json(cli, "--lat", "13", "--lon", "13")
+    assert double.calls("/v1/forecast") == 2
+    assert time.time() - started >= 0.9  # Retry-After honoured
+
+
+def test_server_errors_are_retried(cli, double):
+    double.fault("500", times=2)
+    now_json(cli, "--lat", "14", "--lon", "14")
+    assert double.calls("/v1/forecast") == 3
+
+
+def test_offline_uses_only_the_cache(cli, double):
+    r = cli.run("now", "--lat", "15", "--lon", "15", "--offline")
+    assert r.returncode != 0 and "no cached weather" in r.stderr and double.calls() == 0
+    now_json(cli, "--lat", "15", "--lon", "15")
+    doc, _ = now_json(cli, "--lat", "15", "--lon", "15", "--offline")
+    assert double.calls() == 1
+
+
+def test_corrupted_cache_entry_is_fetched_again(cli, double, home):
+    now_json(cli, "--lat", "16", "--lon", "16")
+    entries = [p for p in Path(home["BROLLY_CACHE_DIR"]).glob("weather-*.json")]
+    assert len(entries) == 1
+    entries[0].write_bytes(entries[0].read_bytes()[:100])
+    now_json(cli, "--lat", "16", "--lon", "16")
+    assert double.calls("/v1/forecast") == 2
+
+
+def test_place_search_takes_the_best_match_and_says_so(cli, double):
+    doc, r = now_json(cli, "--place", "Springfield")
+    assert doc["place"]["name"] == "Springfield" and doc["place"]["region"] == "Illinois"
+    assert "matches 3 places" in r.stderr
+
+
+def test_unknown_place_is_not_found(cli, double):
+    r = cli.run("now", "--place", "Atlantis")
+    assert r.returncode != 0 and "no place found" in r.stderr
+
+
+def test_ip_lookup_is_done_once_and_remembered(cli, double):
+    doc, r = now_json(cli)
+    assert doc["place"]["name"] == "Berlin" and "assuming you are in Berlin" in r.stderr
+    doc, r = now_json(cli)
+    assert double.calls("/json") == 1 and "assuming" not in r.stderr
+
+
+def test_search_lists_places(cli, double):
+    r = cli.run("search", "Springfield", "--json")
+    places = json.loads(r.stdout)
+    assert [p["region"] for p in places] == ["Illinois", "Missouri", "Massachusetts"]
+    assert set(places[0]) >= {"name", "region", "country", "countryCode", "latitude", "longitude"}
+    text = cli.run("search", "Springfield").stdout
+    assert "Missouri" in text and "37.2153" in text
+
+
+def test_forecast_rows_are_local_days(cli, double):
+    r = cli.run("forecast", "--place", "Kathmandu", "--days", "5", "--json")
+    doc = json.loads(r.stdout)
+    assert len(doc["days"]) == 5 and doc["place"]["timezone"] == "Asia/Kathmandu"
+    assert doc["current"]["time"].endswith("+05:45")
+    text = cli.run("forecast", "--place", "Kathmandu", "--hourly").stdout
+    assert text.count("\n") > 10 and "°C" in text
+
+
+def test_plain_output_has_no_colour_in_a_pipe(cli, double):
+    r = cli.run("now", "--lat", "52.52", "--lon", "13.41", env={"NO_COLOR": ""})
+    assert r.returncode == 0 and "\x1b[" not in r.stdout
+    assert "Humidity" in r.stdout and "Wind" in r.stdout
+
+
+def test_openweathermap_with_a_key(cli, double):
+    doc, _ = now_json(cli, "--lat", "-33.87", "--lon", "151.21", env={"OPENWEATHERMAP_API_KEY": "k"})
+    assert doc["source"]["provider"] == "openweathermap" and doc["place"]["name"] == "Sydney"
+    assert doc["current"]["condition"]["description"] == "light rain, mist"
+    r = cli.run("now", "--lat", "1", "--lon", "1", env={"OPENWEATHERMAP_API_KEY": "badkey"})
+    assert r.returncode != 0 and "rejected the API key" in r.stderr
+    r = cli.run("now", "--provider", "openweathermap", "--lat", "1", "--lon", "1")
+    assert r.returncode != 0 and "OPENWEATHERMAP_API_KEY" in r.stderr
+
+
+def test_bad_input_is_a_usage_error_on_one_line(cli, double):
+    for args in (["--lat", "91", "--lon", "0"], ["--lat", "0", "--lon", "-181"], ["--units", "rankine"],
+                 ["--place", ""], ["--place", "   "], ["--lat", "1"], ["--provider", "nope"], ["--timeout", "0"],
+                 ["--lat", "nan", "--lon", "1"], ["forecast", "--days", "0"], ["bogus"]):
+        r = cli.run(*args)
+        assert r.returncode not in (0, 1), (args, r.returncode)
+        assert len(r.stderr.strip().splitlines()) == 1, (args, r.stderr)
+        assert r.stderr.startswith("brolly: error:"), r.stderr
+    assert double.calls() == 0
