@@ -1,0 +1,148 @@
+import BrollyCore
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import Testing
+
+@testable import BrollyServer
+
+/// A provider whose answer the test sets; counts calls; can be slow.
+final class StubProvider: WeatherProvider, @unchecked Sendable {
+    // @unchecked: `answer` and `calls` are only touched under `lock`.
+    let id = ProviderID.openMeteo
+    private let lock = NSLock()
+    private var answer: Result<WeatherReport, BrollyError>
+    private var calls = 0
+    let delay: UInt64
+
+    init(_ answer: Result<WeatherReport, BrollyError>, delayMilliseconds: UInt64 = 0) {
+        self.answer = answer
+        self.delay = delayMilliseconds
+    }
+
+    var callCount: Int { lock.withLock { calls } }
+
+    func weather(for place: Place) async throws -> WeatherReport {
+        let result = lock.withLock { calls += 1; return answer }
+        if delay > 0 { try await Task.sleep(nanoseconds: delay * 1_000_000) }
+        var report = try result.get()
+        report.place = place
+        return report
+    }
+
+    func search(_ query: String, limit: Int) async throws -> [Place] {
+        if query == "Nowhere" { throw BrollyError.placeNotFound(query) }
+        return [Place(name: query, country: "Testland", countryCode: "TL", latitude: 1, longitude: 2)]
+    }
+
+    func reverse(_ coordinate: Coordinate) async throws -> Place? {
+        Place(name: "Reverse", country: "Testland", latitude: coordinate.latitude, longitude: coordinate.longitude)
+    }
+}
+
+func report() -> WeatherReport {
+    let condition = Conditions.wmo(61)
+    let now = Date()
+    return WeatherReport(
+        place: Place(name: "X", country: "Y", latitude: 0, longitude: 0, timezone: "Europe/Berlin"),
+        current: CurrentConditions(
+            time: now, temperature: 5, feelsLike: 3, temperatureMin: 1, temperatureMax: 8, humidity: 80, pressure: 1010,
+            windSpeed: 4, windDirection: 270, condition: condition),
+        days: (0..<7).map { DayForecast(date: "2026-11-2\($0 + 1)", temperatureMin: 1, temperatureMax: 8, condition: condition) },
+        hours: [], provider: .openMeteo, fetchedAt: now)
+}
+
+func makeApp(_ provider: StubProvider) -> some ApplicationProtocol {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("brolly-server-\(UUID().uuidString)")
+    let cache = FileCache(directory: dir)
+    let nominatim = NominatimGeocoder(
+        network: NetworkService(transport: RefusingTransport()), baseURL: URL(string: "http://127.0.0.1:9")!)
+    let services = ServerServices(
+        weather: WeatherService(provider: provider, cache: cache), search: PlaceSearch(provider: provider, cache: cache),
+        namer: PlaceNamer(provider: provider, nominatim: nominatim, cache: cache))
+    let settings = ServerSettings(leafletDirectory: "/nonexistent", webDirectory: ServerSettings.bundledWebDirectory)
+    return buildApplication(services: services, settings: settings, logger: Logger(label: "test"))
+}
+
+struct RefusingTransport: HTTPTransport {
+    func send(_ request: BrollyCore.HTTPRequest) async throws -> BrollyCore.HTTPResponse {
+        throw TransportError.cannotConnect("refused")
+    }
+}
+
+@Suite struct APITests {
+    @Test func weatherFollowsTheContract() async throws {
+        try await makeApp(StubProvider(.success(report()))).test(.router) { client in
+            try await client.execute(uri: "/api/v1/weather?lat=52.52&lon=13.41&units=imperial", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.eTag] != nil && response.headers[.cacheControl] == "public, no-cache")
+                let doc = try JSONDecoder().decode(WeatherDocument.self, from: Data(buffer: response.body))
+                #expect(doc.place.name == "Reverse" && doc.current.temperature == 41 && doc.units.temperature == "°F")
+                #expect(doc.days.count == 7 && !doc.source.stale)
+            }
+        }
+    }
+
+    @Test(arguments: BrollyError.Kind.allCases)
+    func everyProviderFailureIsAProblemNeverA500(kind: BrollyError.Kind) async throws {
+        let provider = StubProvider(.failure(BrollyError(kind, "failure \(kind)")))
+        try await makeApp(provider).test(.router) { client in
+            try await client.execute(uri: "/api/v1/weather?lat=10&lon=10", method: .get) { response in
+                #expect(response.status.code != 500)
+                #expect((400..<600).contains(Int(response.status.code)))
+                #expect(response.headers[.contentType] == "application/problem+json")
+                let body = try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any]
+                #expect(body?["status"] as? Int == Int(response.status.code))
+                if kind == .timedOut { #expect(response.status == .gatewayTimeout) }
+                if kind == .placeNotFound { #expect(response.status == .notFound) }
+                if kind == .invalidInput { #expect(response.status == .badRequest) }
+            }
+        }
+    }
+
+    @Test func ifNoneMatchGetsNotModified() async throws {
+        try await makeApp(StubProvider(.success(report()))).test(.router) { client in
+            let etag = try await client.execute(uri: "/api/v1/weather?lat=1&lon=1", method: .get) { $0.headers[.eTag] }
+            let tag = try #require(etag)
+            try await client.execute(uri: "/api/v1/weather?lat=1&lon=1", method: .get, headers: [.ifNoneMatch: tag]) { response in
+                #expect(response.status == .notModified && response.body.readableBytes == 0)
+            }
+        }
+    }
+
+    @Test func concurrentRequestsShareOneUpstreamCall() async throws {
+        let provider = StubProvider(.success(report()), delayMilliseconds: 300)
+        try await makeApp(provider).test(.router) { client in
+            try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                for _ in 0..<10 {
+                    group.addTask { try await client.execute(uri: "/api/v1/weather?lat=20&lon=20", method: .get) { $0.status } }
+                }
+                for try await status in group { #expect(status == .ok) }
+            }
+        }
+        #expect(provider.callCount == 1)
+    }
+
+    @Test func searchReturnsPlacesAndEmptyForNoMatch() async throws {
+        try await makeApp(StubProvider(.success(report()))).test(.router) { client in
+            try await client.execute(uri: "/api/v1/places/search?q=Berlin", method: .get) { response in
+                let places = try JSONDecoder().decode([PlaceDocument].self, from: Data(buffer: response.body))
+                #expect(places.map(\.name) == ["Berlin"])
+            }
+            try await client.execute(uri: "/api/v1/places/search?q=Nowhere", method: .get) { response in
+                #expect(response.status == .ok && String(buffer: response.body) == "[]")
+            }
+        }
+    }
+
+    @Test func healthAndOpenAPI() async throws {
+        try await makeApp(StubProvider(.success(report()))).test(.router) { client in
+            try await client.execute(uri: "/healthz", method: .get) { #expect($0.status == .ok) }
+            try await client.execute(uri: "/api/openapi.json", method: .get) { response in
+                let spec = try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any]
+                #expect(spec?["openapi"] as? String == "3.1.0")
+            }
+        }
+    }
+}
