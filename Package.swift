@@ -13,6 +13,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.24.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.5.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.0.0"..<"5.0.0"),
     ],
     targets: [
         // Foundation only: models, providers, network and caching services, presentation.
@@ -25,11 +27,20 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
+        // GRDB: the database of saved places, history and devices.
+        .target(
+            name: "BrollyStore",
+            dependencies: [
+                "BrollyCore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         // Hummingbird server: JSON API and the web app.
         .target(
             name: "BrollyServer",
             dependencies: [
-                "BrollyCore",
+                "BrollyCore", "BrollyStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -38,7 +49,7 @@ let package = Package(
         .target(
             name: "BrollyCLI",
             dependencies: [
-                "BrollyCore", "BrollyHTTP", "BrollyServer",
+                "BrollyCore", "BrollyHTTP", "BrollyServer", "BrollyStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -49,6 +60,7 @@ let package = Package(
             dependencies: ["BrollyCore"],
             resources: [.copy("Fixtures")]
         ),
+        .testTarget(name: "BrollyStoreTests", dependencies: ["BrollyStore", "BrollyCore"]),
         .testTarget(
             name: "BrollyServerTests",
             dependencies: [

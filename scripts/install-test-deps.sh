@@ -10,6 +10,7 @@ missing=()
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
 [ -f /usr/share/javascript/leaflet/leaflet.js ] || missing+=(libjs-leaflet)
+[ -f /usr/include/sqlite3.h ] || missing+=(libsqlite3-dev)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "installing Debian packages: ${missing[*]}"
   $SUDO apt-get update -q
