@@ -96,6 +96,17 @@ import Testing
                     let a = try GoogleGeocoding.address(from: data)
                     Self.checkCoordinate(a.latitude, a.longitude, file)
                     #expect(a.city != nil && a.country != nil, "\(file): no city or country")
+                case ("bbc", _):
+                    let items = try NewsDecoding.rss(data)
+                    #expect(!items.isEmpty, "\(file): no items")
+                    for item in items {
+                        #expect(!item.title.isEmpty && !item.title.contains("<![CDATA["), "\(file): title \(item.title)")
+                        #expect(item.url.hasPrefix("http"), "\(file): link \(item.url)")
+                    }
+                case ("newsapi", _):
+                    let items = try NewsDecoding.newsAPI(data)
+                    #expect(!items.isEmpty, "\(file): no articles")
+                    items.forEach { #expect($0.url.hasPrefix("http") && $0.publishedAt.timeIntervalSince1970 > 1e9, "\(file)") }
                 default:
                     skipped.append(file)
                     continue
@@ -105,7 +116,7 @@ import Testing
                 Issue.record("\(file): \(error)")
             }
         }
-        print("conformance: \(checked) responses checked; not weather or geocoding (news is decoded elsewhere): \(skipped.joined(separator: ", "))")
+        print("conformance: \(checked) responses checked; skipped: \(skipped.isEmpty ? "none" : skipped.joined(separator: ", "))")
         #expect(checked > 0)
     }
 }

@@ -5,6 +5,10 @@ import Foundation
 public struct BrollyConfiguration: Sendable {
     public var provider: ProviderID
     public var openWeatherMapAPIKey: String?
+    /// `GOOGLE_MAPS_API_KEY`: street addresses from Google Geocoding instead of Nominatim.
+    public var googleAPIKey: String?
+    /// `NEWSAPI_API_KEY`: news from NewsAPI.org instead of BBC News RSS.
+    public var newsAPIKey: String?
     public var urls: UpstreamURLs
     public var directories: Directories
     /// Per-request overall time-out, seconds.
@@ -15,6 +19,12 @@ public struct BrollyConfiguration: Sendable {
     public init(provider name: String?, timeout: TimeInterval = 10, environment env: [String: String]) throws {
         let key = env["OPENWEATHERMAP_API_KEY"]?.trimmingCharacters(in: .whitespacesAndNewlines)
         openWeatherMapAPIKey = (key?.isEmpty ?? true) ? nil : key
+        func secret(_ name: String) -> String? {
+            guard let v = env[name]?.trimmingCharacters(in: .whitespacesAndNewlines), !v.isEmpty else { return nil }
+            return v
+        }
+        googleAPIKey = secret("GOOGLE_MAPS_API_KEY")
+        newsAPIKey = secret("NEWSAPI_API_KEY")
         if let name {
             guard let id = ProviderID(rawValue: name.lowercased()) else {
                 throw BrollyError.invalidInput(
@@ -48,6 +58,24 @@ public struct BrollyConfiguration: Sendable {
         case .openWeatherMap:
             OpenWeatherMapProvider(network: network, baseURL: urls.openWeatherMap, apiKey: openWeatherMapAPIKey ?? "")
         }
+    }
+
+    /// The address service: Google with a key, else Nominatim; OpenWeatherMap as the fallback
+    /// when its key is set.
+    public func makeAddressService(transport: any HTTPTransport, gate: RateGate = RateGate(interval: 1)) -> AddressService {
+        let network = makeNetwork(transport: transport, timeout: min(timeout, 5), retry: RetryPolicy(maxAttempts: 2))
+        return AddressService(
+            nominatim: NominatimGeocoder(network: network, baseURL: urls.nominatim, gate: gate), network: network,
+            googleURL: urls.googleGeocoding, googleAPIKey: googleAPIKey,
+            fallback: openWeatherMapAPIKey.map { OpenWeatherMapProvider(network: network, baseURL: urls.openWeatherMap, apiKey: $0) },
+            cache: FileCache(directory: directories.cache))
+    }
+
+    /// Today's news: NewsAPI.org with a key, else BBC News RSS.
+    public func makeNewsService(transport: any HTTPTransport) -> NewsService {
+        let network = makeNetwork(transport: transport, timeout: min(timeout, 8), retry: RetryPolicy(maxAttempts: 2))
+        let source: NewsService.Source = newsAPIKey.map { .newsAPI(baseURL: urls.newsAPI, apiKey: $0) } ?? .bbc(baseURL: urls.bbcFeeds)
+        return NewsService(network: network, source: source, cache: FileCache(directory: directories.cache))
     }
 
     /// The weather service: the provider, a quick variant for refreshing stale data (a short

@@ -1,0 +1,53 @@
+import Foundation
+
+/// A street address for coordinates: Google Geocoding when a key is set, else Nominatim, and
+/// OpenWeatherMap's city-level reverse geocoding as the fallback. Answers are cached (~10 m).
+public struct AddressService: Sendable {
+    public var nominatim: NominatimGeocoder
+    public var network: NetworkService
+    public var googleURL: URL
+    var googleAPIKey: String?
+    public var fallback: OpenWeatherMapProvider?
+    public var cache: FileCache
+    let now: @Sendable () -> Date
+
+    public init(
+        nominatim: NominatimGeocoder, network: NetworkService, googleURL: URL, googleAPIKey: String?,
+        fallback: OpenWeatherMapProvider?, cache: FileCache, now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.nominatim = nominatim
+        self.network = network
+        self.googleURL = googleURL
+        self.googleAPIKey = googleAPIKey
+        self.fallback = fallback
+        self.cache = cache
+        self.now = now
+    }
+
+    public func address(for c: Coordinate) async throws -> Address {
+        let key = String(format: "address-%.4f_%.4f", c.latitude, c.longitude)
+        if let entry = cache.read(Address.self, key: key), now().timeIntervalSince(entry.receivedAt) < 30 * 86_400 {
+            return entry.value
+        }
+        var address: Address
+        do {
+            if let googleAPIKey {
+                let url = googleURL.appending(
+                    providerPath: "/maps/api/geocode/json",
+                    query: [("latlng", String(format: "%.6f,%.6f", c.latitude, c.longitude)), ("key", googleAPIKey), ("language", "en")])
+                address = try GoogleGeocoding.address(from: try await network.get(url, provider: "Google Geocoding").body)
+            } else {
+                address = try await nominatim.address(for: c)
+            }
+        } catch let error as BrollyError {
+            guard let fallback, error.kind != .placeNotFound, let place = try? await fallback.reverse(c) else { throw error }
+            address = Address(
+                latitude: c.latitude, longitude: c.longitude, city: place.name, region: place.region, country: place.country,
+                countryCode: place.countryCode, display: place.displayName)
+        }
+        // The address is for the point asked about, whatever point the geocoder snapped to.
+        (address.latitude, address.longitude) = (c.latitude, c.longitude)
+        try? cache.write(address, key: key, receivedAt: now())
+        return address
+    }
+}
