@@ -207,6 +207,59 @@ def nominatim_reverse(q):
             "boundingbox": [str(lat - 0.001), str(lat + 0.001), str(lon - 0.001), str(lon + 0.001)]}
 
 
+def rss_date(dt):
+    return dt.astimezone(timezone.utc).strftime("%a, %d %b %Y %H:%M:%S GMT")
+
+
+def bbc_feed(path):
+    """A BBC News RSS feed: two items from the last hours, one from yesterday, one hostile title."""
+    now = datetime.now(timezone.utc)
+    region = path.strip("/").split("/")[-2] if path.count("/") > 2 else "news"
+    items = [
+        (f"Snow closes schools in Berlin ({region})", "Pupils in the German capital stay home.", now - timedelta(minutes=20), "berlin-snow"),
+        (f"Markets steady ({region})", "<p>Shares were <b>flat</b> &amp; calm.</p>", now - timedelta(minutes=90), "markets"),
+        ("<script>window.__pwned=true</script>Hostile headline", "Text <img src=x onerror=\"window.__pwned=true\">", now - timedelta(minutes=5), "hostile"),
+        ("Yesterday's news", "This is from the day before yesterday, or yesterday at least.", now - timedelta(hours=50), "old"),
+    ]
+    out = ['<?xml version="1.0" encoding="UTF-8"?>',
+           '<rss xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:media="http://search.yahoo.com/mrss/" version="2.0">',
+           "<channel>", "<title><![CDATA[BBC News]]></title>", "<link>https://www.bbc.co.uk/news</link>"]
+    for title, desc, dt, slug in items:
+        out += ["<item>", f"<title><![CDATA[{title}]]></title>", f"<description><![CDATA[{desc}]]></description>",
+                f"<link>https://www.bbc.co.uk/news/articles/{slug}</link>",
+                f'<guid isPermaLink="false">https://www.bbc.co.uk/news/articles/{slug}#0</guid>',
+                f"<pubDate>{rss_date(dt)}</pubDate>", "</item>"]
+    out += ["</channel>", "</rss>"]
+    return "\n".join(out).encode()
+
+
+def newsapi_everything(q):
+    now = datetime.now(timezone.utc)
+    name = q.get("q", [""])[0].strip('"')
+    return {"status": "ok", "totalResults": 2, "articles": [
+        {"source": {"id": None, "name": "Local Paper"}, "author": None, "title": f"{name} council meets",
+         "description": None, "url": "https://example.org/council", "urlToImage": None,
+         "publishedAt": (now - timedelta(minutes=30)).strftime("%Y-%m-%dT%H:%M:%SZ"), "content": None},
+        {"source": {"id": "bbc-news", "name": "BBC News"}, "author": "BBC News", "title": "Old story",
+         "description": "From three days ago.", "url": "https://example.org/old", "urlToImage": None,
+         "publishedAt": (now - timedelta(days=3)).strftime("%Y-%m-%dT%H:%M:%SZ"), "content": "x"}]}
+
+
+def google_reverse(q):
+    lat, lon = (float(x) for x in q["latlng"][0].split(","))
+    g = nearest(lat, lon)
+    if not g:
+        return {"results": [], "status": "ZERO_RESULTS"}
+    comps = [{"long_name": "7", "short_name": "7", "types": ["street_number"]},
+             {"long_name": "Example Street", "short_name": "Example St", "types": ["route"]},
+             {"long_name": g[0], "short_name": g[0], "types": ["locality", "political"]},
+             {"long_name": g[1], "short_name": g[1], "types": ["administrative_area_level_1", "political"]},
+             {"long_name": g[2], "short_name": g[3], "types": ["country", "political"]}]
+    return {"results": [{"address_components": comps, "formatted_address": f"7 Example St, {g[0]}, {g[2]}",
+                         "geometry": {"location": {"lat": lat, "lng": lon}, "location_type": "ROOFTOP"},
+                         "place_id": "x", "types": ["street_address"]}], "status": "OK"}
+
+
 def ip_location(_q):
     g = GAZETTEER[0]
     return {"status": "success", "country": g[2], "countryCode": g[3], "region": "BE", "regionName": g[1],
@@ -316,6 +369,22 @@ class Handler(BaseHTTPRequestHandler):
                 if path == "/geo/1.0/reverse":
                     g = nearest(float(q["lat"][0]), float(q["lon"][0]))
                     return self.send_json(200, [owm_geo(g)] if g else [])
+            if path.startswith("/news/") and path.endswith("rss.xml"):
+                data = bbc_feed(path)
+                self.send_response(200)
+                self.send_header("Content-Type", "application/rss+xml; charset=utf-8")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+                return
+            if path == "/v2/everything":
+                if self.headers.get("X-Api-Key", "") in ("", "badkey"):
+                    return self.send_json(401, {"status": "error", "code": "apiKeyInvalid", "message": "Your API key is invalid."})
+                return self.send_json(200, newsapi_everything(q))
+            if path == "/maps/api/geocode/json":
+                if q.get("key", [""])[0] in ("", "badkey"):
+                    return self.send_json(200, {"error_message": "The provided API key is invalid.", "results": [], "status": "REQUEST_DENIED"})
+                return self.send_json(200, google_reverse(q))
             if path == "/reverse":
                 return self.send_json(200, nominatim_reverse(q))
             if path in ("/json", "/json/"):

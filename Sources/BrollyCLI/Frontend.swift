@@ -1,5 +1,6 @@
 import BrollyCore
 import BrollyHTTP
+import BrollyStore
 import Foundation
 
 /// Does the work behind the weather commands: resolves the place, asks the weather service,
@@ -67,6 +68,9 @@ struct Frontend {
             let c = try Coordinate.validated(latitude: lat, longitude: lon)
             return Place.unnamed(c)
         }
+        if let first = try? openStore().places(device: AppDatabase.localDevice).first {
+            return first.place
+        }
         if let remembered = preferences.defaultPlace { return remembered }
         if offline { throw BrollyError.notCached("your location (no remembered place; give --place or --lat/--lon)") }
         let locator = IPLocator(network: configuration.makeNetwork(transport: transport), url: configuration.urls.ipLocation)
@@ -80,8 +84,21 @@ struct Frontend {
         return found
     }
 
+    /// The local profile's database (`$BROLLY_DATA_DIR/brolly.sqlite`).
+    func openStore() throws -> AppDatabase {
+        let url = configuration.directories.data.appendingPathComponent("brolly.sqlite")
+        do { return try AppDatabase.open(at: url) } catch {
+            throw BrollyError.invalidInput("cannot open the database \(url.path): \(error.localizedDescription)")
+        }
+    }
+
     func weather(for place: Place, mode: FetchMode) async throws -> WeatherResult {
         let result = try await service.weather(for: place, mode: mode)
+        do {
+            try openStore().recordLookup(result.report, address: nil, coordinate: place.coordinate, device: AppDatabase.localDevice)
+        } catch {
+            note("could not save this lookup in the history: \(error)")
+        }
         if let error = result.refreshError {
             note("showing cached weather from \(TextRenderer.age(result.age)); refresh failed: \(error.message)")
         } else if result.isStale {

@@ -2,6 +2,7 @@ import ArgumentParser
 import BrollyCore
 import BrollyHTTP
 import BrollyServer
+import BrollyStore
 import Foundation
 import Logging
 
@@ -47,7 +48,14 @@ struct Serve: AsyncParsableCommand {
             logger.warning("Leaflet not found in \(settings.leafletDirectory): the map will be missing (apt-get install libjs-leaflet, or set BROLLY_LEAFLET_DIR)")
         }
         logger.info("provider \(configuration.provider.rawValue), cache \(configuration.directories.cache.path)")
-        let services = ServerServices.make(configuration: configuration, transport: transport, logger: logger)
+        let databaseURL = configuration.directories.data.appendingPathComponent("brolly.sqlite")
+        let store: AppDatabase
+        do { store = try AppDatabase.open(at: databaseURL) } catch {
+            await transport.shutdown()
+            throw BrollyError.invalidInput("cannot open the database \(databaseURL.path): \(error)")
+        }
+        logger.info("database \(databaseURL.path)")
+        let services = ServerServices.make(configuration: configuration, transport: transport, store: store, logger: logger)
         let app = buildApplication(services: services, settings: settings, logger: logger)
         do {
             try await app.runService()

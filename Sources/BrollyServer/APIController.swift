@@ -1,19 +1,21 @@
 import BrollyCore
+import BrollyStore
 import Foundation
 import Hummingbird
+import Logging
 
 /// `/api/v1`: weather, place search and reverse lookup.
 struct APIController: Sendable {
     let services: ServerServices
 
-    func add(to group: RouterGroup<BasicRequestContext>) {
+    func add(to group: RouterGroup<AppRequestContext>) {
         group.get("weather", use: weather)
         group.get("places/search", use: search)
         group.get("places/reverse", use: reverse)
     }
 
     /// `GET /api/v1/weather?lat=&lon=[&units=]` or `?place=NAME`.
-    @Sendable func weather(_ request: Request, context: BasicRequestContext) async throws -> Response {
+    @Sendable func weather(_ request: Request, context: AppRequestContext) async throws -> Response {
         let query = Query(request)
         let units = try query.units()
         let name = try query.placeQuery("place")
@@ -31,10 +33,25 @@ struct APIController: Sendable {
             place = await placeName(c)
         }
         let result = try await services.weather.weather(for: place, mode: .staleWhileRevalidate)
+        recordLookup(result.report, at: place.coordinate, device: context.deviceID, logger: context.logger)
         let document = WeatherDocument(result, units: units)
         // Always revalidate: the ETag makes that a cheap 304, and a client never shows old data
         // believing it current.
         return try json(document, request: request, cacheControl: "public, no-cache")
+    }
+
+    /// Saves the lookup in the device's history, with its street address when one can be had;
+    /// in the background, so that the answer is not held up.
+    func recordLookup(_ report: WeatherReport, at c: Coordinate, device: String, logger: Logger) {
+        let services = self.services
+        Task {
+            let address = try? await services.address.address(for: c)
+            do {
+                try services.store.recordLookup(report, address: address, coordinate: c, device: device)
+            } catch {
+                logger.error("could not save history: \(String(describing: error))")
+            }
+        }
     }
 
     /// The name of the place at `c`, or its coordinates when no service can name it quickly.
@@ -53,7 +70,7 @@ struct APIController: Sendable {
     }
 
     /// `GET /api/v1/places/search?q=`.
-    @Sendable func search(_ request: Request, context: BasicRequestContext) async throws -> Response {
+    @Sendable func search(_ request: Request, context: AppRequestContext) async throws -> Response {
         let query = Query(request)
         guard let q = try query.placeQuery("q") else { throw Problem.badRequest("parameter 'q' is required") }
         let places: [Place]
@@ -66,7 +83,7 @@ struct APIController: Sendable {
     }
 
     /// `GET /api/v1/places/reverse?lat=&lon=`.
-    @Sendable func reverse(_ request: Request, context: BasicRequestContext) async throws -> Response {
+    @Sendable func reverse(_ request: Request, context: AppRequestContext) async throws -> Response {
         let c = try Query(request).coordinate()
         let place = try await services.namer.place(at: c)
         return try json(PlaceDocument(place), request: request, cacheControl: "public, max-age=86400")

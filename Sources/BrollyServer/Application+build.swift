@@ -1,4 +1,5 @@
 import BrollyCore
+import BrollyStore
 import Foundation
 import Hummingbird
 import Logging
@@ -30,16 +31,27 @@ public struct ServerServices: Sendable {
     public let weather: WeatherService
     public let search: PlaceSearch
     public let namer: PlaceNamer
+    public let store: AppDatabase
+    public let address: AddressService
+    public let news: NewsService
 
-    public init(weather: WeatherService, search: PlaceSearch, namer: PlaceNamer) {
+    public init(
+        weather: WeatherService, search: PlaceSearch, namer: PlaceNamer, store: AppDatabase, address: AddressService,
+        news: NewsService
+    ) {
         self.weather = weather
         self.search = search
         self.namer = namer
+        self.store = store
+        self.address = address
+        self.news = news
     }
 
     /// The services for a configuration on a transport. Upstream requests are logged with keys
     /// redacted.
-    public static func make(configuration: BrollyConfiguration, transport: any HTTPTransport, logger: Logger) -> ServerServices {
+    public static func make(
+        configuration: BrollyConfiguration, transport: any HTTPTransport, store: AppDatabase, logger: Logger
+    ) -> ServerServices {
         let log: @Sendable (String) -> Void = { logger.info("upstream \($0)") }
         var network = configuration.makeNetwork(transport: transport)
         network.log = log
@@ -48,16 +60,24 @@ public struct ServerServices: Sendable {
         let cache = FileCache(directory: configuration.directories.cache)
         let provider = configuration.makeProvider(network: network)
         let weather = WeatherService(provider: provider, quickProvider: configuration.makeProvider(network: quick), cache: cache)
-        let nominatim = NominatimGeocoder(network: quick, baseURL: configuration.urls.nominatim)
+        // One gate for every Nominatim call: at most one request per second.
+        let gate = RateGate(interval: 1)
+        let nominatim = NominatimGeocoder(network: quick, baseURL: configuration.urls.nominatim, gate: gate)
+        var address = configuration.makeAddressService(transport: transport, gate: gate)
+        address.network.log = log
+        address.nominatim.network.log = log
+        var news = configuration.makeNewsService(transport: transport)
+        news.network.log = log
         return ServerServices(
             weather: weather, search: PlaceSearch(provider: provider, cache: cache),
-            namer: PlaceNamer(provider: configuration.makeProvider(network: quick), nominatim: nominatim, cache: cache))
+            namer: PlaceNamer(provider: configuration.makeProvider(network: quick), nominatim: nominatim, cache: cache),
+            store: store, address: address, news: news)
     }
 }
 
 /// Builds the router: API, health, OpenAPI document, Leaflet and the web app.
-public func buildRouter(services: ServerServices, settings: ServerSettings) -> Router<BasicRequestContext> {
-    let router = Router(context: BasicRequestContext.self)
+public func buildRouter(services: ServerServices, settings: ServerSettings) -> Router<AppRequestContext> {
+    let router = Router(context: AppRequestContext.self)
     router.add(middleware: LogRequestsMiddleware(.info))
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: ProblemMiddleware())
@@ -74,7 +94,9 @@ public func buildRouter(services: ServerServices, settings: ServerSettings) -> R
     router.get("/api/openapi.json") { _, _ -> Response in
         Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: OpenAPIDocument.json)))
     }
-    APIController(services: services).add(to: router.group("/api/v1"))
+    let api = router.group("/api/v1").add(middleware: SameOriginMiddleware()).add(middleware: DeviceMiddleware())
+    APIController(services: services).add(to: api)
+    DeviceDataController(services: services).add(to: api)
     return router
 }
 

@@ -6,6 +6,7 @@ import Logging
 import Testing
 
 @testable import BrollyServer
+@testable import BrollyStore
 
 /// A provider whose answer the test sets; counts calls; can be slow.
 final class StubProvider: WeatherProvider, @unchecked Sendable {
@@ -58,9 +59,14 @@ func makeApp(_ provider: StubProvider) -> some ApplicationProtocol {
     let cache = FileCache(directory: dir)
     let nominatim = NominatimGeocoder(
         network: NetworkService(transport: RefusingTransport()), baseURL: URL(string: "http://127.0.0.1:9")!)
+    let refusing = NetworkService(transport: RefusingTransport(), retry: .none)
     let services = ServerServices(
         weather: WeatherService(provider: provider, cache: cache), search: PlaceSearch(provider: provider, cache: cache),
-        namer: PlaceNamer(provider: provider, nominatim: nominatim, cache: cache))
+        namer: PlaceNamer(provider: provider, nominatim: nominatim, cache: cache), store: try! AppDatabase.inMemory(),
+        address: AddressService(
+            nominatim: nominatim, network: refusing, googleURL: URL(string: "http://127.0.0.1:9")!, googleAPIKey: nil,
+            fallback: nil, cache: cache),
+        news: NewsService(network: refusing, source: .bbc(baseURL: URL(string: "http://127.0.0.1:9")!), cache: cache))
     let settings = ServerSettings(leafletDirectory: "/nonexistent", webDirectory: ServerSettings.bundledWebDirectory)
     return buildApplication(services: services, settings: settings, logger: Logger(label: "test"))
 }

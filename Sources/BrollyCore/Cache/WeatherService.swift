@@ -41,6 +41,14 @@ public struct WeatherResult: Sendable {
     public var age: TimeInterval
     /// Why a refresh failed, when the cache answered instead.
     public var refreshError: BrollyError?
+
+    public init(report: WeatherReport, isStale: Bool, isFromCache: Bool, age: TimeInterval, refreshError: BrollyError?) {
+        self.report = report
+        self.isStale = isStale
+        self.isFromCache = isFromCache
+        self.age = age
+        self.refreshError = refreshError
+    }
 }
 
 /// The data caching service in front of a provider: stores each good answer with its arrival

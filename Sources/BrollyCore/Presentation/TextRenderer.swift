@@ -146,7 +146,7 @@ public struct TextRenderer: Sendable {
     }
 
     /// Pads columns to their widest cell (counting characters, not bytes).
-    static func table(_ rows: [[String]], rightAligned: Set<Int>) -> [String] {
+    public static func table(_ rows: [[String]], rightAligned: Set<Int>) -> [String] {
         guard let n = rows.map(\.count).max() else { return [] }
         let widths = (0..<n).map { i in rows.map { $0.indices.contains(i) ? $0[i].count : 0 }.max() ?? 0 }
         return rows.map { row in

@@ -137,7 +137,8 @@
     state.units = unit;
     localStorage.setItem(UNITS_KEY, unit);
     document.querySelectorAll('.units button').forEach((b) => b.setAttribute('aria-pressed', String(b.dataset.unit === unit)));
-    if (state.doc && region.dataset.state === 'ready') render(state.doc, { keepNotice: true });
+    if (state.viewing && region.dataset.state === 'ready') render(state.viewing.weather, { keepNotice: true, historyNote: state.viewing.note });
+    else if (state.doc && region.dataset.state === 'ready') render(state.doc, { keepNotice: true });
   }
 
   // ---------- icons (our own drawings; constant markup, no data inside) ----------
@@ -189,10 +190,11 @@
   function isStale(doc) { return Boolean(doc.source.stale) || ageMs(doc) > FRESH_MS || Boolean(state.forceStale); }
 
   function updateAge() {
-    if (!state.doc || region.dataset.state !== 'ready') return;
-    $('updated').textContent = ageText(ageMs(state.doc));
+    const doc = state.viewing ? state.viewing.weather : state.doc;
+    if (!doc || region.dataset.state !== 'ready') return;
+    $('updated').textContent = ageText(ageMs(doc));
     const slot = $('stale-slot');
-    const stale = isStale(state.doc);
+    const stale = isStale(doc);
     const marker = slot.querySelector('[data-testid="stale"]');
     if (stale && !marker) {
       const span = document.createElement('span');
@@ -213,8 +215,11 @@
     setState('ready');
     if (!opts.keepNotice) hideNotice();
     text('place-name', doc.place.name || 'Unknown place');
-    text('address', [doc.place.region, doc.place.country].filter((s) => s && s !== doc.place.name).join(', ') ||
+    text('address', doc.addressLine || [doc.place.region, doc.place.country].filter((s) => s && s !== doc.place.name).join(', ') ||
       `${doc.place.latitude.toFixed(3)}, ${doc.place.longitude.toFixed(3)}`);
+    $('history-banner').hidden = !opts.historyNote;
+    $('history-banner').textContent = opts.historyNote || '';
+    $('save-place').hidden = Boolean(opts.historyNote);
     setIcon($('now-icon'), c.condition.icon, c.condition.description);
     text('temperature', tempText(c.temperature));
     text('description', c.condition.description);
@@ -378,11 +383,16 @@
         doc.place.region = target.region || null;
         doc.place.country = target.country || '';
       }
+      if (state.doc && sameTarget(state.target, target) && state.doc.addressLine) doc.addressLine = state.doc.addressLine;
       state.doc = doc;
       state.target = target;
+      state.viewing = null;
       state.forceStale = false;
       saveLast();
       render(doc);
+      if (target.here) loadAddress(target);
+      loadNews(target);
+      setTimeout(loadHistory, 1200);
       // A stale answer is being refreshed on the server: look again shortly.
       if (doc.source.stale && !opts.repolled) {
         state.repollTimer = setTimeout(() => loadWeather(target, { quiet: true, repolled: true }), 4000);
@@ -548,6 +558,247 @@
     }
   });
 
+
+  // ---------- address, news, saved places, history ----------
+
+  const PLACES_KEY = 'brolly.places.v1';
+  const HISTORY_KEY = 'brolly.history.v1';
+
+  async function send(method, path, body) {
+    state.fetchCount += 1;
+    let response, textBody;
+    try {
+      response = await fetch(path, {
+        method, headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      textBody = await response.text();
+    } catch (_) {
+      throw new AppError('offline');
+    }
+    let data = null;
+    try { data = textBody ? JSON.parse(textBody) : null; } catch (_) { data = null; }
+    if (!response.ok) throw new AppError(errorKindForProblem(response.status, data), data && data.detail);
+    return data;
+  }
+
+  const store = {
+    get(key, fallback) { try { return JSON.parse(localStorage.getItem(key)) || fallback; } catch (_) { return fallback; } },
+    set(key, value) { try { localStorage.setItem(key, JSON.stringify(value)); } catch (_) { /* full: keep going */ } },
+  };
+
+  function el(tag, props = {}, ...children) {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(props)) {
+      if (k === 'dataset') Object.assign(node.dataset, v);
+      else if (k === 'text') node.textContent = v;
+      else if (k.startsWith('aria') || k === 'role' || k === 'title' || k === 'type') node.setAttribute(k.replace(/^aria([A-Z])/, (m, c) => 'aria-' + c.toLowerCase()), v);
+      else node[k] = v;
+    }
+    node.append(...children);
+    return node;
+  }
+
+  const localTime = (iso) => {
+    const d = new Date(iso);
+    return Number.isFinite(d.getTime()) ? d.toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' }) : iso;
+  };
+
+  async function loadAddress(target) {
+    try {
+      const a = await api(`/api/v1/address?lat=${target.lat.toFixed(5)}&lon=${target.lon.toFixed(5)}`);
+      if (!a || typeof a.display !== 'string' || !sameTarget(state.target, target) || !state.doc) return;
+      const street = [a.street, a.houseNumber].filter(Boolean).join(' ');
+      state.doc.addressLine = [street, a.city, a.country].filter(Boolean).join(', ') || a.display;
+      saveLast();
+      if (!state.viewing && region.dataset.state === 'ready') text('address', state.doc.addressLine);
+    } catch (_) { /* the region and country stay */ }
+  }
+
+  // News
+
+  async function loadNews(target) {
+    const section = $('news');
+    section.hidden = false;
+    $('news-status').textContent = 'Loading today\u2019s news…';
+    try {
+      const data = await api(`/api/v1/news?lat=${target.lat.toFixed(4)}&lon=${target.lon.toFixed(4)}`);
+      if (!sameTarget(state.target, target)) return;
+      const items = (data && Array.isArray(data.items) ? data.items : []).slice(0, 10);
+      $('news-place').textContent = data && data.place ? `· ${data.place}` : '';
+      $('news-status').textContent = items.length ? '' : 'No news published today for this place yet.';
+      $('news-list').replaceChildren(...items.map((item) => {
+        const safe = /^https?:\/\//i.test(item.url || '');
+        const title = safe ? el('a', { href: item.url, text: item.title, rel: 'noopener noreferrer', target: '_blank' }) : el('strong', { text: item.title });
+        const li = el('li', { dataset: { testid: 'news-item' } }, el('time', { text: String(item.publishedAt).slice(11, 16), dateTime: item.publishedAt }), title);
+        if (item.summary) li.append(el('p', { text: item.summary }));
+        return li;
+      }));
+    } catch (e) {
+      $('news-status').textContent = e.kind === 'offline' ? 'News needs a connection.' : 'News is unavailable right now.';
+    }
+  }
+
+  // Saved places
+
+  async function loadPlaces() {
+    try {
+      const list = await send('GET', '/api/v1/places');
+      store.set(PLACES_KEY, list);
+      renderPlaces(list);
+    } catch (_) {
+      renderPlaces(store.get(PLACES_KEY, []));
+    }
+  }
+
+  function renderPlaces(list) {
+    $('places-empty').hidden = list.length > 0;
+    $('places-list').replaceChildren(...list.map((p, i) => {
+      const label = p.displayName;
+      const sub = [p.customName ? p.name : null, p.region, p.country].filter(Boolean).join(', ');
+      const open = el('button', { type: 'button', className: 'open', dataset: { testid: 'place-open' } }, label, el('small', { text: sub }));
+      open.addEventListener('click', () => openPlace(p));
+      const rename = el('button', { type: 'button', className: 'ghost', text: '✎', ariaLabel: `Rename ${label}`, dataset: { testid: 'place-rename' } });
+      rename.addEventListener('click', () => renamePlace(p));
+      const up = el('button', { type: 'button', className: 'ghost', text: '↑', ariaLabel: `Move ${label} up`, disabled: i === 0, dataset: { testid: 'place-up' } });
+      up.addEventListener('click', () => movePlace(list, i, -1));
+      const down = el('button', { type: 'button', className: 'ghost', text: '↓', ariaLabel: `Move ${label} down`, disabled: i === list.length - 1, dataset: { testid: 'place-down' } });
+      down.addEventListener('click', () => movePlace(list, i, 1));
+      const remove = el('button', { type: 'button', className: 'ghost', text: '×', ariaLabel: `Remove ${label}`, dataset: { testid: 'place-remove' } });
+      remove.addEventListener('click', () => removePlace(p));
+      const li = el('li', { dataset: { testid: 'place-item', id: String(p.id) } }, open, rename, up, down, remove);
+      if (state.target && sameTarget(state.target, { lat: p.latitude, lon: p.longitude })) li.className = 'current';
+      return li;
+    }));
+  }
+
+  function openPlace(p) {
+    const target = { lat: p.latitude, lon: p.longitude, name: p.displayName, region: p.region, country: p.country, here: false };
+    showPlace(p.latitude, p.longitude, p.displayName);
+    loadWeather(target).then(() => renderPlaces(store.get(PLACES_KEY, [])));
+  }
+
+  async function savePlace() {
+    const doc = state.doc;
+    if (!doc || !state.target) return;
+    try {
+      await send('POST', '/api/v1/places', {
+        latitude: state.target.lat, longitude: state.target.lon, name: doc.place.name, region: doc.place.region || null,
+        country: doc.place.country || '', countryCode: doc.place.countryCode || null, timezone: doc.place.timezone || null,
+      });
+      showNotice(`Saved ${doc.place.name}.`);
+      loadPlaces();
+    } catch (e) {
+      showNotice(e.kind === 'offline' ? 'Saving needs a connection.' : `Could not save: ${e.detail || e.kind}`);
+    }
+  }
+
+  async function renamePlace(p) {
+    const name = window.prompt(`Custom name for ${p.name} (empty to clear)`, p.customName || '');
+    if (name === null) return;
+    try {
+      await send('PATCH', `/api/v1/places/${p.id}`, { customName: name.trim() || null });
+      loadPlaces();
+    } catch (e) { showNotice(`Could not rename: ${e.detail || e.kind}`); }
+  }
+
+  async function movePlace(list, index, delta) {
+    const ids = list.map((p) => p.id);
+    const [moved] = ids.splice(index, 1);
+    ids.splice(index + delta, 0, moved);
+    try {
+      const updated = await send('PUT', '/api/v1/places/order', { ids });
+      store.set(PLACES_KEY, updated);
+      renderPlaces(updated);
+      const buttons = $('places-list').querySelectorAll(delta < 0 ? '[data-testid=place-up]' : '[data-testid=place-down]');
+      const focus = buttons[index + delta];
+      if (focus && !focus.disabled) focus.focus();
+    } catch (e) { showNotice(`Could not reorder: ${e.detail || e.kind}`); }
+  }
+
+  async function removePlace(p) {
+    try {
+      await send('DELETE', `/api/v1/places/${p.id}`);
+      loadPlaces();
+    } catch (e) { showNotice(`Could not remove: ${e.detail || e.kind}`); }
+  }
+
+  // History (kept in the browser too, so it can be read with no network)
+
+  async function loadHistory() {
+    const cached = store.get(HISTORY_KEY, { items: [], details: {} });
+    try {
+      const data = await send('GET', '/api/v1/history?limit=50');
+      const items = data && Array.isArray(data.items) ? data.items : [];
+      const details = {};
+      for (const item of items.slice(0, 20)) if (cached.details[item.id]) details[item.id] = cached.details[item.id];
+      store.set(HISTORY_KEY, { items, details });
+      $('history-status').textContent = items.length ? '' : 'Nothing looked up yet.';
+      renderHistory(items);
+      // Keep the most recent entries whole, so they open offline.
+      for (const item of items.slice(0, 10)) {
+        if (details[item.id]) continue;
+        try {
+          const full = await send('GET', `/api/v1/history/${item.id}`);
+          const now = store.get(HISTORY_KEY, { items: [], details: {} });
+          now.details[item.id] = full;
+          store.set(HISTORY_KEY, now);
+        } catch (_) { break; }
+      }
+    } catch (_) {
+      $('history-status').textContent = cached.items.length ? 'Offline: showing the history saved on this device.' : 'History needs a connection the first time.';
+      renderHistory(cached.items);
+    }
+  }
+
+  function renderHistory(items) {
+    $('history-clear').hidden = items.length === 0;
+    $('history-list').replaceChildren(...items.map((item) => {
+      const summary = `${tempText(item.temperature)}, ${item.condition ? item.condition.description : ''}`;
+      const where = item.address && item.address.display ? item.address.display : `${item.latitude.toFixed(3)}, ${item.longitude.toFixed(3)}`;
+      const open = el('button', { type: 'button', className: 'open', dataset: { testid: 'history-open' } },
+        `${item.placeName} · ${summary}`, el('small', { text: `${localTime(item.createdAt)} · ${where}` }));
+      open.addEventListener('click', () => openHistory(item));
+      const remove = el('button', { type: 'button', className: 'ghost', text: '×', ariaLabel: `Delete ${item.placeName} from history`, dataset: { testid: 'history-delete' } });
+      remove.addEventListener('click', () => deleteHistory(item));
+      return el('li', { dataset: { testid: 'history-item', id: String(item.id) } }, open, remove);
+    }));
+  }
+
+  async function openHistory(item) {
+    const cached = store.get(HISTORY_KEY, { items: [], details: {} });
+    let full = cached.details[item.id];
+    if (!full) {
+      try { full = await send('GET', `/api/v1/history/${item.id}`); } catch (_) {
+        showNotice('This entry cannot be opened without a connection.');
+        return;
+      }
+    }
+    if (!full || !isWeatherDocument(full.weather)) return;
+    if (full.address && full.address.display) full.weather.addressLine = full.address.display;
+    state.viewing = { weather: full.weather, note: `From your history: looked up ${localTime(full.createdAt)}.` };
+    render(full.weather, { historyNote: state.viewing.note });
+    showPlace(full.latitude, full.longitude, full.placeName);
+    region.focus();
+  }
+
+  async function deleteHistory(item) {
+    try {
+      await send('DELETE', `/api/v1/history/${item.id}`);
+      loadHistory();
+    } catch (e) { showNotice(`Could not delete: ${e.detail || e.kind}`); }
+  }
+
+  $('history-clear').addEventListener('click', async () => {
+    if (!window.confirm('Delete your whole history?')) return;
+    try {
+      await send('DELETE', '/api/v1/history');
+      store.set(HISTORY_KEY, { items: [], details: {} });
+      loadHistory();
+    } catch (e) { showNotice(`Could not clear: ${e.detail || e.kind}`); }
+  });
+  $('save-place').addEventListener('click', savePlace);
+
   // ---------- start ----------
 
   document.querySelectorAll('.units button').forEach((b) => b.addEventListener('click', () => setUnits(b.dataset.unit)));
@@ -572,6 +823,8 @@
     setState('loading');
   }
   locate(false);
+  loadPlaces();
+  loadHistory();
 
   if ('serviceWorker' in navigator) {
     navigator.serviceWorker.register('/sw.js').catch(() => { /* offline support is a bonus */ });
