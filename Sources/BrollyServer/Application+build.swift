@@ -61,16 +61,14 @@ public struct ServerServices: Sendable {
         let provider = configuration.makeProvider(network: network)
         let weather = WeatherService(provider: provider, quickProvider: configuration.makeProvider(network: quick), cache: cache)
         // One gate for every Nominatim call: at most one request per second.
-        let gate = RateGate(interval: 1)
-        let nominatim = NominatimGeocoder(network: quick, baseURL: configuration.urls.nominatim, gate: gate)
-        var address = configuration.makeAddressService(transport: transport, gate: gate)
+        var address = configuration.makeAddressService(transport: transport, gate: RateGate(interval: 1))
         address.network.log = log
         address.nominatim.network.log = log
         var news = configuration.makeNewsService(transport: transport)
         news.network.log = log
         return ServerServices(
             weather: weather, search: PlaceSearch(provider: provider, cache: cache),
-            namer: PlaceNamer(provider: configuration.makeProvider(network: quick), nominatim: nominatim, cache: cache),
+            namer: PlaceNamer(provider: configuration.makeProvider(network: quick), addresses: address, cache: cache),
             store: store, address: address, news: news)
     }
 }

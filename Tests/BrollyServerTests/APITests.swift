@@ -60,12 +60,13 @@ func makeApp(_ provider: StubProvider) -> some ApplicationProtocol {
     let nominatim = NominatimGeocoder(
         network: NetworkService(transport: RefusingTransport()), baseURL: URL(string: "http://127.0.0.1:9")!)
     let refusing = NetworkService(transport: RefusingTransport(), retry: .none)
+    let addresses = AddressService(
+        nominatim: nominatim, network: refusing, googleURL: URL(string: "http://127.0.0.1:9")!, googleAPIKey: nil,
+        fallback: nil, cache: cache)
     let services = ServerServices(
         weather: WeatherService(provider: provider, cache: cache), search: PlaceSearch(provider: provider, cache: cache),
-        namer: PlaceNamer(provider: provider, nominatim: nominatim, cache: cache), store: try! AppDatabase.inMemory(),
-        address: AddressService(
-            nominatim: nominatim, network: refusing, googleURL: URL(string: "http://127.0.0.1:9")!, googleAPIKey: nil,
-            fallback: nil, cache: cache),
+        namer: PlaceNamer(provider: provider, addresses: addresses, cache: cache), store: try! AppDatabase.inMemory(),
+        address: addresses,
         news: NewsService(network: refusing, source: .bbc(baseURL: URL(string: "http://127.0.0.1:9")!), cache: cache))
     let settings = ServerSettings(leafletDirectory: "/nonexistent", webDirectory: ServerSettings.bundledWebDirectory)
     return buildApplication(services: services, settings: settings, logger: Logger(label: "test"))

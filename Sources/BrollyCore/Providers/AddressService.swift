@@ -1,7 +1,8 @@
 import Foundation
 
 /// A street address for coordinates: Google Geocoding when a key is set, else Nominatim, and
-/// OpenWeatherMap's city-level reverse geocoding as the fallback. Answers are cached (~10 m).
+/// OpenWeatherMap's city-level reverse geocoding as the fallback. Answers are cached by
+/// coordinates rounded to 0.001° (about 100 m).
 public struct AddressService: Sendable {
     public var nominatim: NominatimGeocoder
     public var network: NetworkService
@@ -25,7 +26,7 @@ public struct AddressService: Sendable {
     }
 
     public func address(for c: Coordinate) async throws -> Address {
-        let key = String(format: "address-%.4f_%.4f", c.latitude, c.longitude)
+        let key = String(format: "address-%.3f_%.3f", c.latitude, c.longitude)
         if let entry = cache.read(Address.self, key: key), now().timeIntervalSince(entry.receivedAt) < 30 * 86_400 {
             return entry.value
         }

@@ -100,17 +100,18 @@ public struct NominatimGeocoder: Sendable {
     }
 }
 
-/// Names coordinates: the provider's own reverse geocoding when it has one, else Nominatim;
-/// answers are cached by rounded coordinates.
+/// Names coordinates: the provider's own reverse geocoding when it has one, else the street
+/// address service (so naming and addresses share one upstream call and one cache); answers are
+/// cached by rounded coordinates.
 public struct PlaceNamer: Sendable {
     public let provider: any WeatherProvider
-    public let nominatim: NominatimGeocoder
+    public let addresses: AddressService
     public let cache: FileCache
     let now: @Sendable () -> Date
 
-    public init(provider: any WeatherProvider, nominatim: NominatimGeocoder, cache: FileCache, now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(provider: any WeatherProvider, addresses: AddressService, cache: FileCache, now: @escaping @Sendable () -> Date = { Date() }) {
         self.provider = provider
-        self.nominatim = nominatim
+        self.addresses = addresses
         self.cache = cache
         self.now = now
     }
@@ -125,7 +126,7 @@ public struct PlaceNamer: Sendable {
         }
         var found: Place?
         if let p = try? await provider.reverse(c) { found = p }
-        if found == nil { found = try await nominatim.address(for: c, zoom: 10).place }
+        if found == nil { found = try await addresses.address(for: c).place }
         guard var place = found else { throw BrollyError.placeNotFound("these coordinates") }
         try? cache.write(place, key: key, receivedAt: now())
         (place.latitude, place.longitude) = (c.latitude, c.longitude)
