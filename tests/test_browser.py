@@ -336,3 +336,128 @@ def test_manifest_makes_it_installable(server, browser_factory, double):
     manifest = b.cdp("Page.getAppManifest", {})
     assert not manifest.get("errors"), manifest.get("errors")
     assert '"display": "standalone"' in manifest["data"]
+
+
+# ---------- issue 4: places, history, address, news, devices ----------
+
+def place_names(b):
+    return b.js("return [...document.querySelectorAll('[data-testid=place-item] .open')].map(e => e.firstChild.textContent)")
+
+
+def choose_city(b, prefix, index=0):
+    search = b.driver.find_element("css selector", "[data-testid=search]")
+    search.clear()
+    search.send_keys(prefix)
+    b.wait(lambda: b.js("return document.querySelectorAll('#search-results li').length") > index, what="results")
+    b.js(f"document.querySelectorAll('#search-results li')[{index}].dispatchEvent(new MouseEvent('mousedown', {{bubbles: true}}))")
+    b.wait(lambda: b.state() == "ready" and b.text("place-name").startswith(prefix[:4]), what=f"weather for {prefix}")
+
+
+def test_address_is_shown_under_the_place_name(server, browser_factory, double):
+    b = browser_factory(server.url)
+    b.allow_location(*BERLIN)
+    b.open()
+    b.wait_state("ready")
+    b.wait(lambda: "Hauptstraße" in b.js("return document.getElementById('address').textContent"), what="address")
+    assert "Berlin" in b.js("return document.getElementById('address').textContent")
+
+
+def test_save_and_reorder_places(server, browser_factory, double):
+    b = browser_factory(server.url, height=1200)
+    b.allow_location(*BERLIN)
+    b.open()
+    b.wait_state("ready")
+    b.click("save-place")
+    b.wait(lambda: place_names(b) == ["Berlin"], what="Berlin saved")
+    choose_city(b, "Paris")
+    b.click("save-place")
+    b.wait(lambda: place_names(b) == ["Berlin", "Paris"], what="Paris saved")
+    b.js("document.querySelectorAll('[data-testid=place-down]')[0].click()")
+    b.wait(lambda: place_names(b) == ["Paris", "Berlin"], what="reordered")
+    b.screenshot("17-saved-places")
+    b.open()
+    b.wait_state("ready")
+    b.wait(lambda: place_names(b) == ["Paris", "Berlin"], what="order kept")
+    # Open a saved place.
+    b.js("document.querySelectorAll('[data-testid=place-open]')[0].click()")
+    b.wait(lambda: b.text("place-name") == "Paris", what="Paris opened")
+    b.js("document.querySelectorAll('[data-testid=place-remove]')[0].click()")
+    b.wait(lambda: place_names(b) == ["Berlin"], what="removed")
+
+
+def test_history_is_readable_with_the_network_cut(server, browser_factory, double):
+    b = browser_factory(server.url, height=1200)
+    b.allow_location(*BERLIN)
+    b.open()
+    b.wait_state("ready")
+    wait_for_service_worker(b)
+    choose_city(b, "Kathmandu")
+    b.wait(lambda: b.js("return document.querySelectorAll('[data-testid=history-item]').length") >= 2, what="history")
+    time.sleep(2.5)  # the page keeps the newest entries whole in the browser
+    b.network(online=False)
+    b.open()
+    b.wait(lambda: b.js("return document.querySelectorAll('[data-testid=history-item]').length") >= 2, what="offline history")
+    assert "Offline" in b.js("return document.getElementById('history-status').textContent")
+    texts = b.js("return [...document.querySelectorAll('[data-testid=history-item]')].map(e => e.textContent)")
+    assert any("Kathmandu" in t for t in texts) and any("Berlin" in t for t in texts)
+    index = next(i for i, t in enumerate(texts) if "Kathmandu" in t)
+    b.js(f"document.querySelectorAll('[data-testid=history-open]')[{index}].click()")
+    b.wait(lambda: b.text("place-name") == "Kathmandu", what="entry opened offline")
+    assert "From your history" in b.js("return document.getElementById('history-banner').textContent")
+    b.screenshot("18-history-offline")
+    b.network(online=True)
+
+
+def test_history_entries_are_deleted(server, browser_factory, double):
+    b = browser_factory(server.url, height=1200)
+    b.allow_location(*BERLIN)
+    b.open()
+    b.wait_state("ready")
+    choose_city(b, "Sydney")
+    b.wait(lambda: b.js("return document.querySelectorAll('[data-testid=history-item]').length") == 2, what="history")
+    b.js("document.querySelector('[data-testid=history-delete]').click()")
+    b.wait(lambda: b.js("return document.querySelectorAll('[data-testid=history-item]').length") == 1, what="one deleted")
+    b.js("window.confirm = () => true; document.querySelector('[data-testid=history-clear]').click()")
+    b.wait(lambda: b.js("return document.querySelectorAll('[data-testid=history-item]').length") == 0, what="cleared")
+
+
+def test_news_is_shown_linked_and_as_text(server, browser_factory, double):
+    b = browser_factory(server.url, height=1400)
+    b.allow_location(*BERLIN)
+    b.open()
+    b.wait_state("ready")
+    b.wait(lambda: b.js("return document.querySelectorAll('[data-testid=news-item]').length") >= 1, what="news")
+    items = b.js("return [...document.querySelectorAll('[data-testid=news-item]')].map(li => ({text: li.textContent, href: (li.querySelector('a') || {}).href}))")
+    assert 1 <= len(items) <= 10
+    assert items[0]["text"].find("Snow closes schools in Berlin") >= 0
+    assert items[0]["href"] == "https://www.bbc.co.uk/news/articles/berlin-snow"
+    assert not any("Yesterday" in i["text"] for i in items)
+    assert b.js("return document.querySelectorAll('#news-list script, #news-list img, #news-list b').length") == 0
+    assert not b.js("return window.__pwned === true")
+    b.js("document.getElementById('news').scrollIntoView()")
+    b.screenshot("19-news")
+
+
+def test_two_browsers_are_kept_apart(server, browser_factory, double):
+    a = browser_factory(server.url, height=1200)
+    a.allow_location(*BERLIN)
+    a.open()
+    a.wait_state("ready")
+    a.click("save-place")
+    a.wait(lambda: place_names(a) == ["Berlin"], what="A saved Berlin")
+    cookie = a.driver.get_cookie("brolly_device")
+    assert cookie and cookie["httpOnly"] and cookie["sameSite"] == "Strict"
+    assert a.js("return document.cookie") == ""  # not readable by scripts
+    b = browser_factory(server.url, height=1200)
+    b.deny_location()
+    b.open()
+    b.wait_state("empty")
+    time.sleep(1)
+    assert place_names(b) == []
+    assert b.js("return document.querySelectorAll('[data-testid=history-item]').length") == 0
+    assert b.driver.get_cookie("brolly_device")["value"] != cookie["value"]
+    # Guessing A's place id from B's page changes nothing.
+    status = b.js("return fetch('/api/v1/places/1', {method: 'DELETE'}).then(r => r.status)")
+    assert status == 404
+    a.open()
+    a.wait(lambda: place_names(a) == ["Berlin"], what="A's place still there")

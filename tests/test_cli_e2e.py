@@ -184,3 +184,79 @@ def test_bad_input_is_a_usage_error_on_one_line(cli, double):
         assert len(r.stderr.strip().splitlines()) == 1, (args, r.stderr)
         assert r.stderr.startswith("brolly: error:"), r.stderr
     assert double.calls() == 0
+
+
+# ---------- saved places, history, address, news (local profile) ----------
+
+def test_places_commands(cli, double):
+    assert cli.run("places", "add", "Paris", "--name", "Work").returncode == 0
+    assert cli.run("places", "add", "Kathmandu").returncode == 0
+    r = cli.run("places", "add", "--lat", "52.52", "--lon", "13.41", "--name", "Home")
+    assert r.returncode == 0 and "Home" in r.stdout
+    places = json.loads(cli.run("places", "list", "--json").stdout)
+    assert [p.get("customName") or p["name"] for p in places] == ["Work", "Kathmandu", "Home"]
+    assert places[2]["name"] == "Berlin"  # named by its address
+    home = places[2]["id"]
+    assert cli.run("places", "move", str(home), "1").returncode == 0
+    assert cli.run("places", "rename", str(places[1]["id"]), "Trek").returncode == 0
+    assert cli.run("places", "rename", str(places[0]["id"]), "--clear").returncode == 0
+    text = cli.run("places").stdout
+    assert text.index("Home") < text.index("Paris") < text.index("Trek")
+    # The first saved place is the default place.
+    doc = json.loads(cli.run("now", "--json").stdout)
+    assert doc["place"]["latitude"] == 52.52 and double.calls("/json") == 0
+    assert cli.run("places", "remove", str(home)).returncode == 0
+    assert "Home" not in cli.run("places").stdout
+    for args in (["places", "remove", "999"], ["places", "move", "1", "0"], ["places", "add"],
+                 ["places", "rename", "1"], ["places", "add", "--lat", "95", "--lon", "0"]):
+        r = cli.run(*args)
+        assert r.returncode != 0 and len(r.stderr.strip().splitlines()) == 1, (args, r.stderr)
+
+
+def test_history_commands_work_offline(cli, double):
+    cli.run("now", "--lat", "52.52", "--lon", "13.41")
+    cli.run("now", "--place", "Kathmandu")
+    entries = json.loads(cli.run("history", "--json").stdout)
+    assert [e["placeName"] for e in entries] == ["Kathmandu", "52.520, 13.410"]
+    # No network at all: the history is still readable.
+    offline = {k: "http://127.0.0.1:9" for k in double.env()}
+    r = cli.run("history", "show", str(entries[0]["id"]), env=offline)
+    assert r.returncode == 0 and "Kathmandu" in r.stdout
+    shown = json.loads(cli.run("history", "show", str(entries[0]["id"]), "--json", env=offline).stdout)
+    assert shown["weather"]["source"]["stale"] is True and len(shown["weather"]["days"]) >= 5
+    assert cli.run("history", "delete", str(entries[1]["id"])).returncode == 0
+    assert len(json.loads(cli.run("history", "--json").stdout)) == 1
+    assert "Deleted 1" in cli.run("history", "clear").stdout
+    assert "No lookups" in cli.run("history").stdout
+
+
+def test_address_command(cli, double):
+    r = cli.run("address", "--lat", "52.52", "--lon", "13.41", "--json")
+    a = json.loads(r.stdout)
+    assert a["street"] == "Hauptstraße" and a["houseNumber"] == "12" and a["city"] == "Berlin" and a["countryCode"] == "DE"
+    r = cli.run("address", "--lat", "-33.87", "--lon", "151.21", env={"GOOGLE_MAPS_API_KEY": "k"})
+    assert "Example Street" in r.stdout and "Sydney" in r.stdout
+    r = cli.run("address", "--lat", "0", "--lon", "-150")
+    assert r.returncode != 0 and r.stderr.startswith("brolly: error:")
+
+
+def test_news_command(cli, double):
+    items = json.loads(cli.run("news", "--place", "Berlin", "--json").stdout)["items"]
+    assert 1 <= len(items) <= 10 and items[0]["title"].startswith("Snow closes schools in Berlin")
+    assert all("Yesterday" not in i["title"] for i in items)
+    r = cli.run("news", "--lat", "52.52", "--lon", "13.41")
+    assert r.returncode == 0 and "https://www.bbc.co.uk/news/articles/berlin-snow" in r.stdout
+    items = json.loads(cli.run("news", "--place", "Berlin", "--json", env={"NEWSAPI_API_KEY": "k"}).stdout)["items"]
+    assert [i["title"] for i in items] == ["Berlin council meets"]
+    r = cli.run("news", "--place", "Berlin", env={"NEWSAPI_API_KEY": "badkey"})
+    assert r.returncode != 0 and "NewsAPI" in r.stderr
+
+
+def test_cli_and_server_share_the_database_but_not_the_profile(cli, double, server_factory, home):
+    cli.run("places", "add", "Paris")
+    server = server_factory()
+    from test_device_data import Client
+    browser = Client(server.url)
+    assert browser.get("/api/v1/places")[2] == []
+    browser.post("/api/v1/places", {"query": "Berlin"})
+    assert [p["name"] for p in json.loads(cli.run("places", "list", "--json").stdout)] == ["Paris"]

@@ -239,7 +239,8 @@ public struct NewsService: Sendable {
                 query: [("q", "\"\(place.name)\""), ("from", from), ("sortBy", "publishedAt"), ("pageSize", "50"), ("language", "en")])
             headers["X-Api-Key"] = key  // a header, so the key is never in a logged URL
         }
-        let key = "news-\(Checksum.hex(Data(url.absoluteString.utf8)))"
+        // The key takes in the credentials too: an answer got with one API key is not another's.
+        let key = "news-\(Checksum.hex(Data((url.absoluteString + " " + (headers["X-Api-Key"] ?? "")).utf8)))"
         if let entry = cache.read([NewsItem].self, key: key), now().timeIntervalSince(entry.receivedAt) < 600 {
             return entry.value
         }
