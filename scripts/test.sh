@@ -7,6 +7,8 @@ cd "$(dirname "$0")/.."
 
 bash scripts/install-test-deps.sh
 
+echo "== swift format lint (reports style findings; .swift-format)"
+swift format lint -r Sources Tests || true
 echo "== swift build"
 time swift build --build-tests
 echo "== swift test"

@@ -47,7 +47,9 @@ struct Places: AsyncParsableCommand {
             if query != nil && (lat != nil || lon != nil) { throw ValidationError("give either a place name or --lat/--lon, not both") }
             if (lat == nil) != (lon == nil) { throw ValidationError("--lat and --lon must be given together") }
             if let lat, let lon {
-                do { _ = try Coordinate.validated(latitude: lat, longitude: lon) } catch let e as BrollyError { throw ValidationError(e.message) }
+                do { _ = try Coordinate.validated(latitude: lat, longitude: lon) } catch let e as BrollyError {
+                    throw ValidationError(e.message)
+                }
             }
             if let query { do { _ = try PlaceSearch.validated(query) } catch let e as BrollyError { throw ValidationError(e.message) } }
             if let name, name.trimmingCharacters(in: .whitespaces).isEmpty || name.count > 100 {
@@ -66,7 +68,9 @@ struct Places: AsyncParsableCommand {
                 } else {
                     let c = Coordinate(latitude: lat!, longitude: lon!)
                     // Name the point by its address when the network allows; else by its coordinates.
-                    let address = frontend.offline ? nil : try? await frontend.configuration.makeAddressService(transport: frontend.transport).address(for: c)
+                    let address =
+                        frontend.offline
+                        ? nil : try? await frontend.configuration.makeAddressService(transport: frontend.transport).address(for: c)
                     place = address?.place ?? Place.unnamed(c)
                 }
                 let saved = try frontend.openStore().addPlace(
@@ -92,8 +96,9 @@ struct Places: AsyncParsableCommand {
 
         func run() async throws {
             try await Frontend.with(providerOptions) { frontend in
-                guard let p = try frontend.openStore().renamePlace(
-                    id: id, customName: name?.trimmingCharacters(in: .whitespaces), device: AppDatabase.localDevice)
+                guard
+                    let p = try frontend.openStore().renamePlace(
+                        id: id, customName: name?.trimmingCharacters(in: .whitespaces), device: AppDatabase.localDevice)
                 else { throw BrollyError.invalidInput("no saved place #\(id)") }
                 print("#\(id) is now \(p.displayName)")
             }
@@ -159,7 +164,8 @@ struct History: AsyncParsableCommand {
                     let units = frontend.preferences.units ?? .metric
                     let rows = entries.map { e -> [String] in
                         [
-                            "#\(e.id ?? 0)", LocalTime.iso8601(e.createdAt, in: .current).prefix(16).replacingOccurrences(of: "T", with: " "),
+                            "#\(e.id ?? 0)",
+                            LocalTime.iso8601(e.createdAt, in: .current).prefix(16).replacingOccurrences(of: "T", with: " "),
                             e.placeName, TextRenderer.symbol(e.weather.current.condition),
                             String(format: "%.0f%@", units.temperature(e.weather.current.temperature), units.temperatureSymbol),
                             e.weather.current.condition.description,
@@ -191,7 +197,9 @@ struct History: AsyncParsableCommand {
                     line.weather = WeatherDocument(result, units: units)
                     try Terminal.printJSON(line)
                 } else {
-                    print("Looked up \(LocalTime.iso8601(e.createdAt, in: .current)) at \(String(format: "%.4f, %.4f", e.latitude, e.longitude))")
+                    print(
+                        "Looked up \(LocalTime.iso8601(e.createdAt, in: .current)) at \(String(format: "%.4f, %.4f", e.latitude, e.longitude))"
+                    )
                     if let a = e.address { print("Address: \(a.display)") }
                     print(TextRenderer(units: units, color: Terminal.useColor).now(result))
                 }
@@ -280,7 +288,8 @@ struct AddressCommand: AsyncParsableCommand {
 
 /// `brolly news`: up to 10 of today's items for the place.
 struct News: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Up to 10 of today's news items for the place (BBC News, or NewsAPI with NEWSAPI_API_KEY).")
+    static let configuration = CommandConfiguration(
+        abstract: "Up to 10 of today's news items for the place (BBC News, or NewsAPI with NEWSAPI_API_KEY).")
     @OptionGroup var location: LocationOptions
     @OptionGroup var providerOptions: ProviderOptions
     @Flag(name: .long, help: "Print JSON.") var json = false
@@ -288,7 +297,10 @@ struct News: AsyncParsableCommand {
     func run() async throws {
         try await Frontend.with(providerOptions) { frontend in
             var place = try await frontend.place(location)
-            if place.country.isEmpty, let named = try? await frontend.configuration.makeAddressService(transport: frontend.transport).address(for: place.coordinate) {
+            if place.country.isEmpty,
+                let named = try? await frontend.configuration.makeAddressService(transport: frontend.transport).address(
+                    for: place.coordinate)
+            {
                 place = Place(
                     name: named.city ?? place.name, country: named.country ?? "", countryCode: named.countryCode,
                     region: named.region, latitude: place.latitude, longitude: place.longitude)
@@ -303,7 +315,9 @@ struct News: AsyncParsableCommand {
                 struct Out: Encodable { var title, summary, publishedAt, url, source: String }
                 try Terminal.printJSON([
                     "items": items.map {
-                        Out(title: $0.title, summary: $0.summary, publishedAt: LocalTime.iso8601($0.publishedAt, in: place.timeZone), url: $0.url, source: $0.source)
+                        Out(
+                            title: $0.title, summary: $0.summary, publishedAt: LocalTime.iso8601($0.publishedAt, in: place.timeZone),
+                            url: $0.url, source: $0.source)
                     }
                 ])
             } else if items.isEmpty {

@@ -76,7 +76,8 @@ struct Frontend {
         let locator = IPLocator(network: configuration.makeNetwork(transport: transport), url: configuration.urls.ipLocation)
         let found: Place
         do { found = try await locator.locate() } catch let error as BrollyError {
-            throw BrollyError(error.kind, "could not find your location from your IP address (\(error.message)); give --place or --lat/--lon")
+            throw BrollyError(
+                error.kind, "could not find your location from your IP address (\(error.message)); give --place or --lat/--lon")
         }
         note("assuming you are in \(found.displayName) (from your IP address); remembered for next time")
         preferences.defaultPlace = found

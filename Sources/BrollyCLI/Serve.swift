@@ -34,7 +34,9 @@ struct Serve: AsyncParsableCommand {
         let host = self.host ?? env["BROLLY_HOST"].flatMap { $0.isEmpty ? nil : $0 } ?? "127.0.0.1"
         var port = self.port ?? 8080
         if self.port == nil, let raw = env["BROLLY_PORT"], !raw.isEmpty {
-            guard let p = Int(raw), (0...65_535).contains(p) else { throw BrollyError.invalidInput("BROLLY_PORT is not a port number: \(raw)") }
+            guard let p = Int(raw), (0...65_535).contains(p) else {
+                throw BrollyError.invalidInput("BROLLY_PORT is not a port number: \(raw)")
+            }
             port = p
         }
         let configuration = try BrollyConfiguration(provider: provider, timeout: timeout, environment: env)
@@ -45,7 +47,9 @@ struct Serve: AsyncParsableCommand {
             host: host, port: port, leafletDirectory: env["BROLLY_LEAFLET_DIR"].flatMap { $0.isEmpty ? nil : $0 },
             webDirectory: env["BROLLY_WEB_DIR"].flatMap { $0.isEmpty ? nil : $0 })
         if !FileManager.default.fileExists(atPath: settings.leafletDirectory + "/leaflet.js") {
-            logger.warning("Leaflet not found in \(settings.leafletDirectory): the map will be missing (apt-get install libjs-leaflet, or set BROLLY_LEAFLET_DIR)")
+            logger.warning(
+                "Leaflet not found in \(settings.leafletDirectory): the map will be missing (apt-get install libjs-leaflet, or set BROLLY_LEAFLET_DIR)"
+            )
         }
         logger.info("provider \(configuration.provider.rawValue), cache \(configuration.directories.cache.path)")
         let databaseURL = configuration.directories.data.appendingPathComponent("brolly.sqlite")

@@ -96,7 +96,10 @@ struct APIController: Sendable {
         var headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .eTag: etag, .cacheControl: cacheControl]
         headers[.vary] = "Accept-Encoding"
         if let match = request.headers[.ifNoneMatch],
-            match == "*" || match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "W/", with: "") == etag })
+            match == "*"
+                || match.split(separator: ",").contains(where: {
+                    $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "W/", with: "") == etag
+                })
         {
             headers[.contentType] = nil
             return Response(status: .notModified, headers: headers)

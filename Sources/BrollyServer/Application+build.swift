@@ -87,10 +87,13 @@ public func buildRouter(services: ServerServices, settings: ServerSettings) -> R
         middleware: FileMiddleware(
             settings.webDirectory, cacheControl: .init([(MediaType(type: .any), [.noCache])]), searchForIndexHtml: true))
     router.get("/healthz") { _, _ -> Response in
-        Response(status: .ok, headers: [.contentType: "text/plain", .cacheControl: "no-store"], body: .init(byteBuffer: ByteBuffer(string: "ok\n")))
+        Response(
+            status: .ok, headers: [.contentType: "text/plain", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(string: "ok\n")))
     }
     router.get("/api/openapi.json") { _, _ -> Response in
-        Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: OpenAPIDocument.json)))
+        Response(
+            status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: OpenAPIDocument.json)))
     }
     let api = router.group("/api/v1").add(middleware: SameOriginMiddleware()).add(middleware: DeviceMiddleware())
     APIController(services: services).add(to: api)

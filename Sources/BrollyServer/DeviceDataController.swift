@@ -154,7 +154,8 @@ struct DeviceDataController: Sendable {
         }
         var result: SavedPlace?
         if let customName = body.customName {
-            result = try services.store.renamePlace(id: id, customName: try Self.name(customName, field: "customName"), device: context.deviceID)
+            result = try services.store.renamePlace(
+                id: id, customName: try Self.name(customName, field: "customName"), device: context.deviceID)
             guard result != nil else { throw Self.noSuchPlace }
         }
         if let position = body.position {
@@ -179,10 +180,11 @@ struct DeviceDataController: Sendable {
 
     @Sendable func listHistory(_ request: Request, context: AppRequestContext) async throws -> Response {
         let raw = try Query(request).string("limit")
-        let limit = try raw.map { v -> Int in
-            guard let n = Int(v), (1...500).contains(n) else { throw Problem.badRequest("'limit' must be between 1 and 500") }
-            return n
-        } ?? 100
+        let limit =
+            try raw.map { v -> Int in
+                guard let n = Int(v), (1...500).contains(n) else { throw Problem.badRequest("'limit' must be between 1 and 500") }
+                return n
+            } ?? 100
         let items = try services.store.history(device: context.deviceID, limit: limit).map { HistoryOut($0, full: false) }
         return try json(["items": items])
     }
@@ -237,8 +239,10 @@ struct DeviceDataController: Sendable {
 
     // MARK: Helpers
 
-    static let noSuchPlace = Problem(.notFound, code: "not-found", title: "No such place", detail: "this device has no saved place with that id")
-    static let noSuchEntry = Problem(.notFound, code: "not-found", title: "No such entry", detail: "this device has no history entry with that id")
+    static let noSuchPlace = Problem(
+        .notFound, code: "not-found", title: "No such place", detail: "this device has no saved place with that id")
+    static let noSuchEntry = Problem(
+        .notFound, code: "not-found", title: "No such entry", detail: "this device has no history entry with that id")
 
     static func id(_ context: AppRequestContext) throws -> Int64 {
         guard let raw = context.parameters.get("id"), let id = Int64(raw), id > 0 else {

@@ -23,7 +23,9 @@ public struct AppRequestContext: RequestContext {
 struct DeviceMiddleware: RouterMiddleware {
     static let cookieName = "brolly_device"
 
-    func handle(_ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response) async throws
+        -> Response
+    {
         var context = context
         var newToken: String?
         if let token = request.cookies[Self.cookieName]?.value, Self.isWellFormed(token) {
@@ -69,14 +71,18 @@ struct SameOriginMiddleware<Context: RequestContext>: RouterMiddleware {
         let unsafe: Set<HTTPRequest.Method> = [.post, .put, .patch, .delete]
         if unsafe.contains(request.method) {
             if let site = request.headers[.init("Sec-Fetch-Site")!], site != "same-origin", site != "none" {
-                throw Problem(.forbidden, code: "cross-origin", title: "Cross-origin request refused", detail: "this request must come from Brolly's own page")
+                throw Problem(
+                    .forbidden, code: "cross-origin", title: "Cross-origin request refused",
+                    detail: "this request must come from Brolly's own page")
             }
             if let origin = request.headers[.origin] {
                 let host = request.head.authority ?? ""
                 guard let url = URL(string: origin), let originHost = url.host,
                     originHost + (url.port.map { ":\($0)" } ?? "") == host || (url.port == nil && originHost == host)
                 else {
-                    throw Problem(.forbidden, code: "cross-origin", title: "Cross-origin request refused", detail: "origin \(origin.prefix(100)) may not change this data")
+                    throw Problem(
+                        .forbidden, code: "cross-origin", title: "Cross-origin request refused",
+                        detail: "origin \(origin.prefix(100)) may not change this data")
                 }
             }
         }

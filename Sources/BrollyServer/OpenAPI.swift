@@ -2,269 +2,269 @@
 /// check that every documented path answers as documented.
 enum OpenAPIDocument {
     static let json = #"""
-    {
-      "openapi": "3.1.0",
-      "info": {
-        "title": "Brolly API",
-        "version": "1.0.0",
-        "description": "Current weather, a 7-day forecast by local day, place search, and each browser's own saved places and history (identified by an HttpOnly cookie), street addresses and today's news. Values are metric unless units says otherwise. Errors are RFC 9457 problem documents."
-      },
-      "paths": {
-        "/api/v1/weather": {
-          "get": {
-            "operationId": "getWeather",
-            "summary": "Weather for coordinates or a place name",
-            "parameters": [
-              { "name": "lat", "in": "query", "schema": { "type": "number", "minimum": -90, "maximum": 90 }, "description": "Latitude; with lon. Not with place." },
-              { "name": "lon", "in": "query", "schema": { "type": "number", "minimum": -180, "maximum": 180 }, "description": "Longitude; with lat." },
-              { "name": "place", "in": "query", "schema": { "type": "string", "minLength": 1, "maxLength": 200 }, "description": "A place name; the best match is used." },
-              { "name": "units", "in": "query", "schema": { "type": "string", "enum": ["metric", "imperial", "standard"], "default": "metric" } }
-            ],
-            "responses": {
-              "200": { "description": "The weather", "headers": { "ETag": { "schema": { "type": "string" } }, "Cache-Control": { "schema": { "type": "string" } } }, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Weather" } } } },
-              "304": { "description": "Not modified (If-None-Match matched the ETag)" },
-              "400": { "$ref": "#/components/responses/Problem" },
-              "404": { "$ref": "#/components/responses/Problem" },
-              "502": { "$ref": "#/components/responses/Problem" },
-              "503": { "$ref": "#/components/responses/Problem" },
-              "504": { "$ref": "#/components/responses/Problem" }
-            }
-          }
-        },
-        "/api/v1/places/search": {
-          "get": {
-            "operationId": "searchPlaces",
-            "summary": "Places matching a name, best first",
-            "parameters": [ { "name": "q", "in": "query", "required": true, "schema": { "type": "string", "minLength": 1, "maxLength": 200 } } ],
-            "responses": {
-              "200": { "description": "Matching places (possibly none)", "content": { "application/json": { "schema": { "type": "array", "items": { "$ref": "#/components/schemas/Place" } } } } },
-              "304": { "description": "Not modified" },
-              "400": { "$ref": "#/components/responses/Problem" },
-              "502": { "$ref": "#/components/responses/Problem" },
-              "503": { "$ref": "#/components/responses/Problem" },
-              "504": { "$ref": "#/components/responses/Problem" }
-            }
-          }
-        },
-        "/api/v1/places/reverse": {
-          "get": {
-            "operationId": "reversePlace",
-            "summary": "The nearest named place to coordinates",
-            "parameters": [
-              { "name": "lat", "in": "query", "required": true, "schema": { "type": "number", "minimum": -90, "maximum": 90 } },
-              { "name": "lon", "in": "query", "required": true, "schema": { "type": "number", "minimum": -180, "maximum": 180 } }
-            ],
-            "responses": {
-              "200": { "description": "The place", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Place" } } } },
-              "304": { "description": "Not modified" },
-              "400": { "$ref": "#/components/responses/Problem" },
-              "404": { "$ref": "#/components/responses/Problem" },
-              "502": { "$ref": "#/components/responses/Problem" },
-              "503": { "$ref": "#/components/responses/Problem" },
-              "504": { "$ref": "#/components/responses/Problem" }
-            }
-          }
-        },
-        "/api/v1/places": {
-          "get": {
-            "operationId": "listPlaces", "summary": "This device's saved places, in order (the first is the default)",
-            "responses": { "200": { "description": "Saved places", "content": { "application/json": { "schema": { "type": "array", "items": { "$ref": "#/components/schemas/SavedPlace" } } } } } }
+        {
+          "openapi": "3.1.0",
+          "info": {
+            "title": "Brolly API",
+            "version": "1.0.0",
+            "description": "Current weather, a 7-day forecast by local day, place search, and each browser's own saved places and history (identified by an HttpOnly cookie), street addresses and today's news. Values are metric unless units says otherwise. Errors are RFC 9457 problem documents."
           },
-          "post": {
-            "operationId": "addPlace", "summary": "Save a place: by search query, or by coordinates with an optional name",
-            "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/NewPlace" } } } },
-            "responses": {
-              "201": { "description": "Saved", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/SavedPlace" } } } },
-              "400": { "$ref": "#/components/responses/Problem" }, "403": { "$ref": "#/components/responses/Problem" },
-              "404": { "$ref": "#/components/responses/Problem" }, "502": { "$ref": "#/components/responses/Problem" }
-            }
-          }
-        },
-        "/api/v1/places/order": {
-          "put": {
-            "operationId": "reorderPlaces", "summary": "Put the saved places in a new order",
-            "requestBody": { "required": true, "content": { "application/json": { "schema": { "type": "object", "required": ["ids"], "properties": { "ids": { "type": "array", "items": { "type": "integer" } } } } } } },
-            "responses": {
-              "200": { "description": "The places in their new order", "content": { "application/json": { "schema": { "type": "array", "items": { "$ref": "#/components/schemas/SavedPlace" } } } } },
-              "400": { "$ref": "#/components/responses/Problem" }, "403": { "$ref": "#/components/responses/Problem" }
-            }
-          }
-        },
-        "/api/v1/places/{id}": {
-          "parameters": [ { "name": "id", "in": "path", "required": true, "schema": { "type": "integer", "minimum": 1 } } ],
-          "patch": {
-            "operationId": "updatePlace", "summary": "Rename (customName, null clears) or move (position, from 0) a saved place",
-            "requestBody": { "required": true, "content": { "application/json": { "schema": { "type": "object", "properties": { "customName": { "type": ["string", "null"], "maxLength": 100 }, "position": { "type": "integer", "minimum": 0 } } } } } },
-            "responses": {
-              "200": { "description": "The place", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/SavedPlace" } } } },
-              "400": { "$ref": "#/components/responses/Problem" }, "403": { "$ref": "#/components/responses/Problem" }, "404": { "$ref": "#/components/responses/Problem" }
-            }
-          },
-          "delete": {
-            "operationId": "removePlace", "summary": "Remove a saved place",
-            "responses": { "204": { "description": "Removed" }, "400": { "$ref": "#/components/responses/Problem" }, "403": { "$ref": "#/components/responses/Problem" }, "404": { "$ref": "#/components/responses/Problem" } }
-          }
-        },
-        "/api/v1/history": {
-          "get": {
-            "operationId": "listHistory", "summary": "This device's lookups, newest first",
-            "parameters": [ { "name": "limit", "in": "query", "schema": { "type": "integer", "minimum": 1, "maximum": 500, "default": 100 } } ],
-            "responses": {
-              "200": { "description": "Lookups", "content": { "application/json": { "schema": { "type": "object", "required": ["items"], "properties": { "items": { "type": "array", "items": { "$ref": "#/components/schemas/HistoryEntry" } } } } } } },
-              "400": { "$ref": "#/components/responses/Problem" }
-            }
-          },
-          "delete": {
-            "operationId": "clearHistory", "summary": "Delete every lookup of this device",
-            "responses": { "204": { "description": "Deleted" }, "403": { "$ref": "#/components/responses/Problem" } }
-          }
-        },
-        "/api/v1/history/{id}": {
-          "parameters": [ { "name": "id", "in": "path", "required": true, "schema": { "type": "integer", "minimum": 1 } } ],
-          "get": {
-            "operationId": "historyEntry", "summary": "One lookup with its weather snapshot",
-            "responses": {
-              "200": { "description": "The lookup", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/HistoryEntry" } } } },
-              "400": { "$ref": "#/components/responses/Problem" }, "404": { "$ref": "#/components/responses/Problem" }
-            }
-          },
-          "delete": {
-            "operationId": "deleteHistoryEntry", "summary": "Delete one lookup",
-            "responses": { "204": { "description": "Deleted" }, "400": { "$ref": "#/components/responses/Problem" }, "403": { "$ref": "#/components/responses/Problem" }, "404": { "$ref": "#/components/responses/Problem" } }
-          }
-        },
-        "/api/v1/address": {
-          "get": {
-            "operationId": "address", "summary": "The street address at coordinates",
-            "parameters": [
-              { "name": "lat", "in": "query", "required": true, "schema": { "type": "number", "minimum": -90, "maximum": 90 } },
-              { "name": "lon", "in": "query", "required": true, "schema": { "type": "number", "minimum": -180, "maximum": 180 } }
-            ],
-            "responses": {
-              "200": { "description": "The address", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Address" } } } },
-              "400": { "$ref": "#/components/responses/Problem" }, "404": { "$ref": "#/components/responses/Problem" },
-              "502": { "$ref": "#/components/responses/Problem" }, "503": { "$ref": "#/components/responses/Problem" }, "504": { "$ref": "#/components/responses/Problem" }
-            }
-          }
-        },
-        "/api/v1/news": {
-          "get": {
-            "operationId": "news", "summary": "Up to 10 news items published today in the place's time zone",
-            "parameters": [
-              { "name": "lat", "in": "query", "required": true, "schema": { "type": "number", "minimum": -90, "maximum": 90 } },
-              { "name": "lon", "in": "query", "required": true, "schema": { "type": "number", "minimum": -180, "maximum": 180 } }
-            ],
-            "responses": {
-              "200": { "description": "Today's items", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/News" } } } },
-              "400": { "$ref": "#/components/responses/Problem" },
-              "502": { "$ref": "#/components/responses/Problem" }, "503": { "$ref": "#/components/responses/Problem" }, "504": { "$ref": "#/components/responses/Problem" }
-            }
-          }
-        },
-        "/healthz": {
-          "get": { "operationId": "health", "summary": "Liveness", "responses": { "200": { "description": "ok", "content": { "text/plain": { "schema": { "type": "string" } } } } } }
-        }
-      },
-      "components": {
-        "responses": {
-          "Problem": { "description": "An RFC 9457 problem", "content": { "application/problem+json": { "schema": { "$ref": "#/components/schemas/Problem" } } } }
-        },
-        "schemas": {
-          "SavedPlace": {
-            "type": "object", "required": ["id", "name", "displayName", "country", "latitude", "longitude", "position"],
-            "properties": {
-              "id": { "type": "integer" }, "name": { "type": "string" }, "customName": { "type": ["string", "null"] },
-              "displayName": { "type": "string" }, "region": { "type": ["string", "null"] }, "country": { "type": "string" },
-              "countryCode": { "type": ["string", "null"] }, "latitude": { "type": "number" }, "longitude": { "type": "number" },
-              "timezone": { "type": ["string", "null"] }, "position": { "type": "integer", "minimum": 0 }
-            }
-          },
-          "NewPlace": {
-            "type": "object",
-            "properties": {
-              "query": { "type": "string", "maxLength": 200 }, "latitude": { "type": "number" }, "longitude": { "type": "number" },
-              "name": { "type": "string", "maxLength": 100 }, "customName": { "type": ["string", "null"], "maxLength": 100 },
-              "region": { "type": ["string", "null"] }, "country": { "type": ["string", "null"] }, "countryCode": { "type": ["string", "null"] },
-              "timezone": { "type": ["string", "null"] }
-            }
-          },
-          "Address": {
-            "type": "object", "required": ["latitude", "longitude", "display"],
-            "properties": {
-              "latitude": { "type": "number" }, "longitude": { "type": "number" }, "street": { "type": ["string", "null"] },
-              "houseNumber": { "type": ["string", "null"] }, "city": { "type": ["string", "null"] }, "region": { "type": ["string", "null"] },
-              "country": { "type": ["string", "null"] }, "countryCode": { "type": ["string", "null"] }, "display": { "type": "string" }
-            }
-          },
-          "HistoryEntry": {
-            "type": "object", "required": ["id", "createdAt", "latitude", "longitude", "placeName", "temperature", "condition"],
-            "properties": {
-              "id": { "type": "integer" }, "createdAt": { "type": "string", "format": "date-time" },
-              "latitude": { "type": "number" }, "longitude": { "type": "number" }, "placeName": { "type": "string" },
-              "address": { "oneOf": [ { "$ref": "#/components/schemas/Address" }, { "type": "null" } ] },
-              "temperature": { "type": "number", "description": "°C" }, "condition": { "$ref": "#/components/schemas/Condition" },
-              "weather": { "$ref": "#/components/schemas/Weather" }
-            }
-          },
-          "News": {
-            "type": "object", "required": ["items"],
-            "properties": {
-              "place": { "type": "string" },
-              "items": { "type": "array", "maxItems": 10, "items": { "type": "object", "required": ["title", "summary", "publishedAt", "url", "source"],
-                "properties": { "title": { "type": "string" }, "summary": { "type": "string" }, "publishedAt": { "type": "string", "format": "date-time" },
-                  "url": { "type": "string" }, "source": { "type": "string" } } } }
-            }
-          },
-          "Problem": {
-            "type": "object",
-            "required": ["type", "title", "status", "detail", "code"],
-            "properties": {
-              "type": { "type": "string" }, "title": { "type": "string" }, "status": { "type": "integer" }, "detail": { "type": "string" },
-              "code": { "type": "string", "enum": ["invalid-input", "not-found", "timeout", "offline", "rate-limited", "unreadable", "provider", "no-route", "cross-origin", "internal"] },
-              "retryAfter": { "type": "integer" }
-            }
-          },
-          "Condition": {
-            "type": "object", "required": ["code", "title", "description", "icon"],
-            "properties": { "code": { "type": "integer" }, "title": { "type": "string" }, "description": { "type": "string" }, "icon": { "type": "string" } }
-          },
-          "Place": {
-            "type": "object", "required": ["name", "country", "latitude", "longitude"],
-            "properties": {
-              "name": { "type": "string" }, "region": { "type": ["string", "null"] }, "country": { "type": "string" },
-              "countryCode": { "type": ["string", "null"] }, "latitude": { "type": "number" }, "longitude": { "type": "number" },
-              "timezone": { "type": ["string", "null"] }
-            }
-          },
-          "Weather": {
-            "type": "object", "required": ["place", "current", "days", "hours", "units", "source"],
-            "properties": {
-              "place": { "$ref": "#/components/schemas/Place" },
-              "current": {
-                "type": "object", "required": ["time", "temperature", "temperatureMin", "temperatureMax", "condition"],
-                "properties": {
-                  "time": { "type": "string", "format": "date-time" }, "temperature": { "type": "number" }, "feelsLike": { "type": ["number", "null"] },
-                  "temperatureMin": { "type": "number" }, "temperatureMax": { "type": "number" }, "humidity": { "type": ["number", "null"] },
-                  "pressure": { "type": ["number", "null"] }, "windSpeed": { "type": ["number", "null"] }, "windDirection": { "type": ["number", "null"] },
-                  "windGust": { "type": ["number", "null"] }, "clouds": { "type": ["number", "null"] }, "visibility": { "type": ["number", "null"] },
-                  "rain": { "type": ["number", "null"] }, "snow": { "type": ["number", "null"] }, "condition": { "$ref": "#/components/schemas/Condition" },
-                  "sunrise": { "type": ["string", "null"] }, "sunset": { "type": ["string", "null"] }
+          "paths": {
+            "/api/v1/weather": {
+              "get": {
+                "operationId": "getWeather",
+                "summary": "Weather for coordinates or a place name",
+                "parameters": [
+                  { "name": "lat", "in": "query", "schema": { "type": "number", "minimum": -90, "maximum": 90 }, "description": "Latitude; with lon. Not with place." },
+                  { "name": "lon", "in": "query", "schema": { "type": "number", "minimum": -180, "maximum": 180 }, "description": "Longitude; with lat." },
+                  { "name": "place", "in": "query", "schema": { "type": "string", "minLength": 1, "maxLength": 200 }, "description": "A place name; the best match is used." },
+                  { "name": "units", "in": "query", "schema": { "type": "string", "enum": ["metric", "imperial", "standard"], "default": "metric" } }
+                ],
+                "responses": {
+                  "200": { "description": "The weather", "headers": { "ETag": { "schema": { "type": "string" } }, "Cache-Control": { "schema": { "type": "string" } } }, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Weather" } } } },
+                  "304": { "description": "Not modified (If-None-Match matched the ETag)" },
+                  "400": { "$ref": "#/components/responses/Problem" },
+                  "404": { "$ref": "#/components/responses/Problem" },
+                  "502": { "$ref": "#/components/responses/Problem" },
+                  "503": { "$ref": "#/components/responses/Problem" },
+                  "504": { "$ref": "#/components/responses/Problem" }
+                }
+              }
+            },
+            "/api/v1/places/search": {
+              "get": {
+                "operationId": "searchPlaces",
+                "summary": "Places matching a name, best first",
+                "parameters": [ { "name": "q", "in": "query", "required": true, "schema": { "type": "string", "minLength": 1, "maxLength": 200 } } ],
+                "responses": {
+                  "200": { "description": "Matching places (possibly none)", "content": { "application/json": { "schema": { "type": "array", "items": { "$ref": "#/components/schemas/Place" } } } } },
+                  "304": { "description": "Not modified" },
+                  "400": { "$ref": "#/components/responses/Problem" },
+                  "502": { "$ref": "#/components/responses/Problem" },
+                  "503": { "$ref": "#/components/responses/Problem" },
+                  "504": { "$ref": "#/components/responses/Problem" }
+                }
+              }
+            },
+            "/api/v1/places/reverse": {
+              "get": {
+                "operationId": "reversePlace",
+                "summary": "The nearest named place to coordinates",
+                "parameters": [
+                  { "name": "lat", "in": "query", "required": true, "schema": { "type": "number", "minimum": -90, "maximum": 90 } },
+                  { "name": "lon", "in": "query", "required": true, "schema": { "type": "number", "minimum": -180, "maximum": 180 } }
+                ],
+                "responses": {
+                  "200": { "description": "The place", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Place" } } } },
+                  "304": { "description": "Not modified" },
+                  "400": { "$ref": "#/components/responses/Problem" },
+                  "404": { "$ref": "#/components/responses/Problem" },
+                  "502": { "$ref": "#/components/responses/Problem" },
+                  "503": { "$ref": "#/components/responses/Problem" },
+                  "504": { "$ref": "#/components/responses/Problem" }
+                }
+              }
+            },
+            "/api/v1/places": {
+              "get": {
+                "operationId": "listPlaces", "summary": "This device's saved places, in order (the first is the default)",
+                "responses": { "200": { "description": "Saved places", "content": { "application/json": { "schema": { "type": "array", "items": { "$ref": "#/components/schemas/SavedPlace" } } } } } }
+              },
+              "post": {
+                "operationId": "addPlace", "summary": "Save a place: by search query, or by coordinates with an optional name",
+                "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/NewPlace" } } } },
+                "responses": {
+                  "201": { "description": "Saved", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/SavedPlace" } } } },
+                  "400": { "$ref": "#/components/responses/Problem" }, "403": { "$ref": "#/components/responses/Problem" },
+                  "404": { "$ref": "#/components/responses/Problem" }, "502": { "$ref": "#/components/responses/Problem" }
+                }
+              }
+            },
+            "/api/v1/places/order": {
+              "put": {
+                "operationId": "reorderPlaces", "summary": "Put the saved places in a new order",
+                "requestBody": { "required": true, "content": { "application/json": { "schema": { "type": "object", "required": ["ids"], "properties": { "ids": { "type": "array", "items": { "type": "integer" } } } } } } },
+                "responses": {
+                  "200": { "description": "The places in their new order", "content": { "application/json": { "schema": { "type": "array", "items": { "$ref": "#/components/schemas/SavedPlace" } } } } },
+                  "400": { "$ref": "#/components/responses/Problem" }, "403": { "$ref": "#/components/responses/Problem" }
+                }
+              }
+            },
+            "/api/v1/places/{id}": {
+              "parameters": [ { "name": "id", "in": "path", "required": true, "schema": { "type": "integer", "minimum": 1 } } ],
+              "patch": {
+                "operationId": "updatePlace", "summary": "Rename (customName, null clears) or move (position, from 0) a saved place",
+                "requestBody": { "required": true, "content": { "application/json": { "schema": { "type": "object", "properties": { "customName": { "type": ["string", "null"], "maxLength": 100 }, "position": { "type": "integer", "minimum": 0 } } } } } },
+                "responses": {
+                  "200": { "description": "The place", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/SavedPlace" } } } },
+                  "400": { "$ref": "#/components/responses/Problem" }, "403": { "$ref": "#/components/responses/Problem" }, "404": { "$ref": "#/components/responses/Problem" }
                 }
               },
-              "days": { "type": "array", "items": { "type": "object", "required": ["date", "temperatureMin", "temperatureMax", "condition"],
-                "properties": { "date": { "type": "string", "format": "date" }, "temperatureMin": { "type": "number" }, "temperatureMax": { "type": "number" },
-                  "precipitation": { "type": ["number", "null"] }, "precipitationProbability": { "type": ["number", "null"] }, "condition": { "$ref": "#/components/schemas/Condition" } } } },
-              "hours": { "type": "array", "items": { "type": "object", "required": ["time", "temperature", "condition"],
-                "properties": { "time": { "type": "string", "format": "date-time" }, "temperature": { "type": "number" },
-                  "precipitationProbability": { "type": ["number", "null"] }, "precipitation": { "type": ["number", "null"] }, "condition": { "$ref": "#/components/schemas/Condition" } } } },
-              "units": { "type": "object", "required": ["temperature", "windSpeed", "pressure", "precipitation"],
-                "properties": { "temperature": { "enum": ["°C", "°F", "K"] }, "windSpeed": { "enum": ["m/s", "km/h", "mph"] }, "pressure": { "const": "hPa" }, "precipitation": { "enum": ["mm", "in"] } } },
-              "source": { "type": "object", "required": ["provider", "fetchedAt", "stale"],
-                "properties": { "provider": { "enum": ["open-meteo", "openweathermap"] }, "fetchedAt": { "type": "string", "format": "date-time" }, "stale": { "type": "boolean" } } }
+              "delete": {
+                "operationId": "removePlace", "summary": "Remove a saved place",
+                "responses": { "204": { "description": "Removed" }, "400": { "$ref": "#/components/responses/Problem" }, "403": { "$ref": "#/components/responses/Problem" }, "404": { "$ref": "#/components/responses/Problem" } }
+              }
+            },
+            "/api/v1/history": {
+              "get": {
+                "operationId": "listHistory", "summary": "This device's lookups, newest first",
+                "parameters": [ { "name": "limit", "in": "query", "schema": { "type": "integer", "minimum": 1, "maximum": 500, "default": 100 } } ],
+                "responses": {
+                  "200": { "description": "Lookups", "content": { "application/json": { "schema": { "type": "object", "required": ["items"], "properties": { "items": { "type": "array", "items": { "$ref": "#/components/schemas/HistoryEntry" } } } } } } },
+                  "400": { "$ref": "#/components/responses/Problem" }
+                }
+              },
+              "delete": {
+                "operationId": "clearHistory", "summary": "Delete every lookup of this device",
+                "responses": { "204": { "description": "Deleted" }, "403": { "$ref": "#/components/responses/Problem" } }
+              }
+            },
+            "/api/v1/history/{id}": {
+              "parameters": [ { "name": "id", "in": "path", "required": true, "schema": { "type": "integer", "minimum": 1 } } ],
+              "get": {
+                "operationId": "historyEntry", "summary": "One lookup with its weather snapshot",
+                "responses": {
+                  "200": { "description": "The lookup", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/HistoryEntry" } } } },
+                  "400": { "$ref": "#/components/responses/Problem" }, "404": { "$ref": "#/components/responses/Problem" }
+                }
+              },
+              "delete": {
+                "operationId": "deleteHistoryEntry", "summary": "Delete one lookup",
+                "responses": { "204": { "description": "Deleted" }, "400": { "$ref": "#/components/responses/Problem" }, "403": { "$ref": "#/components/responses/Problem" }, "404": { "$ref": "#/components/responses/Problem" } }
+              }
+            },
+            "/api/v1/address": {
+              "get": {
+                "operationId": "address", "summary": "The street address at coordinates",
+                "parameters": [
+                  { "name": "lat", "in": "query", "required": true, "schema": { "type": "number", "minimum": -90, "maximum": 90 } },
+                  { "name": "lon", "in": "query", "required": true, "schema": { "type": "number", "minimum": -180, "maximum": 180 } }
+                ],
+                "responses": {
+                  "200": { "description": "The address", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Address" } } } },
+                  "400": { "$ref": "#/components/responses/Problem" }, "404": { "$ref": "#/components/responses/Problem" },
+                  "502": { "$ref": "#/components/responses/Problem" }, "503": { "$ref": "#/components/responses/Problem" }, "504": { "$ref": "#/components/responses/Problem" }
+                }
+              }
+            },
+            "/api/v1/news": {
+              "get": {
+                "operationId": "news", "summary": "Up to 10 news items published today in the place's time zone",
+                "parameters": [
+                  { "name": "lat", "in": "query", "required": true, "schema": { "type": "number", "minimum": -90, "maximum": 90 } },
+                  { "name": "lon", "in": "query", "required": true, "schema": { "type": "number", "minimum": -180, "maximum": 180 } }
+                ],
+                "responses": {
+                  "200": { "description": "Today's items", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/News" } } } },
+                  "400": { "$ref": "#/components/responses/Problem" },
+                  "502": { "$ref": "#/components/responses/Problem" }, "503": { "$ref": "#/components/responses/Problem" }, "504": { "$ref": "#/components/responses/Problem" }
+                }
+              }
+            },
+            "/healthz": {
+              "get": { "operationId": "health", "summary": "Liveness", "responses": { "200": { "description": "ok", "content": { "text/plain": { "schema": { "type": "string" } } } } } }
+            }
+          },
+          "components": {
+            "responses": {
+              "Problem": { "description": "An RFC 9457 problem", "content": { "application/problem+json": { "schema": { "$ref": "#/components/schemas/Problem" } } } }
+            },
+            "schemas": {
+              "SavedPlace": {
+                "type": "object", "required": ["id", "name", "displayName", "country", "latitude", "longitude", "position"],
+                "properties": {
+                  "id": { "type": "integer" }, "name": { "type": "string" }, "customName": { "type": ["string", "null"] },
+                  "displayName": { "type": "string" }, "region": { "type": ["string", "null"] }, "country": { "type": "string" },
+                  "countryCode": { "type": ["string", "null"] }, "latitude": { "type": "number" }, "longitude": { "type": "number" },
+                  "timezone": { "type": ["string", "null"] }, "position": { "type": "integer", "minimum": 0 }
+                }
+              },
+              "NewPlace": {
+                "type": "object",
+                "properties": {
+                  "query": { "type": "string", "maxLength": 200 }, "latitude": { "type": "number" }, "longitude": { "type": "number" },
+                  "name": { "type": "string", "maxLength": 100 }, "customName": { "type": ["string", "null"], "maxLength": 100 },
+                  "region": { "type": ["string", "null"] }, "country": { "type": ["string", "null"] }, "countryCode": { "type": ["string", "null"] },
+                  "timezone": { "type": ["string", "null"] }
+                }
+              },
+              "Address": {
+                "type": "object", "required": ["latitude", "longitude", "display"],
+                "properties": {
+                  "latitude": { "type": "number" }, "longitude": { "type": "number" }, "street": { "type": ["string", "null"] },
+                  "houseNumber": { "type": ["string", "null"] }, "city": { "type": ["string", "null"] }, "region": { "type": ["string", "null"] },
+                  "country": { "type": ["string", "null"] }, "countryCode": { "type": ["string", "null"] }, "display": { "type": "string" }
+                }
+              },
+              "HistoryEntry": {
+                "type": "object", "required": ["id", "createdAt", "latitude", "longitude", "placeName", "temperature", "condition"],
+                "properties": {
+                  "id": { "type": "integer" }, "createdAt": { "type": "string", "format": "date-time" },
+                  "latitude": { "type": "number" }, "longitude": { "type": "number" }, "placeName": { "type": "string" },
+                  "address": { "oneOf": [ { "$ref": "#/components/schemas/Address" }, { "type": "null" } ] },
+                  "temperature": { "type": "number", "description": "°C" }, "condition": { "$ref": "#/components/schemas/Condition" },
+                  "weather": { "$ref": "#/components/schemas/Weather" }
+                }
+              },
+              "News": {
+                "type": "object", "required": ["items"],
+                "properties": {
+                  "place": { "type": "string" },
+                  "items": { "type": "array", "maxItems": 10, "items": { "type": "object", "required": ["title", "summary", "publishedAt", "url", "source"],
+                    "properties": { "title": { "type": "string" }, "summary": { "type": "string" }, "publishedAt": { "type": "string", "format": "date-time" },
+                      "url": { "type": "string" }, "source": { "type": "string" } } } }
+                }
+              },
+              "Problem": {
+                "type": "object",
+                "required": ["type", "title", "status", "detail", "code"],
+                "properties": {
+                  "type": { "type": "string" }, "title": { "type": "string" }, "status": { "type": "integer" }, "detail": { "type": "string" },
+                  "code": { "type": "string", "enum": ["invalid-input", "not-found", "timeout", "offline", "rate-limited", "unreadable", "provider", "no-route", "cross-origin", "internal"] },
+                  "retryAfter": { "type": "integer" }
+                }
+              },
+              "Condition": {
+                "type": "object", "required": ["code", "title", "description", "icon"],
+                "properties": { "code": { "type": "integer" }, "title": { "type": "string" }, "description": { "type": "string" }, "icon": { "type": "string" } }
+              },
+              "Place": {
+                "type": "object", "required": ["name", "country", "latitude", "longitude"],
+                "properties": {
+                  "name": { "type": "string" }, "region": { "type": ["string", "null"] }, "country": { "type": "string" },
+                  "countryCode": { "type": ["string", "null"] }, "latitude": { "type": "number" }, "longitude": { "type": "number" },
+                  "timezone": { "type": ["string", "null"] }
+                }
+              },
+              "Weather": {
+                "type": "object", "required": ["place", "current", "days", "hours", "units", "source"],
+                "properties": {
+                  "place": { "$ref": "#/components/schemas/Place" },
+                  "current": {
+                    "type": "object", "required": ["time", "temperature", "temperatureMin", "temperatureMax", "condition"],
+                    "properties": {
+                      "time": { "type": "string", "format": "date-time" }, "temperature": { "type": "number" }, "feelsLike": { "type": ["number", "null"] },
+                      "temperatureMin": { "type": "number" }, "temperatureMax": { "type": "number" }, "humidity": { "type": ["number", "null"] },
+                      "pressure": { "type": ["number", "null"] }, "windSpeed": { "type": ["number", "null"] }, "windDirection": { "type": ["number", "null"] },
+                      "windGust": { "type": ["number", "null"] }, "clouds": { "type": ["number", "null"] }, "visibility": { "type": ["number", "null"] },
+                      "rain": { "type": ["number", "null"] }, "snow": { "type": ["number", "null"] }, "condition": { "$ref": "#/components/schemas/Condition" },
+                      "sunrise": { "type": ["string", "null"] }, "sunset": { "type": ["string", "null"] }
+                    }
+                  },
+                  "days": { "type": "array", "items": { "type": "object", "required": ["date", "temperatureMin", "temperatureMax", "condition"],
+                    "properties": { "date": { "type": "string", "format": "date" }, "temperatureMin": { "type": "number" }, "temperatureMax": { "type": "number" },
+                      "precipitation": { "type": ["number", "null"] }, "precipitationProbability": { "type": ["number", "null"] }, "condition": { "$ref": "#/components/schemas/Condition" } } } },
+                  "hours": { "type": "array", "items": { "type": "object", "required": ["time", "temperature", "condition"],
+                    "properties": { "time": { "type": "string", "format": "date-time" }, "temperature": { "type": "number" },
+                      "precipitationProbability": { "type": ["number", "null"] }, "precipitation": { "type": ["number", "null"] }, "condition": { "$ref": "#/components/schemas/Condition" } } } },
+                  "units": { "type": "object", "required": ["temperature", "windSpeed", "pressure", "precipitation"],
+                    "properties": { "temperature": { "enum": ["°C", "°F", "K"] }, "windSpeed": { "enum": ["m/s", "km/h", "mph"] }, "pressure": { "const": "hPa" }, "precipitation": { "enum": ["mm", "in"] } } },
+                  "source": { "type": "object", "required": ["provider", "fetchedAt", "stale"],
+                    "properties": { "provider": { "enum": ["open-meteo", "openweathermap"] }, "fetchedAt": { "type": "string", "format": "date-time" }, "stale": { "type": "boolean" } } }
+                }
+              }
             }
           }
         }
-      }
-    }
-    """#
+        """#
 }

@@ -86,7 +86,8 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             throw CancellationError()
         } catch {
             context.logger.error("unexpected error: \(String(describing: error))")
-            return Problem(.badGateway, code: "provider", title: "Upstream failure", detail: "the request could not be completed").response()
+            return Problem(.badGateway, code: "provider", title: "Upstream failure", detail: "the request could not be completed")
+                .response()
         }
     }
 }

@@ -117,7 +117,8 @@ extension AppDatabase {
     /// A device's saved places in the user's order; the first is the default place.
     public func places(device: String) throws -> [SavedPlace] {
         try writer.read { db in
-            try SavedPlace.filter(SavedPlace.Columns.deviceId == device).order(SavedPlace.Columns.orderIndex, SavedPlace.Columns.id).fetchAll(db)
+            try SavedPlace.filter(SavedPlace.Columns.deviceId == device).order(SavedPlace.Columns.orderIndex, SavedPlace.Columns.id)
+                .fetchAll(db)
         }
     }
 
@@ -154,7 +155,9 @@ extension AppDatabase {
     /// Moves a place to a 0-based position. Nil when the device has no such place.
     public func movePlace(id: Int64, to position: Int, device: String) throws -> [SavedPlace]? {
         try writer.write { db in
-            var list = try SavedPlace.filter(SavedPlace.Columns.deviceId == device).order(SavedPlace.Columns.orderIndex, SavedPlace.Columns.id).fetchAll(db)
+            var list = try SavedPlace.filter(SavedPlace.Columns.deviceId == device).order(
+                SavedPlace.Columns.orderIndex, SavedPlace.Columns.id
+            ).fetchAll(db)
             guard let from = list.firstIndex(where: { $0.id == id }) else { return nil }
             let item = list.remove(at: from)
             list.insert(item, at: max(0, min(position, list.count)))

@@ -6,7 +6,8 @@ import Testing
 @Suite struct CachePolicyTests {
     let berlin = Place(name: "Berlin", country: "Germany", latitude: 52.52, longitude: 13.41)
 
-    func makeService(_ provider: FakeProvider, quick: FakeProvider? = nil, clock: TestClock, freshFor: TimeInterval = 600) -> WeatherService {
+    func makeService(_ provider: FakeProvider, quick: FakeProvider? = nil, clock: TestClock, freshFor: TimeInterval = 600) -> WeatherService
+    {
         WeatherService(
             provider: provider, quickProvider: quick, cache: FileCache(directory: temporaryDirectory()),
             policy: CachePolicy(freshFor: freshFor, usableFor: 3600), now: { clock.now })

@@ -84,7 +84,9 @@ import Testing
         #expect(a.street == "Marlowes" && a.houseNumber == "12" && a.city == "Hemel Hempstead")
         #expect(a.region == "England" && a.country == "United Kingdom" && a.countryCode == "GB")
         #expect(a.display == "12 Marlowes, Hemel Hempstead HP1 1LD, UK")
-        #expect(throws: BrollyError.placeNotFound("these coordinates")) { try GoogleGeocoding.address(from: fixture("google/zero-results.json")) }
+        #expect(throws: BrollyError.placeNotFound("these coordinates")) {
+            try GoogleGeocoding.address(from: fixture("google/zero-results.json"))
+        }
     }
 
     @Test func nominatimJSONWithNumbersAsStringsAndAVillage() throws {

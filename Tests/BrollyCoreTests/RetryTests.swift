@@ -71,7 +71,9 @@ import Testing
 
     @Test func connectionFailuresBecomeOffline() async {
         let sleeps = Mutex<[TimeInterval]>([])
-        let transport = ScriptedTransport([.fail(.cannotConnect("refused")), .fail(.connectionLost("eof")), .fail(.cannotConnect("refused"))])
+        let transport = ScriptedTransport([
+            .fail(.cannotConnect("refused")), .fail(.connectionLost("eof")), .fail(.cannotConnect("refused")),
+        ])
         do {
             _ = try await service(transport, sleeps: sleeps).get(url, provider: "X")
             Issue.record("expected an error")

@@ -25,7 +25,9 @@ final class StubProvider: WeatherProvider, @unchecked Sendable {
     var callCount: Int { lock.withLock { calls } }
 
     func weather(for place: Place) async throws -> WeatherReport {
-        let result = lock.withLock { calls += 1; return answer }
+        let result = lock.withLock {
+            calls += 1; return answer
+        }
         if delay > 0 { try await Task.sleep(nanoseconds: delay * 1_000_000) }
         var report = try result.get()
         report.place = place

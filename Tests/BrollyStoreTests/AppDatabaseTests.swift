@@ -37,10 +37,13 @@ func report(_ name: String, temperature: Double = 5) -> WeatherReport {
             try AppDatabase.migrator.migrate(queue, upTo: "v1-places-and-history")
             try queue.write { db in
                 try db.execute(
-                    sql: "INSERT INTO place (name, country, latitude, longitude, orderIndex, createdAt) VALUES ('Old', 'X', 1, 2, 0, CURRENT_TIMESTAMP)")
+                    sql:
+                        "INSERT INTO place (name, country, latitude, longitude, orderIndex, createdAt) VALUES ('Old', 'X', 1, 2, 0, CURRENT_TIMESTAMP)"
+                )
                 let json = String(decoding: try JSONEncoder().encode(report("Old")), as: UTF8.self)
                 try db.execute(
-                    sql: "INSERT INTO history (createdAt, latitude, longitude, placeName, weather) VALUES (CURRENT_TIMESTAMP, 1, 2, 'Old', ?)",
+                    sql:
+                        "INSERT INTO history (createdAt, latitude, longitude, placeName, weather) VALUES (CURRENT_TIMESTAMP, 1, 2, 'Old', ?)",
                     arguments: [json])
             }
         }
@@ -101,7 +104,8 @@ func report(_ name: String, temperature: Double = 5) -> WeatherReport {
         try db.recordLookup(report("Berlin", temperature: 2), address: nil, coordinate: berlin, device: "d", now: t0 + 60)
         #expect(try db.history(device: "d").count == 1)
         #expect(try db.history(device: "d")[0].weather.current.temperature == 2)
-        try db.recordLookup(report("Paris"), address: nil, coordinate: Coordinate(latitude: 48.85, longitude: 2.35), device: "d", now: t0 + 120)
+        try db.recordLookup(
+            report("Paris"), address: nil, coordinate: Coordinate(latitude: 48.85, longitude: 2.35), device: "d", now: t0 + 120)
         try db.recordLookup(report("Berlin", temperature: 3), address: nil, coordinate: berlin, device: "d", now: t0 + 3600)
         #expect(try db.history(device: "d").map(\.placeName) == ["Berlin", "Paris", "Berlin"])
     }

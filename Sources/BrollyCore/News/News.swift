@@ -136,7 +136,9 @@ public enum NewsDecoding {
     /// RFC 822 / 1123 dates as RSS uses them.
     public static func rfc822(_ string: String) -> Date? {
         let s = string.trimmingCharacters(in: .whitespacesAndNewlines)
-        for format in ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEE, dd MMM yyyy HH:mm:ss Z", "dd MMM yyyy HH:mm:ss zzz", "EEE, dd MMM yyyy HH:mm zzz"] {
+        for format in [
+            "EEE, dd MMM yyyy HH:mm:ss zzz", "EEE, dd MMM yyyy HH:mm:ss Z", "dd MMM yyyy HH:mm:ss zzz", "EEE, dd MMM yyyy HH:mm zzz",
+        ] {
             let f = DateFormatter()
             f.locale = Locale(identifier: "en_US_POSIX")
             f.timeZone = TimeZone(secondsFromGMT: 0)
@@ -156,7 +158,9 @@ public enum NewsDecoding {
     /// Text with tags removed, common entities decoded and whitespace collapsed.
     public static func plainText(_ html: String) -> String {
         var s = html.replacingOccurrences(of: "<[^>]*>", with: " ", options: .regularExpression)
-        for (entity, char) in [("&nbsp;", " "), ("&quot;", "\""), ("&#39;", "'"), ("&apos;", "'"), ("&lt;", "<"), ("&gt;", ">"), ("&amp;", "&")] {
+        for (entity, char) in [
+            ("&nbsp;", " "), ("&quot;", "\""), ("&#39;", "'"), ("&apos;", "'"), ("&lt;", "<"), ("&gt;", ">"), ("&amp;", "&"),
+        ] {
             s = s.replacingOccurrences(of: entity, with: char)
         }
         return s.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
@@ -170,7 +174,9 @@ private final class RSSDelegate: NSObject, XMLParserDelegate {
     private var text = ""
     private var depthInItem = 0
 
-    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+    func parser(
+        _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]
+    ) {
         if name == "channel" { sawChannel = true }
         if name == "item" {
             current = [:]

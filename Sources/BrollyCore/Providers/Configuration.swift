@@ -46,7 +46,9 @@ public struct BrollyConfiguration: Sendable {
     }
 
     /// The network service for a transport with this configuration's time-out.
-    public func makeNetwork(transport: any HTTPTransport, timeout: TimeInterval? = nil, retry: RetryPolicy = RetryPolicy()) -> NetworkService {
+    public func makeNetwork(transport: any HTTPTransport, timeout: TimeInterval? = nil, retry: RetryPolicy = RetryPolicy())
+        -> NetworkService
+    {
         NetworkService(transport: transport, retry: retry, timeout: timeout ?? self.timeout)
     }
 

@@ -31,9 +31,11 @@ public struct IPLocator: Sendable {
         guard let lat, let lon, Coordinate(latitude: lat, longitude: lon).isValid else {
             throw BrollyError.unreadableResponse("IP location answer has no coordinates")
         }
-        let code = (json["countryCode"].nonEmptyString ?? json["country_code"].nonEmptyString
+        let code =
+            (json["countryCode"].nonEmptyString ?? json["country_code"].nonEmptyString
             ?? (json["country"].nonEmptyString.flatMap { $0.count == 2 ? $0 : nil }))?.uppercased()
-        let country = json["country_name"].nonEmptyString
+        let country =
+            json["country_name"].nonEmptyString
             ?? json["country"].nonEmptyString.flatMap { $0.count == 2 ? nil : $0 }
             ?? Countries.name(forCode: code) ?? code ?? ""
         return Place(

@@ -96,7 +96,8 @@ public struct NominatimGeocoder: Sendable {
             latitude: lat, longitude: lon, street: street, houseNumber: a["house_number"].nonEmptyString, city: city,
             region: a["state"].nonEmptyString ?? a["region"].nonEmptyString ?? a["province"].nonEmptyString,
             country: a["country"].nonEmptyString, countryCode: a["country_code"].nonEmptyString?.uppercased(),
-            display: json["display_name"].nonEmptyString ?? [street, city, a["country"].nonEmptyString].compactMap { $0 }.joined(separator: ", "))
+            display: json["display_name"].nonEmptyString
+                ?? [street, city, a["country"].nonEmptyString].compactMap { $0 }.joined(separator: ", "))
     }
 }
 
@@ -109,7 +110,9 @@ public struct PlaceNamer: Sendable {
     public let cache: FileCache
     let now: @Sendable () -> Date
 
-    public init(provider: any WeatherProvider, addresses: AddressService, cache: FileCache, now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(
+        provider: any WeatherProvider, addresses: AddressService, cache: FileCache, now: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.provider = provider
         self.addresses = addresses
         self.cache = cache

@@ -16,7 +16,8 @@ extension OpenWeatherMapProvider {
         let json = try JSONValue.parse(data, provider: "OpenWeatherMap")
         try checkCod(json)
         guard json.object != nil else { throw BrollyError.unreadableResponse("One Call: not an object") }
-        let zone = json["timezone"]?.string.flatMap(TimeZone.init(identifier:))
+        let zone =
+            json["timezone"]?.string.flatMap(TimeZone.init(identifier:))
             ?? TimeZone(secondsFromGMT: json["timezone_offset"]?.int ?? 0) ?? TimeZone(secondsFromGMT: 0)!
         func date(_ v: JSONValue?) -> Date? { v?.double.map { Date(timeIntervalSince1970: $0) } }
         var current: CurrentConditions?
@@ -43,7 +44,8 @@ extension OpenWeatherMapProvider {
                 precipitationProbability: d["pop"]?.double.map { $0 * 100 }, condition: condition(d, isDay: true),
                 sunrise: date(d["sunrise"]), sunset: date(d["sunset"]))
         }
-        return OneCall(current: current, hours: hours, days: days, zone: zone, latitude: json["lat"]?.double, longitude: json["lon"]?.double)
+        return OneCall(
+            current: current, hours: hours, days: days, zone: zone, latitude: json["lat"]?.double, longitude: json["lon"]?.double)
     }
 }
 

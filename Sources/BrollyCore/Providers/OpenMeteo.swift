@@ -145,7 +145,9 @@ public struct OpenMeteoProvider: WeatherProvider {
                     date = LocalTime.dateString(Date(timeIntervalSince1970: n), in: zone)
                 } else if let s = d.string, s.count >= 10 {
                     date = String(s.prefix(10))
-                } else { continue }
+                } else {
+                    continue
+                }
                 let code = daily["weather_code"]?[i]?.int ?? daily["weathercode"]?[i]?.int
                 let tu = units?["temperature_2m_max"]?.string
                 days.append(

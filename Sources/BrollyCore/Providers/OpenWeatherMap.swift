@@ -152,7 +152,8 @@ public struct OpenWeatherMapProvider: WeatherProvider {
     }
 
     /// Combines current weather and the 3-hour forecast into a report, days grouped by local date.
-    public static func report(current currentData: Data, forecast forecastData: Data, place: Place, fetchedAt: Date) throws -> WeatherReport {
+    public static func report(current currentData: Data, forecast forecastData: Data, place: Place, fetchedAt: Date) throws -> WeatherReport
+    {
         var (current, owmPlace, zone) = try current(from: currentData)
         let forecast = try forecast(from: forecastData)
         if forecast.city.utcOffsetSeconds != nil && owmPlace.utcOffsetSeconds == 0 { zone = forecast.zone }
@@ -170,9 +171,10 @@ public struct OpenWeatherMapProvider: WeatherProvider {
             current.temperatureMin = min(current.temperature, current.temperatureMin)
             current.temperatureMax = max(current.temperature, current.temperatureMax)
             days.insert(
-                DayForecast(date: today, temperatureMin: current.temperatureMin, temperatureMax: current.temperatureMax,
-                            precipitation: current.rain, condition: current.condition,
-                            sunrise: current.sunrise, sunset: current.sunset), at: 0)
+                DayForecast(
+                    date: today, temperatureMin: current.temperatureMin, temperatureMax: current.temperatureMax,
+                    precipitation: current.rain, condition: current.condition,
+                    sunrise: current.sunrise, sunset: current.sunset), at: 0)
         }
         var named = place
         if named.country.isEmpty && !owmPlace.name.isEmpty {
