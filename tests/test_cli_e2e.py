@@ -15,6 +15,7 @@ def now_json(cli, *args, **kw):
 def test_now_prints_the_json_contract(cli, double):
     doc, _ = now_json(cli, "--lat", "52.52", "--lon", "13.41")
     assert set(doc) == {"place", "current", "days", "hours", "units", "source"}
+    assert doc["place"]["name"] == "Berlin" and doc["place"]["country"] == "Germany"
     c = doc["current"]
     assert c["temperature"] == round(20 - 52.52 / 3, 1)
     for key in ("time", "feelsLike", "temperatureMin", "temperatureMax", "humidity", "pressure", "windSpeed",
@@ -37,9 +38,10 @@ def test_fresh_cache_makes_no_second_call(cli, double):
 
 def test_unit_switch_makes_no_call(cli, double):
     metric, _ = now_json(cli, "--lat", "52.52", "--lon", "13.41")
+    before = double.calls()
     imperial, _ = now_json(cli, "--lat", "52.52", "--lon", "13.41", "--units", "imperial")
     kelvin, _ = now_json(cli, "--lat", "52.52", "--lon", "13.41", "--units", "standard")
-    assert double.calls() == 1
+    assert double.calls() == before and double.calls("/v1/forecast") == 1
     assert imperial["units"]["temperature"] == "°F" and kelvin["units"]["temperature"] == "K"
     assert abs(imperial["current"]["temperature"] - (metric["current"]["temperature"] * 9 / 5 + 32)) < 0.11
     assert abs(kelvin["current"]["temperature"] - (metric["current"]["temperature"] + 273.15)) < 0.11
@@ -93,7 +95,7 @@ def test_malformed_and_truncated_bodies_are_unreadable_or_offline(cli, double):
 
 
 def test_rate_limit_with_retry_after_is_retried(cli, double):
-    double.fault("429", retry_after=1, times=1)
+    double.fault("429", retry_after=1, times=1, path="/v1/forecast")
     started = time.time()
     doc, _ = now_json(cli, "--lat", "13", "--lon", "13")
     assert double.calls("/v1/forecast") == 2
@@ -101,7 +103,7 @@ def test_rate_limit_with_retry_after_is_retried(cli, double):
 
 
 def test_server_errors_are_retried(cli, double):
-    double.fault("500", times=2)
+    double.fault("500", times=2, path="/v1/forecast")
     now_json(cli, "--lat", "14", "--lon", "14")
     assert double.calls("/v1/forecast") == 3
 
@@ -110,8 +112,9 @@ def test_offline_uses_only_the_cache(cli, double):
     r = cli.run("now", "--lat", "15", "--lon", "15", "--offline")
     assert r.returncode != 0 and "no cached weather" in r.stderr and double.calls() == 0
     now_json(cli, "--lat", "15", "--lon", "15")
+    before = double.calls()
     doc, _ = now_json(cli, "--lat", "15", "--lon", "15", "--offline")
-    assert double.calls() == 1
+    assert double.calls() == before and double.calls("/v1/forecast") == 1
 
 
 def test_corrupted_cache_entry_is_fetched_again(cli, double, home):
@@ -217,7 +220,8 @@ def test_history_commands_work_offline(cli, double):
     cli.run("now", "--lat", "52.52", "--lon", "13.41")
     cli.run("now", "--place", "Kathmandu")
     entries = json.loads(cli.run("history", "--json").stdout)
-    assert [e["placeName"] for e in entries] == ["Kathmandu", "52.520, 13.410"]
+    assert [e["placeName"] for e in entries] == ["Kathmandu", "Berlin"]  # coordinates named by their address
+    assert entries[1]["address"]["street"] == "Hauptstraße" and entries[1]["latitude"] == 52.52
     # No network at all: the history is still readable.
     offline = {k: "http://127.0.0.1:9" for k in double.env()}
     r = cli.run("history", "show", str(entries[0]["id"]), env=offline)

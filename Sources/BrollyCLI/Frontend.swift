@@ -66,7 +66,7 @@ struct Frontend {
         }
         if let lat = options.lat, let lon = options.lon {
             let c = try Coordinate.validated(latitude: lat, longitude: lon)
-            return Place.unnamed(c)
+            return await quickAddress(c)?.place ?? Place.unnamed(c)
         }
         if let first = try? openStore().places(device: AppDatabase.localDevice).first {
             return first.place
@@ -85,6 +85,16 @@ struct Frontend {
         return found
     }
 
+    /// The street address at `c`, best effort: from the cache, or one quick call that is never
+    /// retried, so that an unreachable geocoder does not hold the command up. Nil offline.
+    func quickAddress(_ c: Coordinate) async -> Address? {
+        var addresses = configuration.makeAddressService(transport: transport)
+        if offline { return addresses.cachedAddress(for: c) }
+        addresses.network = addresses.network.with(timeout: min(configuration.timeout, 2), retry: RetryPolicy.none)
+        addresses.nominatim.network = addresses.network
+        return try? await addresses.address(for: c)
+    }
+
     /// The local profile's database (`$BROLLY_DATA_DIR/brolly.sqlite`).
     func openStore() throws -> AppDatabase {
         let url = configuration.directories.data.appendingPathComponent("brolly.sqlite")
@@ -95,8 +105,11 @@ struct Frontend {
 
     func weather(for place: Place, mode: FetchMode) async throws -> WeatherResult {
         let result = try await service.weather(for: place, mode: mode)
+        // The street address goes into the history too.
+        let address = await quickAddress(place.coordinate)
         do {
-            try openStore().recordLookup(result.report, address: nil, coordinate: place.coordinate, device: AppDatabase.localDevice)
+            try openStore().recordLookup(
+                result.report, address: address, coordinate: place.coordinate, device: AppDatabase.localDevice)
         } catch {
             note("could not save this lookup in the history: \(error)")
         }

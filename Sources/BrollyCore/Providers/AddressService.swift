@@ -25,10 +25,23 @@ public struct AddressService: Sendable {
         self.now = now
     }
 
+    func cacheKey(_ c: Coordinate) -> String { String(format: "address-%.3f_%.3f", c.latitude, c.longitude) }
+
+    /// The cached address at `c`, whatever its age, without any network call.
+    public func cachedAddress(for c: Coordinate) -> Address? {
+        cache.read(Address.self, key: cacheKey(c)).map { entry in
+            var address = entry.value
+            (address.latitude, address.longitude) = (c.latitude, c.longitude)
+            return address
+        }
+    }
+
     public func address(for c: Coordinate) async throws -> Address {
-        let key = String(format: "address-%.3f_%.3f", c.latitude, c.longitude)
+        let key = cacheKey(c)
         if let entry = cache.read(Address.self, key: key), now().timeIntervalSince(entry.receivedAt) < 30 * 86_400 {
-            return entry.value
+            var address = entry.value
+            (address.latitude, address.longitude) = (c.latitude, c.longitude)
+            return address
         }
         var address: Address
         do {
