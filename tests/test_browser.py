@@ -123,6 +123,20 @@ def test_later_launch_allowed_without_network(server, browser_factory, double):
     b.network(online=True)
 
 
+def test_later_launch_somewhere_else_without_network(server, browser_factory, double):
+    """Moved since last time and no network: the map follows you, the last weather stays, marked stale."""
+    b = browser_factory(server.url)
+    first_good_visit(b)
+    b.allow_location(48.85, 2.35)
+    b.network(online=False)
+    b.open()
+    b.wait(lambda: b.map_view().get("marker") == "shown", what="marker")
+    b.wait(lambda: b.exists("stale"), what="stale marker")
+    assert b.state() == "ready" and b.text("place-name") == "Berlin"
+    assert_zoomed_to(b.map_view(), 48.85, 2.35)
+    b.network(online=True)
+
+
 def test_later_launch_allowed_with_network(server, browser_factory, double):
     b = browser_factory(server.url)
     first_good_visit(b)

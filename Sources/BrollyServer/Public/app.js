@@ -427,7 +427,9 @@
       state.location = { lat, lon };
       setMarker(lat, lon);
       showPlace(lat, lon, 'your location');
-      loadWeather({ lat, lon, here: true });
+      // On a later visit the last weather stays on screen until the new answer arrives, and
+      // stays (marked stale) if none can.
+      loadWeather({ lat, lon, here: true }, { quiet: Boolean(state.doc) && !userAsked });
     }, (err) => locationFailed(err, userAsked), { enableHighAccuracy: false, timeout: 10000, maximumAge: 300000 });
   }
 
