@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# Runs Brolly's main job on a fresh machine: installs Leaflet for the map if missing, then builds
+# Runs Brolly's main job on a fresh machine: installs SQLite's headers and Leaflet if missing, then builds
 # and starts `brolly serve` on http://127.0.0.1:8080 (Open-Meteo, no key needed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SUDO=""
 if [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1; then SUDO="sudo"; fi
-if [ ! -f /usr/share/javascript/leaflet/leaflet.js ] && [ -z "${BROLLY_LEAFLET_DIR:-}" ]; then
-  $SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q libjs-leaflet
+missing=()
+[ -f /usr/include/sqlite3.h ] || missing+=(libsqlite3-dev)   # GRDB builds against the system SQLite
+if [ ! -f /usr/share/javascript/leaflet/leaflet.js ] && [ -z "${BROLLY_LEAFLET_DIR:-}" ]; then missing+=(libjs-leaflet); fi
+if [ ${#missing[@]} -gt 0 ]; then
+  $SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q "${missing[@]}"
 fi
 exec swift run -c release brolly serve "$@"

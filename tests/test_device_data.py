@@ -148,6 +148,16 @@ def test_one_browser_cannot_reach_anothers_data(server):
     assert forged.get("/api/v1/places")[2] == []
 
 
+def test_clients_without_cookies_leave_no_history(server, home):
+    for _ in range(5):
+        status, _, _ = Client(server.url).get("/api/v1/weather?lat=52.52&lon=13.41")
+        assert status == 200
+    time.sleep(1)
+    db = sqlite3.connect(Path(home["BROLLY_DATA_DIR"]) / "brolly.sqlite")
+    assert db.execute("SELECT COUNT(*) FROM history").fetchone()[0] == 0
+    assert db.execute("SELECT COUNT(*) FROM device").fetchone()[0] == 1  # only the CLI's local profile
+
+
 def test_state_changes_from_another_origin_are_refused(server):
     a = Client(server.url)
     for headers in ({"Origin": "http://evil.example"}, {"Sec-Fetch-Site": "cross-site"},
@@ -161,6 +171,7 @@ def test_state_changes_from_another_origin_are_refused(server):
 
 def test_history_is_recorded_listed_opened_and_deleted(server):
     a = Client(server.url)
+    a.get("/api/v1/places")  # the browser gets its device cookie
     weather(a, 52.52, 13.41)
     weather(a, 52.5201, 13.4101)  # the same place again within minutes: one entry
     weather(a, -33.87, 151.21)

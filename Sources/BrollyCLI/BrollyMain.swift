@@ -15,6 +15,8 @@ public enum BrollyMain {
             exit(0)
         } catch let error as BrollyError {
             fail(error.message, code: error.kind == .invalidInput ? 64 : 1)
+        } catch let error as CommandFailure {
+            fail(error.message, code: 1)
         } catch {
             let code = Brolly.exitCode(for: error)
             if code == .success { Brolly.exit(withError: error) }  // --help, --version
@@ -24,9 +26,16 @@ public enum BrollyMain {
     }
 
     static func fail(_ message: String, code: Int32) -> Never {
-        var text = message.trimmingCharacters(in: .whitespacesAndNewlines)
+        // One line, whatever the message.
+        var text = message.split(whereSeparator: \.isNewline).joined(separator: " ").trimmingCharacters(in: .whitespaces)
         if text.hasPrefix("Error: ") { text.removeFirst(7) }
         FileHandle.standardError.write(Data("brolly: error: \(text)\n".utf8))
         exit(code == 0 ? 1 : code)
     }
+}
+
+/// A command that could not do its work for a reason outside the user's input (a busy port, an
+/// unwritable directory): exit 1 with the message.
+struct CommandFailure: Error {
+    let message: String
 }

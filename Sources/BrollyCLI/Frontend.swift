@@ -99,7 +99,7 @@ struct Frontend {
     func openStore() throws -> AppDatabase {
         let url = configuration.directories.data.appendingPathComponent("brolly.sqlite")
         do { return try AppDatabase.open(at: url) } catch {
-            throw BrollyError.invalidInput("cannot open the database \(url.path): \(error.localizedDescription)")
+            throw CommandFailure(message: "cannot open the database \(url.path): \(error.localizedDescription)")
         }
     }
 

@@ -56,7 +56,7 @@ struct Serve: AsyncParsableCommand {
         let store: AppDatabase
         do { store = try AppDatabase.open(at: databaseURL) } catch {
             await transport.shutdown()
-            throw BrollyError.invalidInput("cannot open the database \(databaseURL.path): \(error)")
+            throw CommandFailure(message: "cannot open the database \(databaseURL.path): \(error.localizedDescription)")
         }
         logger.info("database \(databaseURL.path)")
         let services = ServerServices.make(configuration: configuration, transport: transport, store: store, logger: logger)
@@ -65,7 +65,9 @@ struct Serve: AsyncParsableCommand {
             try await app.runService()
         } catch {
             await transport.shutdown()
-            throw BrollyError.invalidInput("cannot serve on \(host):\(port): \(error)")
+            let text = String(describing: error)
+            let reason = text.contains("Address already in use") ? "the address is already in use" : text
+            throw CommandFailure(message: "cannot serve on \(host):\(port): \(reason)")
         }
         await transport.shutdown()
     }

@@ -33,7 +33,9 @@ struct APIController: Sendable {
             place = await placeName(c)
         }
         let result = try await services.weather.weather(for: place, mode: .staleWhileRevalidate)
-        recordLookup(result.report, at: place.coordinate, device: context.deviceID, logger: context.logger)
+        if context.isReturningDevice {
+            recordLookup(result.report, at: place.coordinate, device: context.deviceID, logger: context.logger)
+        }
         let document = WeatherDocument(result, units: units)
         // Always revalidate: the ETag makes that a cheap 304, and a client never shows old data
         // believing it current.

@@ -8,6 +8,9 @@ public struct AppRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     /// The stored (hashed) id of the browser's device; set by `DeviceMiddleware`.
     public var deviceID: String = ""
+    /// Whether the request came with the device's cookie: a client that keeps no cookies gets a
+    /// new device each time, and no history is recorded for it.
+    public var isReturningDevice = false
 
     public init(source: Source) {
         coreContext = .init(source: source)
@@ -30,6 +33,7 @@ struct DeviceMiddleware: RouterMiddleware {
         var newToken: String?
         if let token = request.cookies[Self.cookieName]?.value, Self.isWellFormed(token) {
             context.deviceID = AppDatabase.deviceID(forToken: token)
+            context.isReturningDevice = true
         } else {
             let token = Self.makeToken()
             newToken = token

@@ -4,8 +4,10 @@ import Foundation
 import GRDB
 
 /// Brolly's database: saved places, lookup history and the devices they belong to. One SQLite
-/// file in WAL mode, shared safely by the CLI and the server; every acknowledged write is on disk
-/// before the call returns (synchronous = FULL), so it survives the process being killed.
+/// file in WAL mode, shared safely by the CLI and the server. A write is acknowledged once its
+/// transaction is in the write-ahead log; with `synchronous = NORMAL` in WAL mode that survives the
+/// process being killed (only a power loss or an OS crash could roll back the latest commits),
+/// without an fsync on every write.
 public struct AppDatabase: Sendable {
     /// The CLI's own profile.
     public static let localDevice = "local"
@@ -35,7 +37,7 @@ public struct AppDatabase: Sendable {
         var config = Configuration()
         config.busyMode = .timeout(10)
         config.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = FULL")
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }
         return config
     }

@@ -375,6 +375,7 @@
     state.retry = () => loadWeather(target);
     clearTimeout(state.repollTimer);
     try {
+      await deviceReady;  // so that this lookup lands in this browser's history
       const doc = await api(`/api/v1/weather?lat=${target.lat.toFixed(4)}&lon=${target.lon.toFixed(4)}`);
       if (seq !== state.seq) return;
       if (!isWeatherDocument(doc)) throw new AppError('unreadable');
@@ -564,6 +565,7 @@
   // ---------- address, news, saved places, history ----------
 
   const PLACES_KEY = 'brolly.places.v1';
+  let deviceReady = Promise.resolve();
   const HISTORY_KEY = 'brolly.history.v1';
 
   async function send(method, path, body) {
@@ -824,8 +826,9 @@
     removeMarker();
     setState('loading');
   }
+  // The first call gives this browser its device cookie; weather lookups wait for it.
+  deviceReady = loadPlaces();
   locate(false);
-  loadPlaces();
   loadHistory();
 
   if ('serviceWorker' in navigator) {
