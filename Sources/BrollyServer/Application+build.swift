@@ -59,7 +59,9 @@ public struct ServerServices: Sendable {
         quick.log = log
         let cache = FileCache(directory: configuration.directories.cache)
         let provider = configuration.makeProvider(network: network)
-        let weather = WeatherService(provider: provider, quickProvider: configuration.makeProvider(network: quick), cache: cache)
+        let weather = WeatherService(
+            provider: provider, quickProvider: configuration.makeProvider(network: quick), cache: cache,
+            keepsEntriesInMemory: true)
         // One gate for every Nominatim call: at most one request per second.
         var address = configuration.makeAddressService(transport: transport, gate: RateGate(interval: 1))
         address.network.log = log

@@ -118,6 +118,34 @@ import Testing
     }
 }
 
+@Suite struct MemoryCacheTests {
+    @Test func serverKeepsDecodedEntriesAndStillWritesTheFile() async throws {
+        let clock = TestClock(utc("2026-11-21T12:00:00Z"))
+        let provider = FakeProvider(answer: .success(sampleReport()))
+        let cache = FileCache(directory: temporaryDirectory())
+        let service = WeatherService(provider: provider, cache: cache, keepsEntriesInMemory: true, now: { clock.now })
+        let place = sampleReport().place
+        _ = try await service.weather(for: place)
+        let file = cache.fileURL(for: service.key(for: place.coordinate))
+        #expect(FileManager.default.fileExists(atPath: file.path))  // the disk is still written
+        try FileManager.default.removeItem(at: file)
+        clock.advance(60)
+        let again = try await service.weather(for: place)
+        #expect(again.isFromCache && provider.callCount == 1)  // answered from memory
+        // Another process (a new service on the same directory) reads what the first one wrote.
+        _ = try await service.weather(for: place, mode: .refresh)
+        let other = WeatherService(provider: provider, cache: cache, now: { clock.now })
+        #expect(other.cached(for: place.coordinate) != nil)
+    }
+
+    @Test func capacityBoundsTheMap() {
+        let memory = MemoryCache<Int>(capacity: 2)
+        for i in 0..<5 { memory.set("k\(i)", CacheEntry(value: i, receivedAt: Date())) }
+        #expect(memory.get("k4")?.value == 4)
+        #expect(memory.get("k0") == nil)
+    }
+}
+
 @Suite struct FileCacheTests {
     @Test func roundTripsWithReceivedTime() throws {
         let cache = FileCache(directory: temporaryDirectory())

@@ -61,11 +61,17 @@ public final class WeatherService: Sendable {
     public let policy: CachePolicy
     let now: @Sendable () -> Date
     let flights = SingleFlight<WeatherReport>()
+    /// Decoded entries this process has read or written (nil: always read the file).
+    let memory: MemoryCache<WeatherReport>?
 
+    /// - Parameter keepsEntriesInMemory: for long-running processes (the server): entries are
+    ///   decoded once, not on every request.
     public init(
         provider: any WeatherProvider, quickProvider: (any WeatherProvider)? = nil, cache: FileCache,
-        policy: CachePolicy = CachePolicy(), now: @escaping @Sendable () -> Date = { Date() }
+        policy: CachePolicy = CachePolicy(), keepsEntriesInMemory: Bool = false,
+        now: @escaping @Sendable () -> Date = { Date() }
     ) {
+        self.memory = keepsEntriesInMemory ? MemoryCache() : nil
         self.provider = provider
         self.quickProvider = quickProvider ?? provider
         self.cache = cache
@@ -80,13 +86,13 @@ public final class WeatherService: Sendable {
 
     /// The cached entry for a place, whatever its age.
     public func cached(for coordinate: Coordinate) -> CacheEntry<WeatherReport>? {
-        cache.read(WeatherReport.self, key: key(for: coordinate))
+        cache.read(WeatherReport.self, key: key(for: coordinate), memory: memory)
     }
 
     /// The weather at `place` under `mode`.
     public func weather(for place: Place, mode: FetchMode = .normal) async throws -> WeatherResult {
         let key = key(for: place.coordinate)
-        let entry = cache.read(WeatherReport.self, key: key)
+        let entry = cache.read(WeatherReport.self, key: key, memory: memory)
         let age = entry.map { now().timeIntervalSince($0.receivedAt) }
 
         switch mode {
@@ -145,7 +151,7 @@ public final class WeatherService: Sendable {
     private func store(_ report: WeatherReport, key: String) throws -> WeatherReport {
         var report = report
         report.fetchedAt = now()
-        try? cache.write(report, key: key, receivedAt: report.fetchedAt)
+        try? cache.write(report, key: key, receivedAt: report.fetchedAt, memory: memory)
         return report
     }
 

@@ -109,6 +109,8 @@ public struct PlaceNamer: Sendable {
     public let addresses: AddressService
     public let cache: FileCache
     let now: @Sendable () -> Date
+    /// Names this process has already decoded.
+    let memory = MemoryCache<Place>()
 
     public init(
         provider: any WeatherProvider, addresses: AddressService, cache: FileCache, now: @escaping @Sendable () -> Date = { Date() }
@@ -122,7 +124,7 @@ public struct PlaceNamer: Sendable {
     /// The nearest named place. Throws when no service could name it.
     public func place(at c: Coordinate) async throws -> Place {
         let key = "reverse-\(c.cacheKey)"
-        if let entry = cache.read(Place.self, key: key), now().timeIntervalSince(entry.receivedAt) < 30 * 86_400 {
+        if let entry = cache.read(Place.self, key: key, memory: memory), now().timeIntervalSince(entry.receivedAt) < 30 * 86_400 {
             var p = entry.value
             (p.latitude, p.longitude) = (c.latitude, c.longitude)
             return p
@@ -131,7 +133,7 @@ public struct PlaceNamer: Sendable {
         if let p = try? await provider.reverse(c) { found = p }
         if found == nil { found = try await addresses.address(for: c).place }
         guard var place = found else { throw BrollyError.placeNotFound("these coordinates") }
-        try? cache.write(place, key: key, receivedAt: now())
+        try? cache.write(place, key: key, receivedAt: now(), memory: memory)
         (place.latitude, place.longitude) = (c.latitude, c.longitude)
         return place
     }
