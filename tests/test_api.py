@@ -129,19 +129,27 @@ def test_provider_failures_with_nothing_cached(server, double):
     assert status == 503 and body["code"] == "rate-limited" and headers.get("Retry-After")
 
 
-def test_provider_failure_with_cache_serves_it_stale(server_factory, double, home):
-    server = server_factory(args=("--timeout", "2"))
+def test_provider_failure_with_cache_serves_it_stale(server_factory, double):
+    server = server_factory(args=("--timeout", "2"), extra_env={"BROLLY_FRESH_SECONDS": "1"})
     assert get_json(server, "/api/v1/weather?lat=51.5&lon=-0.12")[0] == 200
-    # Age the entry past the fresh window by rewriting its received time.
-    from pathlib import Path
-    for p in Path(home["BROLLY_CACHE_DIR"]).glob("weather-*.json"):
-        entry = json.loads(p.read_text())
-        entry["receivedAt"] -= 20 * 60
-        p.write_text(json.dumps(entry))
+    time.sleep(1.5)  # past the fresh window
     double.fault("500")
     status, headers, doc = get_json(server, "/api/v1/weather?lat=51.5&lon=-0.12")
     assert status == 200 and doc["source"]["stale"] is True
     assert "no-cache" in headers["Cache-Control"]
+    time.sleep(0.5)
+    assert double.calls("/v1/forecast") >= 2  # it tried to refresh in the background
+
+
+def test_stale_answer_is_refreshed_in_the_background(server_factory, double):
+    server = server_factory(extra_env={"BROLLY_FRESH_SECONDS": "1"})
+    first = get_json(server, "/api/v1/weather?lat=40.71&lon=-74.0")[2]
+    time.sleep(1.5)
+    stale = get_json(server, "/api/v1/weather?lat=40.71&lon=-74.0")[2]
+    assert stale["source"]["stale"] is True and stale["source"]["fetchedAt"] == first["source"]["fetchedAt"]
+    time.sleep(0.5)
+    fresh = get_json(server, "/api/v1/weather?lat=40.71&lon=-74.0")[2]
+    assert fresh["source"]["stale"] is False and fresh["source"]["fetchedAt"] != first["source"]["fetchedAt"]
 
 
 def test_search_and_reverse(server, double):

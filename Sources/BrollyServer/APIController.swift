@@ -7,6 +7,9 @@ import Logging
 /// `/api/v1`: weather, place search and reverse lookup.
 struct APIController: Sendable {
     let services: ServerServices
+    /// Encoded weather bodies by what they were made from: a cached answer is encoded once per
+    /// unit system and place label, not on every request.
+    let encodedWeather = MemoryCache<Data>(capacity: 512)
 
     func add(to group: RouterGroup<AppRequestContext>) {
         group.get("weather", use: weather)
@@ -36,10 +39,22 @@ struct APIController: Sendable {
         if context.isReturningDevice {
             recordLookup(result.report, at: place.coordinate, device: context.deviceID, logger: context.logger)
         }
-        let document = WeatherDocument(result, units: units)
+        let r = result.report
+        let memoKey = [
+            services.weather.key(for: place.coordinate), units.rawValue, String(r.fetchedAt.timeIntervalSince1970),
+            String(result.isStale), r.place.name, r.place.region ?? "", r.place.country,
+            String(r.place.latitude), String(r.place.longitude),
+        ].joined(separator: "|")
+        let body: Data
+        if let hit = encodedWeather.get(memoKey) {
+            body = hit.value
+        } else {
+            body = try WeatherDocument.makeEncoder(pretty: false).encode(WeatherDocument(result, units: units))
+            encodedWeather.set(memoKey, CacheEntry(value: body, receivedAt: r.fetchedAt))
+        }
         // Always revalidate: the ETag makes that a cheap 304, and a client never shows old data
         // believing it current.
-        return try json(document, request: request, cacheControl: "public, no-cache")
+        return respond(body, request: request, cacheControl: "public, no-cache")
     }
 
     /// Saves the lookup in the device's history, with its street address when one can be had;
@@ -93,7 +108,11 @@ struct APIController: Sendable {
 
     /// A JSON response with an ETag (the body's checksum); `If-None-Match` gets 304.
     func json<T: Encodable>(_ value: T, request: Request, cacheControl: String) throws -> Response {
-        let body = try WeatherDocument.makeEncoder(pretty: false).encode(value)
+        respond(try WeatherDocument.makeEncoder(pretty: false).encode(value), request: request, cacheControl: cacheControl)
+    }
+
+    /// A JSON body with an ETag (its checksum); `If-None-Match` gets 304.
+    func respond(_ body: Data, request: Request, cacheControl: String) -> Response {
         let etag = "\"\(Checksum.hex(body))\""
         var headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .eTag: etag, .cacheControl: cacheControl]
         headers[.vary] = "Accept-Encoding"

@@ -61,7 +61,7 @@ public struct ServerServices: Sendable {
         let provider = configuration.makeProvider(network: network)
         let weather = WeatherService(
             provider: provider, quickProvider: configuration.makeProvider(network: quick), cache: cache,
-            keepsEntriesInMemory: true)
+            policy: configuration.cachePolicy, keepsEntriesInMemory: true)
         // One gate for every Nominatim call: at most one request per second.
         var address = configuration.makeAddressService(transport: transport, gate: RateGate(interval: 1))
         address.network.log = log

@@ -95,6 +95,7 @@ import Testing
         let provider = FakeProvider(id: .openWeatherMap, answer: .success(sampleReport()))
         let service = makeService(provider, clock: clock, freshFor: 60)
         #expect(service.policy.freshFor == 600)
+        #expect(CachePolicy(freshFor: 60).enforcing(.openMeteo).freshFor == 60)  // no floor for Open-Meteo
         _ = try await service.weather(for: berlin)
         clock.advance(5 * 60)
         _ = try await service.weather(for: berlin)

@@ -4,6 +4,11 @@ import Foundation
 public struct CacheEntry<Value: Sendable>: Sendable {
     public var value: Value
     public var receivedAt: Date
+
+    public init(value: Value, receivedAt: Date) {
+        self.value = value
+        self.receivedAt = receivedAt
+    }
 }
 
 /// FNV-1a, 64 bit: a small, dependency-free checksum for cache integrity and ETags.

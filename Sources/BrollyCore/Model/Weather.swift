@@ -186,8 +186,13 @@ public enum ProviderID: String, Codable, Sendable, CaseIterable {
     case openWeatherMap = "openweathermap"
 
     /// The shortest time a response is served without a new call. OpenWeatherMap asks for at
-    /// least 10 minutes between calls for one place.
-    public var minimumFreshness: TimeInterval { 600 }
+    /// least 10 minutes between calls for one place; Open-Meteo sets no such floor.
+    public var minimumFreshness: TimeInterval {
+        switch self {
+        case .openWeatherMap: 600
+        case .openMeteo: 0
+        }
+    }
 }
 
 /// Everything known about the weather at a place, as one provider answered, in metric units.

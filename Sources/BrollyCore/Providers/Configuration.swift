@@ -13,6 +13,9 @@ public struct BrollyConfiguration: Sendable {
     public var directories: Directories
     /// Per-request overall time-out, seconds.
     public var timeout: TimeInterval
+    /// The cache's fresh window (`BROLLY_FRESH_SECONDS`, default 600); never less than 10 minutes
+    /// for OpenWeatherMap.
+    public var cachePolicy: CachePolicy
 
     /// Chooses the provider: the named one; else OpenWeatherMap when `OPENWEATHERMAP_API_KEY` is
     /// set and non-empty; else Open-Meteo. Throws a usage error for an unknown name or a missing key.
@@ -41,6 +44,14 @@ public struct BrollyConfiguration: Sendable {
             throw BrollyError.invalidInput("timeout must be between 0 and 300 seconds, got \(timeout)")
         }
         self.timeout = timeout
+        var policy = CachePolicy()
+        if let raw = env["BROLLY_FRESH_SECONDS"], !raw.isEmpty {
+            guard let seconds = TimeInterval(raw), seconds.isFinite, seconds >= 1, seconds <= 86_400 else {
+                throw BrollyError.invalidInput("BROLLY_FRESH_SECONDS must be between 1 and 86400, got \(raw)")
+            }
+            policy = CachePolicy(freshFor: seconds, usableFor: max(3600, seconds))
+        }
+        cachePolicy = policy.enforcing(provider)
         urls = try UpstreamURLs.fromEnvironment(env)
         directories = Directories.fromEnvironment(env)
     }
@@ -82,12 +93,12 @@ public struct BrollyConfiguration: Sendable {
 
     /// The weather service: the provider, a quick variant for refreshing stale data (a short
     /// time-out, one attempt), and the file cache.
-    public func makeWeatherService(transport: any HTTPTransport, policy: CachePolicy = CachePolicy()) -> WeatherService {
+    public func makeWeatherService(transport: any HTTPTransport) -> WeatherService {
         let quick = makeNetwork(transport: transport, timeout: min(timeout, 3), retry: .none)
         return WeatherService(
             provider: makeProvider(network: makeNetwork(transport: transport)),
             quickProvider: makeProvider(network: quick),
-            cache: FileCache(directory: directories.cache), policy: policy)
+            cache: FileCache(directory: directories.cache), policy: cachePolicy)
     }
 }
 
