@@ -268,7 +268,8 @@
       const name = document.createElement('span');
       name.className = 'dname';
       const date = new Date(`${d.date}T12:00:00Z`);
-      name.textContent = index === 0 ? 'Today' : WEEKDAYS[date.getUTCDay()] || d.date;
+      // A history snapshot's first day is the day of the lookup, not today.
+      name.textContent = index === 0 && !opts.historyNote ? 'Today' : WEEKDAYS[date.getUTCDay()] || d.date;
       name.title = d.date;
       const icon = document.createElement('span');
       icon.className = 'mini';
