@@ -71,19 +71,13 @@ struct APIController: Sendable {
         }
     }
 
-    /// The name of the place at `c`, or its coordinates when no service can name it quickly.
+    /// The name of the place at `c`, or its coordinates when no service can name it quickly. A
+    /// slow lookup is not cancelled: it finishes in the background, so its answer (or the news
+    /// that the geocoder is unreachable) is cached for the next request.
     func placeName(_ c: Coordinate) async -> Place {
-        let namer = services.namer
-        return await withTaskGroup(of: Place?.self) { group in
-            group.addTask { try? await namer.place(at: c) }
-            group.addTask {
-                try? await Task.sleep(nanoseconds: 2_500_000_000)
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first ?? Place.unnamed(c)
-        }
+        let naming = Task { [namer = services.namer] in try? await namer.place(at: c) }
+        let name = await FirstOf.value(naming, orNilAfter: 1.5)
+        return name ?? Place.unnamed(c)
     }
 
     /// `GET /api/v1/places/search?q=`.
@@ -126,5 +120,37 @@ struct APIController: Sendable {
             return Response(status: .notModified, headers: headers)
         }
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+}
+
+/// Waits for a task's value, or for a deadline, whichever comes first, without cancelling the task.
+enum FirstOf {
+    static func value<T: Sendable>(_ task: Task<T?, Never>, orNilAfter seconds: Double) async -> T? {
+        await withCheckedContinuation { (continuation: CheckedContinuation<T?, Never>) in
+            let once = Once()
+            Task {
+                let value = await task.value
+                if once.claim() { continuation.resume(returning: value) }
+            }
+            Task {
+                try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
+                if once.claim() { continuation.resume(returning: nil) }
+            }
+        }
+    }
+}
+
+/// True for the first caller only.
+final class Once: @unchecked Sendable {
+    // @unchecked Sendable: `claimed` is only read or written while holding `lock`.
+    private var claimed = false
+    private let lock = NSLock()
+
+    func claim() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        if claimed { return false }
+        claimed = true
+        return true
     }
 }

@@ -96,3 +96,24 @@ import Testing
         #expect(throws: BrollyError.self) { try NominatimGeocoder.address(from: fixture("nominatim/error.json")) }
     }
 }
+
+@Suite struct AddressServiceTests {
+    @Test func anUnreachableGeocoderIsLeftAloneForAWhile() async throws {
+        let transport = ScriptedTransport([.fail(.cannotConnect("no route"))])
+        let network = NetworkService(transport: transport, retry: .none, sleep: { _ in })
+        let clock = TestClock(utc("2026-11-21T12:00:00Z"))
+        let base = URL(string: "http://127.0.0.1:9")!
+        let service = AddressService(
+            nominatim: NominatimGeocoder(network: network, baseURL: base, gate: RateGate(interval: 0)), network: network,
+            googleURL: base, googleAPIKey: nil, fallback: nil, cache: FileCache(directory: temporaryDirectory()),
+            now: { clock.now })
+        await #expect(throws: BrollyError.self) { try await service.address(for: Coordinate(latitude: 1, longitude: 2)) }
+        #expect(transport.count == 1)
+        // Another point a moment later: no new attempt.
+        await #expect(throws: BrollyError.self) { try await service.address(for: Coordinate(latitude: 3, longitude: 4)) }
+        #expect(transport.count == 1)
+        clock.advance(61)
+        await #expect(throws: BrollyError.self) { try await service.address(for: Coordinate(latitude: 3, longitude: 4)) }
+        #expect(transport.count == 2)
+    }
+}

@@ -36,12 +36,23 @@ public struct AddressService: Sendable {
         }
     }
 
+    /// How long an unreachable geocoder is left alone before it is tried again.
+    public var unreachableBackoff: TimeInterval = 60
+
+    var unreachableKey: String { googleAPIKey == nil ? "geocoder-unreachable-nominatim" : "geocoder-unreachable-google" }
+
     public func address(for c: Coordinate) async throws -> Address {
         let key = cacheKey(c)
         if let entry = cache.read(Address.self, key: key), now().timeIntervalSince(entry.receivedAt) < 30 * 86_400 {
             var address = entry.value
             (address.latitude, address.longitude) = (c.latitude, c.longitude)
             return address
+        }
+        // A geocoder that could not be reached a moment ago is not waited for again (a missing
+        // network can take seconds per attempt to fail); the marker is a file, so it also spans
+        // separate CLI runs.
+        if let mark = cache.read(Bool.self, key: unreachableKey), now().timeIntervalSince(mark.receivedAt) < unreachableBackoff {
+            throw BrollyError.offline("the address service could not be reached a moment ago")
         }
         var address: Address
         do {
@@ -54,6 +65,9 @@ public struct AddressService: Sendable {
                 address = try await nominatim.address(for: c)
             }
         } catch let error as BrollyError {
+            if error.kind == .offline || error.kind == .timedOut {
+                try? cache.write(true, key: unreachableKey, receivedAt: now())
+            }
             guard let fallback, error.kind != .placeNotFound, let place = try? await fallback.reverse(c) else { throw error }
             address = Address(
                 latitude: c.latitude, longitude: c.longitude, city: place.name, region: place.region, country: place.country,
