@@ -73,7 +73,10 @@ struct Frontend {
         }
         if let remembered = preferences.defaultPlace { return remembered }
         if offline { throw BrollyError.notCached("your location (no remembered place; give --place or --lat/--lon)") }
-        let locator = IPLocator(network: configuration.makeNetwork(transport: transport), url: configuration.urls.ipLocation)
+        let locator = IPLocator(
+            network: configuration.makeNetwork(
+                transport: transport, timeout: min(configuration.timeout, 5), retry: RetryPolicy(maxAttempts: 2)),
+            url: configuration.urls.ipLocation)
         let found: Place
         do { found = try await locator.locate() } catch let error as BrollyError {
             throw BrollyError(
