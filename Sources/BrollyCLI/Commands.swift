@@ -89,7 +89,7 @@ struct Search: AsyncParsableCommand {
     var json = false
 
     func validate() throws {
-        do { _ = try PlaceSearch.validated(query) } catch let e as BrollyError { throw ValidationError(e.message) }
+        try validating { _ = try PlaceSearch.validated(query) }
     }
 
     func run() async throws {

@@ -47,11 +47,9 @@ struct Places: AsyncParsableCommand {
             if query != nil && (lat != nil || lon != nil) { throw ValidationError("give either a place name or --lat/--lon, not both") }
             if (lat == nil) != (lon == nil) { throw ValidationError("--lat and --lon must be given together") }
             if let lat, let lon {
-                do { _ = try Coordinate.validated(latitude: lat, longitude: lon) } catch let e as BrollyError {
-                    throw ValidationError(e.message)
-                }
+                try validating { _ = try Coordinate.validated(latitude: lat, longitude: lon) }
             }
-            if let query { do { _ = try PlaceSearch.validated(query) } catch let e as BrollyError { throw ValidationError(e.message) } }
+            if let query { try validating { _ = try PlaceSearch.validated(query) } }
             if let name, name.trimmingCharacters(in: .whitespaces).isEmpty || name.count > 100 {
                 throw ValidationError("--name must be 1 to 100 characters")
             }

@@ -2,6 +2,11 @@ import ArgumentParser
 import BrollyCore
 import Foundation
 
+/// Runs one of BrollyCore's input checks, reporting its failure as a usage error.
+func validating(_ check: () throws -> Void) throws {
+    do { try check() } catch let error as BrollyError { throw ValidationError(error.message) }
+}
+
 /// Where to get the weather for.
 struct LocationOptions: ParsableArguments {
     @Option(name: .long, help: "A place name to look up, e.g. \"Berlin\" or \"Paris, TX\".")
@@ -15,14 +20,12 @@ struct LocationOptions: ParsableArguments {
 
     func validate() throws {
         if let place {
-            do { _ = try PlaceSearch.validated(place) } catch let e as BrollyError { throw ValidationError(e.message) }
+            try validating { _ = try PlaceSearch.validated(place) }
         }
         if (lat == nil) != (lon == nil) { throw ValidationError("--lat and --lon must be given together") }
         if place != nil && lat != nil { throw ValidationError("give either --place or --lat/--lon, not both") }
         if let lat, let lon {
-            do { _ = try Coordinate.validated(latitude: lat, longitude: lon) } catch let e as BrollyError {
-                throw ValidationError(e.message)
-            }
+            try validating { _ = try Coordinate.validated(latitude: lat, longitude: lon) }
         }
     }
 }

@@ -84,8 +84,4 @@ public struct FileCache: Sendable {
         try Self.encoder.encode(envelope).write(to: fileURL(for: key), options: .atomic)
     }
 
-    /// Removes `key`.
-    public func remove(key: String) {
-        try? FileManager.default.removeItem(at: fileURL(for: key))
-    }
 }

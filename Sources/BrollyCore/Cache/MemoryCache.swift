@@ -27,11 +27,6 @@ public final class MemoryCache<Value: Sendable>: @unchecked Sendable {
         entries[key] = entry
     }
 
-    public func remove(_ key: String) {
-        lock.lock()
-        defer { lock.unlock() }
-        entries[key] = nil
-    }
 }
 
 extension FileCache {

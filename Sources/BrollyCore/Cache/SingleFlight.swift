@@ -14,7 +14,4 @@ public actor SingleFlight<Value: Sendable> {
         defer { inFlight[key] = nil }
         return try await task.value
     }
-
-    /// Whether a call for `key` is running.
-    public func isRunning(_ key: String) -> Bool { inFlight[key] != nil }
 }
