@@ -155,7 +155,7 @@ struct History: AsyncParsableCommand {
             try await Frontend.with(providerOptions) { frontend in
                 let entries = try frontend.openStore().history(device: AppDatabase.localDevice, limit: limit)
                 if json {
-                    try Terminal.printJSON(entries.map { HistoryLine($0) })
+                    try Terminal.printJSON(entries.map { HistoryDocument($0) })
                 } else if entries.isEmpty {
                     print("No lookups yet.")
                 } else {
@@ -191,9 +191,7 @@ struct History: AsyncParsableCommand {
                     report: e.weather, isStale: true, isFromCache: true, age: Date().timeIntervalSince(e.weather.fetchedAt),
                     refreshError: nil)
                 if json {
-                    var line = HistoryLine(e)
-                    line.weather = WeatherDocument(result, units: units)
-                    try Terminal.printJSON(line)
+                    try Terminal.printJSON(HistoryDocument(e, weather: WeatherDocument(result, units: units)))
                 } else {
                     print(
                         "Looked up \(LocalTime.iso8601(e.createdAt, in: .current)) at \(String(format: "%.4f, %.4f", e.latitude, e.longitude))"
@@ -230,30 +228,6 @@ struct History: AsyncParsableCommand {
                 print("Deleted \(n) lookup\(n == 1 ? "" : "s")")
             }
         }
-    }
-}
-
-/// A history entry as `brolly history --json` prints it.
-struct HistoryLine: Encodable {
-    var id: Int64
-    var createdAt: String
-    var latitude: Double
-    var longitude: Double
-    var placeName: String
-    var address: Address?
-    var temperature: Double
-    var condition: String
-    var weather: WeatherDocument?
-
-    init(_ e: HistoryEntry) {
-        id = e.id ?? 0
-        createdAt = LocalTime.iso8601(e.createdAt, in: TimeZone(secondsFromGMT: 0)!)
-        latitude = e.latitude
-        longitude = e.longitude
-        placeName = e.placeName
-        address = e.address
-        temperature = e.weather.current.temperature
-        condition = e.weather.current.condition.description
     }
 }
 
@@ -295,14 +269,6 @@ struct News: AsyncParsableCommand {
     func run() async throws {
         try await Frontend.with(providerOptions) { frontend in
             var place = try await frontend.place(location)
-            if place.country.isEmpty,
-                let named = try? await frontend.configuration.makeAddressService(transport: frontend.transport).address(
-                    for: place.coordinate)
-            {
-                place = Place(
-                    name: named.city ?? place.name, country: named.country ?? "", countryCode: named.countryCode,
-                    region: named.region, latitude: place.latitude, longitude: place.longitude)
-            }
             // The place's time zone decides what "today" is.
             if let report = try? await frontend.service.weather(for: place, mode: frontend.offline ? .offline : .normal).report {
                 place.timezone = report.place.timezone

@@ -32,32 +32,6 @@ struct PlaceOut: Codable, Sendable {
     }
 }
 
-/// A lookup as the API lists it; `weather` only when one entry is asked for.
-struct HistoryOut: Codable, Sendable {
-    var id: Int64
-    var createdAt: String
-    var latitude: Double
-    var longitude: Double
-    var placeName: String
-    var address: Address?
-    var temperature: Double
-    var condition: WeatherDocument.ConditionInfo
-    var weather: WeatherDocument?
-
-    init(_ e: HistoryEntry, full: Bool) {
-        id = e.id ?? 0
-        createdAt = LocalTime.iso8601(e.createdAt, in: TimeZone(secondsFromGMT: 0)!)
-        latitude = e.latitude
-        longitude = e.longitude
-        placeName = e.placeName
-        address = e.address
-        let doc = WeatherDocument(e.weather, units: .metric, stale: true, age: 0)
-        temperature = doc.current.temperature
-        condition = doc.current.condition
-        weather = full ? doc : nil
-    }
-}
-
 struct NewPlaceBody: Decodable {
     var query: String?
     var latitude: Double?
@@ -185,7 +159,7 @@ struct DeviceDataController: Sendable {
                 guard let n = Int(v), (1...500).contains(n) else { throw Problem.badRequest("'limit' must be between 1 and 500") }
                 return n
             } ?? 100
-        let items = try services.store.history(device: context.deviceID, limit: limit).map { HistoryOut($0, full: false) }
+        let items = try services.store.history(device: context.deviceID, limit: limit).map { HistoryDocument($0) }
         return try json(["items": items])
     }
 
@@ -193,7 +167,7 @@ struct DeviceDataController: Sendable {
         guard let entry = try services.store.historyEntry(id: try Self.id(context), device: context.deviceID) else {
             throw Self.noSuchEntry
         }
-        return try json(HistoryOut(entry, full: true))
+        return try json(HistoryDocument(entry, weather: WeatherDocument(entry.weather, units: .metric, stale: true, age: 0)))
     }
 
     @Sendable func deleteHistoryEntry(_ request: Request, context: AppRequestContext) async throws -> Response {

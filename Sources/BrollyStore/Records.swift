@@ -91,3 +91,31 @@ public struct HistoryEntry: Codable, Sendable, Hashable, FetchableRecord, Mutabl
 
     public var coordinate: Coordinate { Coordinate(latitude: latitude, longitude: longitude) }
 }
+
+/// A history entry as the API and `brolly history --json` show it: a summary, and the weather
+/// snapshot when one entry is asked for.
+public struct HistoryDocument: Codable, Sendable {
+    public var id: Int64
+    public var createdAt: String
+    public var latitude: Double
+    public var longitude: Double
+    public var placeName: String
+    public var address: Address?
+    /// °C.
+    public var temperature: Double
+    public var condition: WeatherDocument.ConditionInfo
+    public var weather: WeatherDocument?
+
+    public init(_ e: HistoryEntry, weather: WeatherDocument? = nil) {
+        id = e.id ?? 0
+        createdAt = LocalTime.iso8601(e.createdAt, in: TimeZone(secondsFromGMT: 0)!)
+        latitude = e.latitude
+        longitude = e.longitude
+        placeName = e.placeName
+        address = e.address
+        let metric = WeatherDocument(e.weather, units: .metric, stale: true, age: 0)
+        temperature = metric.current.temperature
+        condition = metric.current.condition
+        self.weather = weather
+    }
+}
