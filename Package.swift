@@ -15,41 +15,49 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/apple/swift-crypto", "3.0.0"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.70.0"),
     ],
     targets: [
-        // Foundation only: models, providers, network and caching services, presentation.
+        // Foundation only: models, providers, the network service (with a URLSession transport),
+        // the caching service and the JSON weather contract. An iOS or macOS app embeds it as it is.
         .target(name: "BrollyCore"),
-        // The live transport on AsyncHTTPClient.
+        // The live transport on AsyncHTTPClient, for the server and the CLI.
         .target(
             name: "BrollyHTTP",
             dependencies: [
                 "BrollyCore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
-        // GRDB: the database of saved places, history and devices.
+        // GRDB: the database of saved places, history and devices (storage types only).
         .target(
             name: "BrollyStore",
             dependencies: [
                 "BrollyCore",
                 .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        // Hummingbird server: JSON API and the web app.
+        // The application layer: one factory builds every service; each user operation is written
+        // once here and called by both adapters (CLI and server); the JSON contracts it returns.
+        .target(name: "BrollyUseCases", dependencies: ["BrollyCore", "BrollyStore"]),
+        // Hummingbird server: controllers, middleware and the web app — an adapter over BrollyUseCases.
         .target(
             name: "BrollyServer",
             dependencies: [
-                "BrollyCore", "BrollyStore",
+                "BrollyCore", "BrollyStore", "BrollyUseCases",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             resources: [.copy("Public")]
         ),
+        // swift-argument-parser commands and terminal rendering — the other adapter.
         .target(
             name: "BrollyCLI",
             dependencies: [
-                "BrollyCore", "BrollyHTTP", "BrollyServer", "BrollyStore",
+                "BrollyCore", "BrollyHTTP", "BrollyServer", "BrollyStore", "BrollyUseCases",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -61,10 +69,12 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "BrollyStoreTests", dependencies: ["BrollyStore", "BrollyCore"]),
+        .testTarget(name: "BrollyUseCasesTests", dependencies: ["BrollyUseCases", "BrollyStore", "BrollyCore"]),
+        .testTarget(name: "BrollyCLITests", dependencies: ["BrollyCLI", "BrollyCore"]),
         .testTarget(
             name: "BrollyServerTests",
             dependencies: [
-                "BrollyServer", "BrollyCore",
+                "BrollyServer", "BrollyCore", "BrollyStore", "BrollyUseCases",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),

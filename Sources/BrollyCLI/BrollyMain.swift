@@ -14,7 +14,7 @@ public enum BrollyMain {
             }
             exit(0)
         } catch let error as BrollyError {
-            fail(error.message, code: error.kind == .invalidInput ? 64 : 1)
+            fail(error.message, code: [.invalidInput, .noSuchItem].contains(error.kind) ? 64 : 1)
         } catch let error as CommandFailure {
             fail(error.message, code: 1)
         } catch {

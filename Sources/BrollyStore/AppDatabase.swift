@@ -1,5 +1,4 @@
 import BrollyCore
-import Crypto
 import Foundation
 import GRDB
 
@@ -89,12 +88,6 @@ public struct AppDatabase: Sendable {
             try db.create(index: "history_on_device_time", on: "history", columns: ["deviceId", "createdAt"])
         }
         return migrator
-    }
-
-    /// The stored id of a device: the SHA-256 of its secret token, so the database never holds a
-    /// token that could be replayed.
-    public static func deviceID(forToken token: String) -> String {
-        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
     }
 }
 

@@ -110,11 +110,4 @@ import Testing
         #expect(k.units.temperature == "K" && k.source.stale)
         #expect(c.current.time == "2026-11-21T13:00:00+01:00")
     }
-
-    @Test func windArrowPointsDownwind() {
-        #expect(TextRenderer.wind(0) == "↓ N")
-        #expect(TextRenderer.wind(225) == "↗ SW")
-        #expect(TextRenderer.wind(359) == "↓ N")
-        #expect(TextRenderer.wind(-90) == "→ W")
-    }
 }

@@ -7,6 +7,7 @@ import Testing
 
 @testable import BrollyServer
 @testable import BrollyStore
+import BrollyUseCases
 
 /// A provider whose answer the test sets; counts calls; can be slow.
 final class StubProvider: WeatherProvider, @unchecked Sendable {
@@ -65,13 +66,15 @@ func makeApp(_ provider: StubProvider) -> some ApplicationProtocol {
     let addresses = AddressService(
         nominatim: nominatim, network: refusing, googleURL: URL(string: "http://127.0.0.1:9")!, googleAPIKey: nil,
         fallback: nil, cache: cache)
-    let services = ServerServices(
-        weather: WeatherService(provider: provider, cache: cache), search: PlaceSearch(provider: provider, cache: cache),
-        namer: PlaceNamer(provider: provider, addresses: addresses, cache: cache), store: try! AppDatabase.inMemory(),
-        address: addresses,
-        news: NewsService(network: refusing, source: .bbc(baseURL: URL(string: "http://127.0.0.1:9")!), cache: cache))
+    let configuration = try! BrollyConfiguration(provider: nil, cacheDirectory: dir, environment: [:])
+    let services = Services(
+        configuration: configuration, weather: WeatherService(provider: provider, cache: cache),
+        search: PlaceSearch(provider: provider, cache: cache), namer: PlaceNamer(provider: provider, addresses: addresses, cache: cache),
+        addresses: addresses,
+        news: NewsService(network: refusing, source: .bbc(baseURL: URL(string: "http://127.0.0.1:9")!), cache: cache),
+        ipLocator: IPLocator(network: refusing, url: URL(string: "http://127.0.0.1:9")!), store: try! AppDatabase.inMemory())
     let settings = ServerSettings(leafletDirectory: "/nonexistent", webDirectory: ServerSettings.bundledWebDirectory)
-    return buildApplication(services: services, settings: settings, logger: Logger(label: "test"))
+    return buildApplication(useCases: UseCases(services: services), settings: settings, logger: Logger(label: "test"))
 }
 
 struct RefusingTransport: HTTPTransport {

@@ -87,12 +87,6 @@ func report(_ name: String, temperature: Double = 5) -> WeatherReport {
         #expect(throws: BrollyError.self) { try db.reorderPlaces([mine.id!], device: "two") }
         #expect(try db.places(device: "one").map(\.name) == ["Mine"])
     }
-
-    @Test func deviceIDsAreHashedTokens() {
-        let id = AppDatabase.deviceID(forToken: "secret")
-        #expect(id == "2bb80d537b1da3e38bd30361aa855686bde0eacd7162fef6a25fe97bf527a25b")
-        #expect(!id.contains("secret"))
-    }
 }
 
 @Suite struct HistoryTests {

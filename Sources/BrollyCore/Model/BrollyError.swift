@@ -22,6 +22,8 @@ public struct BrollyError: Error, Sendable, Equatable, CustomStringConvertible {
         case invalidInput = "invalid-input"
         /// Nothing cached and the network was not allowed.
         case notCached = "not-cached"
+        /// The user named a saved place or a history entry that does not exist (for them).
+        case noSuchItem = "no-such-item"
     }
 
     public let kind: Kind
@@ -65,6 +67,10 @@ public struct BrollyError: Error, Sendable, Equatable, CustomStringConvertible {
     }
     public static func notCached(_ what: String) -> BrollyError {
         BrollyError(.notCached, "no cached weather for \(what) and the network is off (--offline)")
+    }
+
+    public static func noSuchItem(_ message: String) -> BrollyError {
+        BrollyError(.noSuchItem, message)
     }
 
     private static func suffix(_ detail: String) -> String { detail.isEmpty ? "" : " (\(detail))" }

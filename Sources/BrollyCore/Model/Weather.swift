@@ -217,3 +217,13 @@ public struct WeatherReport: Codable, Sendable, Hashable {
         self.fetchedAt = fetchedAt
     }
 }
+
+extension WeatherReport {
+    /// The slots of the next `count` hours from the current hour on (hourly for Open-Meteo,
+    /// 3-hourly for OpenWeatherMap).
+    public func upcomingHours(_ count: Int) -> [HourForecast] {
+        let start = current.time.addingTimeInterval(-3599)
+        let end = current.time.addingTimeInterval(TimeInterval(count) * 3600)
+        return hours.filter { $0.time >= start && $0.time < end }
+    }
+}

@@ -1,58 +1,5 @@
 import Foundation
 
-/// A street address for a coordinate.
-public struct Address: Codable, Sendable, Hashable {
-    public var latitude: Double
-    public var longitude: Double
-    public var street: String?
-    public var houseNumber: String?
-    /// City, or town, village or hamlet where there is no city.
-    public var city: String?
-    public var region: String?
-    public var country: String?
-    public var countryCode: String?
-    /// The provider's one-line address.
-    public var display: String
-
-    public init(
-        latitude: Double, longitude: Double, street: String? = nil, houseNumber: String? = nil, city: String? = nil,
-        region: String? = nil, country: String? = nil, countryCode: String? = nil, display: String
-    ) {
-        self.latitude = latitude
-        self.longitude = longitude
-        self.street = street
-        self.houseNumber = houseNumber
-        self.city = city
-        self.region = region
-        self.country = country
-        self.countryCode = countryCode
-        self.display = display
-    }
-
-    /// The address as a place for weather lookups.
-    public var place: Place {
-        Place(
-            name: city ?? region ?? String(format: "%.3f, %.3f", latitude, longitude), country: country ?? "",
-            countryCode: countryCode, region: region, latitude: latitude, longitude: longitude)
-    }
-}
-
-/// Spaces calls to a service that allows one request per second.
-public actor RateGate {
-    let interval: TimeInterval
-    var next = Date.distantPast
-
-    public init(interval: TimeInterval) { self.interval = interval }
-
-    public func wait() async throws {
-        let now = Date()
-        let start = max(now, next)
-        next = start.addingTimeInterval(interval)
-        let delay = start.timeIntervalSince(now)
-        if delay > 0 { try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000)) }
-    }
-}
-
 /// Nominatim (OpenStreetMap) reverse geocoding: keyless, with an identifying User-Agent and at
 /// most one request per second.
 public struct NominatimGeocoder: Sendable {
@@ -98,43 +45,5 @@ public struct NominatimGeocoder: Sendable {
             country: a["country"].nonEmptyString, countryCode: a["country_code"].nonEmptyString?.uppercased(),
             display: json["display_name"].nonEmptyString
                 ?? [street, city, a["country"].nonEmptyString].compactMap { $0 }.joined(separator: ", "))
-    }
-}
-
-/// Names coordinates: the provider's own reverse geocoding when it has one, else the street
-/// address service (so naming and addresses share one upstream call and one cache); answers are
-/// cached by rounded coordinates.
-public struct PlaceNamer: Sendable {
-    public let provider: any WeatherProvider
-    public let addresses: AddressService
-    public let cache: FileCache
-    let now: @Sendable () -> Date
-    /// Names this process has already decoded.
-    let memory = MemoryCache<Place>()
-
-    public init(
-        provider: any WeatherProvider, addresses: AddressService, cache: FileCache, now: @escaping @Sendable () -> Date = { Date() }
-    ) {
-        self.provider = provider
-        self.addresses = addresses
-        self.cache = cache
-        self.now = now
-    }
-
-    /// The nearest named place. Throws when no service could name it.
-    public func place(at c: Coordinate) async throws -> Place {
-        let key = "reverse-\(c.cacheKey)"
-        if let entry = cache.read(Place.self, key: key, memory: memory), now().timeIntervalSince(entry.receivedAt) < 30 * 86_400 {
-            var p = entry.value
-            (p.latitude, p.longitude) = (c.latitude, c.longitude)
-            return p
-        }
-        var found: Place?
-        if let p = try? await provider.reverse(c) { found = p }
-        if found == nil { found = try await addresses.address(for: c).place }
-        guard var place = found else { throw BrollyError.placeNotFound("these coordinates") }
-        try? cache.write(place, key: key, receivedAt: now(), memory: memory)
-        (place.latitude, place.longitude) = (c.latitude, c.longitude)
-        return place
     }
 }

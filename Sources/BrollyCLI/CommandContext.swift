@@ -1,0 +1,119 @@
+import BrollyCore
+import BrollyHTTP
+import BrollyStore
+import BrollyUseCases
+import Foundation
+
+/// What every command runs with: the configuration from its options and the environment, the
+/// use cases built by the one service factory on AsyncHTTPClient, the local profile's database
+/// and the remembered preferences. Commands parse, call one use case, and render.
+struct CommandContext {
+    let useCases: UseCases
+    let transport: AsyncHTTPTransport
+    let directories: Directories
+    var preferences: Preferences
+    let offline: Bool
+    let mode: FetchMode
+
+    /// The CLI's own profile in the shared database.
+    let device = AppDatabase.localDevice
+
+    /// - Parameter needsStore: when false (weather, search, address, news) an unopenable
+    ///   database is not fatal: the command works without history, and says so.
+    init(
+        _ options: ProviderOptions, needsStore: Bool, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws {
+        directories = Directories.fromEnvironment(environment)
+        let configuration = try BrollyConfiguration(
+            provider: options.provider, timeout: options.timeout, cacheDirectory: directories.cache, environment: environment)
+        let url = directories.data.appendingPathComponent("brolly.sqlite")
+        let store: AppDatabase
+        do { store = try AppDatabase.open(at: url) } catch {
+            let message = "cannot open the database \(url.path): \(error.localizedDescription)"
+            guard !needsStore else { throw CommandFailure(message: message) }
+            Terminal.note(message + "; this lookup is not saved in the history")
+            store = try AppDatabase.inMemory()
+        }
+        transport = AsyncHTTPTransport(connectTimeout: min(5, options.timeout))
+        useCases = UseCases(services: Services.make(configuration: configuration, transport: transport, store: store))
+        preferences = Preferences.load(from: directories.config)
+        offline = options.offline
+        mode = options.mode
+    }
+
+    /// Runs `body` with a context and shuts its HTTP client down afterwards, success or not.
+    static func with(
+        _ options: ProviderOptions, needsStore: Bool = true, _ body: (inout CommandContext) async throws -> Void
+    ) async throws {
+        var context = try CommandContext(options, needsStore: needsStore)
+        do {
+            try await body(&context)
+        } catch {
+            await context.transport.shutdown()
+            throw error
+        }
+        await context.transport.shutdown()
+    }
+
+    /// Units from the option (and remember them), else the remembered ones, else metric.
+    mutating func units(_ option: String?) -> UnitSystem {
+        if let option, let units = UnitSystem(userInput: option) {
+            if preferences.units != units {
+                preferences.units = units
+                savePreferences()
+            }
+            return units
+        }
+        return preferences.units ?? .metric
+    }
+
+    /// The place the options name: by name, by coordinates, else the default place (the first
+    /// saved one, the remembered one, or a one-time IP lookup that is then remembered).
+    mutating func place(_ options: LocationOptions) async throws -> Place {
+        let query: PlaceQuery
+        if let name = options.place {
+            query = .name(name)
+        } else if let lat = options.lat, let lon = options.lon {
+            query = .coordinate(try Coordinate.validated(latitude: lat, longitude: lon))
+        } else if let id = options.saved {
+            query = .saved(id: id)
+        } else {
+            query = .defaultPlace(remembered: preferences.defaultPlace)
+        }
+        let resolved = try await useCases.resolve(query, device: device, offline: offline)
+        if let note = resolved.note { Terminal.note(note) }
+        if resolved.isFromIPLocation {
+            preferences.defaultPlace = resolved.place
+            savePreferences()
+        }
+        return resolved.place
+    }
+
+    /// The weather for the options' place, recorded in the local history; notes on stderr when
+    /// the answer is cached and stale.
+    mutating func weather(_ options: LocationOptions) async throws -> WeatherResult {
+        let place = try await place(options)
+        let result: WeatherResult
+        do {
+            result = try await useCases.weather(for: place, mode: mode, recording: .beforeReturning(device: device))
+        } catch let error as BrollyError {
+            throw error
+        } catch {
+            // The answer was had; only saving it failed.
+            Terminal.note("could not save this lookup in the history: \(error)")
+            result = try await useCases.weather(for: place, mode: .offline)
+        }
+        if let error = result.refreshError {
+            Terminal.note("showing cached weather from \(TextRenderer.age(result.age)); refresh failed: \(error.message)")
+        } else if result.isStale {
+            Terminal.note("showing cached weather from \(TextRenderer.age(result.age)) (stale)")
+        }
+        return result
+    }
+
+    func savePreferences() {
+        do { try preferences.save(to: directories.config) } catch {
+            Terminal.note("could not save preferences in \(directories.config.path): \(error.localizedDescription)")
+        }
+    }
+}

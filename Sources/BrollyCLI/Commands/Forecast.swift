@@ -1,0 +1,44 @@
+import ArgumentParser
+import BrollyCore
+import Foundation
+
+/// `brolly forecast`: one row per local day, and the next hours on request.
+struct Forecast: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "The forecast, one row per local day.")
+
+    @OptionGroup var location: LocationOptions
+    @OptionGroup var providerOptions: ProviderOptions
+    @OptionGroup var output: OutputOptions
+
+    @Option(name: .long, help: "Number of days (1–16, default 7).")
+    var days: Int = 7
+
+    @Flag(name: .long, help: "Also show the next 24 hours, slot by slot.")
+    var hourly = false
+
+    @Option(name: .long, help: "Show the next N hours, slot by slot (1–384; implies --hourly).")
+    var hours: Int?
+
+    func validate() throws {
+        if !(1...16).contains(days) { throw ValidationError("--days must be between 1 and 16") }
+        if let hours, !(1...384).contains(hours) { throw ValidationError("--hours must be between 1 and 384") }
+    }
+
+    /// How many hours to show: `--hours N`, else 24 with `--hourly`, else none.
+    var hourCount: Int? { hours ?? (hourly ? 24 : nil) }
+
+    func run() async throws {
+        try await CommandContext.with(providerOptions, needsStore: false) { context in
+            let units = context.units(output.units)
+            let result = try await context.weather(location)
+            if output.json {
+                var report = result
+                report.report.days = Array(result.report.days.prefix(days))
+                report.report.hours = hourCount.map { result.report.upcomingHours($0) } ?? []
+                try Terminal.printJSON(WeatherDocument(report, units: units))
+            } else {
+                print(TextRenderer(units: units, color: Terminal.useColor).forecast(result, days: days, hours: hourCount))
+            }
+        }
+    }
+}

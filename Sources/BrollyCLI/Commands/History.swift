@@ -1,0 +1,87 @@
+import ArgumentParser
+import BrollyCore
+import BrollyUseCases
+import Foundation
+
+/// `brolly history`: every lookup, readable with no network.
+struct History: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Past lookups with their weather, readable offline: list, show, delete, clear.",
+        subcommands: [List.self, Show.self, Delete.self, Clear.self], defaultSubcommand: List.self)
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List lookups, newest first.")
+        @Option(name: .long, help: "How many (default 20).") var limit: Int = 20
+        @Flag(name: .long, help: "Print JSON (the API's history shape).") var json = false
+        @OptionGroup var providerOptions: ProviderOptions
+
+        func validate() throws { if !(1...500).contains(limit) { throw ValidationError("--limit must be between 1 and 500") } }
+
+        func run() async throws {
+            try await CommandContext.with(providerOptions) { context in
+                let history = try context.useCases.history(device: context.device, limit: limit)
+                if json {
+                    try Terminal.printJSON(history)
+                } else if history.items.isEmpty {
+                    print("No lookups yet.")
+                } else {
+                    let units = context.preferences.units ?? .metric
+                    let rows = history.items.map { e -> [String] in
+                        [
+                            "#\(e.id)", TextRenderer.localTime(isoUTC: e.createdAt), e.placeName, TextRenderer.symbol(icon: e.condition.icon),
+                            TextRenderer(units: units, color: false).temp(e.temperature), e.condition.description,
+                        ]
+                    }
+                    print(TextRenderer.table(rows, rightAligned: [4]).joined(separator: "\n"))
+                }
+            }
+        }
+    }
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show one lookup: where, when, and the weather then.")
+        @Argument(help: "The entry's id (#N).") var id: Int64
+        @Flag(name: .long, help: "Print JSON.") var json = false
+        @OptionGroup var providerOptions: ProviderOptions
+
+        func run() async throws {
+            try await CommandContext.with(providerOptions) { context in
+                let units = context.preferences.units ?? .metric
+                let lookup = try context.useCases.historyEntry(id: id, device: context.device, units: units)
+                if json {
+                    try Terminal.printJSON(lookup.document)
+                } else {
+                    let e = lookup.document
+                    print("Looked up \(TextRenderer.localTime(isoUTC: e.createdAt)) at \(String(format: "%.4f, %.4f", e.latitude, e.longitude))")
+                    if let a = e.address { print("Address: \(a.display)") }
+                    print(TextRenderer(units: units, color: Terminal.useColor).now(lookup.weather))
+                }
+            }
+        }
+    }
+
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Delete one lookup.")
+        @Argument(help: "The entry's id (#N).") var id: Int64
+        @OptionGroup var providerOptions: ProviderOptions
+
+        func run() async throws {
+            try await CommandContext.with(providerOptions) { context in
+                try context.useCases.deleteHistoryEntry(id: id, device: context.device)
+                print("Deleted #\(id)")
+            }
+        }
+    }
+
+    struct Clear: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Delete every lookup.")
+        @OptionGroup var providerOptions: ProviderOptions
+
+        func run() async throws {
+            try await CommandContext.with(providerOptions) { context in
+                let n = try context.useCases.clearHistory(device: context.device)
+                print("Deleted \(n) lookup\(n == 1 ? "" : "s")")
+            }
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import ArgumentParser
+import BrollyCore
+import Foundation
+
+/// Runs one of BrollyCore's input checks, reporting its failure as a usage error.
+func validating(_ check: () throws -> Void) throws {
+    do { try check() } catch let error as BrollyError { throw ValidationError(error.message) }
+}
+
+/// Where to get the weather for.
+struct LocationOptions: ParsableArguments {
+    @Option(name: .long, help: "A place name to look up, e.g. \"Berlin\" or \"Paris, TX\".")
+    var place: String?
+
+    @Option(name: .long, parsing: .unconditional, help: "Latitude in decimal degrees (-90…90). Use with --lon.")
+    var lat: Double?
+
+    @Option(name: .long, parsing: .unconditional, help: "Longitude in decimal degrees (-180…180). Use with --lat.")
+    var lon: Double?
+
+    @Option(name: .long, help: "A saved place's id (#N in 'brolly places').")
+    var saved: Int64?
+
+    func validate() throws {
+        if let place {
+            try validating { _ = try PlaceSearch.validated(place) }
+        }
+        if (lat == nil) != (lon == nil) { throw ValidationError("--lat and --lon must be given together") }
+        if [place != nil, lat != nil, saved != nil].filter({ $0 }).count > 1 {
+            throw ValidationError("give one of --place, --lat/--lon or --saved")
+        }
+        if let saved, saved < 1 { throw ValidationError("--saved takes a place id (#N in 'brolly places')") }
+        if let lat, let lon {
+            try validating { _ = try Coordinate.validated(latitude: lat, longitude: lon) }
+        }
+    }
+}
+
+/// Provider, network and cache behaviour.
+struct ProviderOptions: ParsableArguments {
+    @Option(name: .long, help: "Weather provider: open-meteo (default) or openweathermap.")
+    var provider: String?
+
+    @Option(name: .long, help: "Seconds to wait for each request (default 10).")
+    var timeout: Double = 10
+
+    @Flag(name: .long, help: "Never use the network; answer from the cache.")
+    var offline = false
+
+    @Flag(name: .long, help: "Fetch now, even if the cached answer is fresh.")
+    var refresh = false
+
+    func validate() throws {
+        if let provider, ProviderID(rawValue: provider.lowercased()) == nil {
+            throw ValidationError("unknown provider '\(provider)'; use open-meteo or openweathermap")
+        }
+        if !(timeout.isFinite && timeout > 0 && timeout <= 300) {
+            throw ValidationError("--timeout must be between 0 and 300 seconds")
+        }
+        if offline && refresh { throw ValidationError("--offline and --refresh cannot be used together") }
+    }
+
+    var mode: FetchMode { offline ? .offline : refresh ? .refresh : .normal }
+}
+
+/// How to print.
+struct OutputOptions: ParsableArguments {
+    @Option(name: .long, help: "Units: metric (°C), imperial (°F) or standard (K). Remembered.")
+    var units: String?
+
+    @Flag(name: .long, help: "Print JSON instead of text.")
+    var json = false
+
+    func validate() throws {
+        if let units, UnitSystem(userInput: units) == nil {
+            throw ValidationError("unknown units '\(units)'; use metric, imperial or standard")
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import ArgumentParser
+import BrollyCore
+import Foundation
+
+/// `brolly search`: places matching a name.
+struct Search: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Find places by name, with region, country and coordinates.")
+
+    @Argument(help: "The place name to search for.")
+    var query: String
+
+    @OptionGroup var providerOptions: ProviderOptions
+
+    @Flag(name: .long, help: "Print JSON instead of text.")
+    var json = false
+
+    func validate() throws {
+        try validating { _ = try PlaceSearch.validated(query) }
+    }
+
+    func run() async throws {
+        try await CommandContext.with(providerOptions, needsStore: false) { context in
+            let places = try await context.useCases.search(query, limit: 10, offline: context.offline)
+            if json {
+                try Terminal.printJSON(places.map(PlaceDocument.init))
+            } else {
+                print(TextRenderer(units: .metric, color: Terminal.useColor).places(places))
+            }
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import ArgumentParser
+import BrollyCore
+import BrollyHTTP
+import BrollyServer
+import BrollyStore
+import BrollyUseCases
+import Foundation
+import Logging
+
+/// `brolly serve`: the JSON API and the web app.
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Serve the JSON API and the web app (default http://127.0.0.1:8080).",
+        discussion: "Also reads BROLLY_HOST, BROLLY_PORT, BROLLY_LEAFLET_DIR, BROLLY_WEB_DIR and BROLLY_LOG_LEVEL.")
+
+    @Option(name: .long, help: "Address to listen on (default 127.0.0.1, or BROLLY_HOST).")
+    var host: String?
+
+    @Option(name: .long, help: "Port to listen on (default 8080, or BROLLY_PORT).")
+    var port: Int?
+
+    @Option(name: .long, help: "Weather provider: open-meteo (default) or openweathermap.")
+    var provider: String?
+
+    @Option(name: .long, help: "Seconds to wait for each upstream request (default 10).")
+    var timeout: Double = 10
+
+    func validate() throws {
+        if let port, !(0...65_535).contains(port) { throw ValidationError("--port must be between 0 and 65535") }
+        if !(timeout.isFinite && timeout > 0 && timeout <= 300) { throw ValidationError("--timeout must be between 0 and 300 seconds") }
+    }
+
+    func run() async throws {
+        let env = ProcessInfo.processInfo.environment
+        let settings = try ServerSettings.fromEnvironment(env, host: host, port: port)
+        let directories = Directories.fromEnvironment(env)
+        let configuration = try BrollyConfiguration(
+            provider: provider, timeout: timeout, cacheDirectory: directories.cache, environment: env)
+        var logger = Logger(label: "brolly")
+        logger.logLevel = settings.logLevel
+        if !FileManager.default.fileExists(atPath: settings.leafletDirectory + "/leaflet.js") {
+            logger.warning(
+                "Leaflet not found in \(settings.leafletDirectory): the map will be missing (apt-get install libjs-leaflet, or set BROLLY_LEAFLET_DIR)"
+            )
+        }
+        logger.info("provider \(configuration.provider.rawValue), cache \(directories.cache.path)")
+        let databaseURL = directories.data.appendingPathComponent("brolly.sqlite")
+        let store: AppDatabase
+        do { store = try AppDatabase.open(at: databaseURL) } catch {
+            throw CommandFailure(message: "cannot open the database \(databaseURL.path): \(error.localizedDescription)")
+        }
+        logger.info("database \(databaseURL.path)")
+        let transport = AsyncHTTPTransport(connectTimeout: min(5, timeout))
+        let services = Services.make(
+            configuration: configuration, transport: transport, store: store,
+            options: .init(keepsEntriesInMemory: true, log: { [logger] in logger.info("upstream \($0)") }))
+        let app = buildApplication(useCases: UseCases(services: services), settings: settings, logger: logger)
+        do {
+            try await app.runService()
+        } catch {
+            await transport.shutdown()
+            let text = String(describing: error)
+            let reason = text.contains("Address already in use") ? "the address is already in use" : text
+            throw CommandFailure(message: "cannot serve on \(settings.host):\(settings.port): \(reason)")
+        }
+        await transport.shutdown()
+    }
+}

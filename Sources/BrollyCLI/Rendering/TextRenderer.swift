@@ -1,0 +1,191 @@
+import BrollyCore
+import Foundation
+
+/// Renders weather for a terminal: aligned columns, condition symbols and a wind arrow; colour
+/// only when asked (the CLI asks on a TTY without `NO_COLOR`).
+public struct TextRenderer: Sendable {
+    public var units: UnitSystem
+    public var color: Bool
+
+    public init(units: UnitSystem, color: Bool) {
+        self.units = units
+        self.color = color
+    }
+
+    /// A one-character symbol for a condition.
+    public static func symbol(_ c: Condition) -> String {
+        switch c.kind {
+        case .clear: c.icon.hasSuffix("night") ? "☾" : "☀"
+        case .mostlyClear, .partlyCloudy: "◐"
+        case .overcast, .unknown: "☁"
+        case .fog: "≡"
+        case .drizzle, .rain, .showers: "☂"
+        case .freezingRain, .sleet: "❆"
+        case .snow, .snowShowers: "❄"
+        case .thunderstorm: "ϟ"
+        }
+    }
+
+    /// The symbol for one of the contract's icon names (`clear-day`, `rain`, …).
+    public static func symbol(icon: String) -> String {
+        switch icon {
+        case "clear-day": "☀"
+        case "clear-night": "☾"
+        case "partly-cloudy-day", "partly-cloudy-night": "◐"
+        case "fog": "≡"
+        case "drizzle", "rain": "☂"
+        case "sleet": "❆"
+        case "snow": "❄"
+        case "thunderstorm": "ϟ"
+        default: "☁"
+        }
+    }
+
+    /// `YYYY-MM-DD HH:mm` in this machine's time zone for an ISO 8601 instant.
+    public static func localTime(isoUTC: String) -> String {
+        guard let date = ISO8601DateFormatter().date(from: isoUTC) else { return isoUTC }
+        return LocalTime.iso8601(date, in: .current).prefix(16).replacingOccurrences(of: "T", with: " ")
+    }
+
+    static let compass = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"]
+    static let arrows = ["↓", "↙", "←", "↖", "↑", "↗", "→", "↘"]
+
+    /// An arrow pointing where the wind blows to, and the compass point it comes from: `↙ NE`.
+    public static func wind(_ degrees: Double) -> String {
+        let i = Int(((degrees.truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360) / 45).rounded()) % 8
+        return "\(arrows[i]) \(compass[i])"
+    }
+
+    func paint(_ s: String, _ code: String) -> String { color ? "\u{1B}[\(code)m\(s)\u{1B}[0m" : s }
+    func bold(_ s: String) -> String { paint(s, "1") }
+    func dim(_ s: String) -> String { paint(s, "2") }
+
+    func temp(_ c: Double) -> String {
+        // Rounded first, so that -0.3 °C prints as 0°C, never -0°C.
+        let v = units.temperature(c).rounded()
+        return String(format: "%.0f%@", v == 0 ? 0 : v, units == .standard ? " K" : units.temperatureSymbol)
+    }
+
+    func colouredTemp(_ c: Double) -> String {
+        let s = temp(c)
+        guard color else { return s }
+        return paint(s, c <= 0 ? "36" : c < 12 ? "34" : c < 24 ? "32" : c < 30 ? "33" : "31")
+    }
+
+    func speed(_ ms: Double) -> String { String(format: "%.1f %@", units.windSpeed(ms), units.windSpeedSymbol) }
+
+    func amount(_ mm: Double) -> String {
+        units == .imperial ? String(format: "%.2f in", units.precipitation(mm)) : String(format: "%.1f mm", mm)
+    }
+
+    /// "just now", "4 min ago", "2 h ago".
+    public static func age(_ seconds: TimeInterval) -> String {
+        let s = Int(max(0, seconds))
+        if s < 60 { return "just now" }
+        if s < 3600 { return "\(s / 60) min ago" }
+        if s < 172_800 { return "\(s / 3600) h ago" }
+        return "\(s / 86_400) days ago"
+    }
+
+    /// `brolly now`: the place, current conditions, today's range and a short outlook.
+    public func now(_ result: WeatherResult) -> String {
+        let r = result.report, c = r.current, zone = r.place.timeZone
+        var lines: [String] = []
+        lines.append(bold(r.place.displayName) + dim(String(format: "  (%.2f, %.2f)", r.place.latitude, r.place.longitude)))
+        var headline = "\(Self.symbol(c.condition))  \(colouredTemp(c.temperature))  \(c.condition.description.capitalizedFirst)"
+        if let f = c.feelsLike { headline += dim("  feels like \(temp(f))") }
+        lines.append(headline)
+        lines.append("   Today      \(temp(c.temperatureMin)) … \(temp(c.temperatureMax))")
+        var rows: [(String, String)] = []
+        if let h = c.humidity { rows.append(("Humidity", String(format: "%.0f %%", h))) }
+        if let p = c.pressure { rows.append(("Pressure", String(format: "%.0f hPa", p))) }
+        if let w = c.windSpeed {
+            var s = speed(w)
+            if let d = c.windDirection { s += " \(Self.wind(d))" }
+            if let g = c.windGust { s += ", gusts \(speed(g))" }
+            rows.append(("Wind", s))
+        }
+        if let cl = c.clouds { rows.append(("Clouds", String(format: "%.0f %%", cl))) }
+        if let v = c.visibility {
+            rows.append(("Visibility", units == .imperial ? String(format: "%.1f mi", v / 1609.344) : String(format: "%.1f km", v / 1000)))
+        }
+        if let rain = c.rain, rain > 0 { rows.append(("Rain", amount(rain))) }
+        if let snow = c.snow, snow > 0 { rows.append(("Snow", amount(snow))) }
+        if let sr = c.sunrise, let ss = c.sunset {
+            rows.append(("Sun", "↑ \(LocalTime.clock(sr, in: zone))  ↓ \(LocalTime.clock(ss, in: zone))"))
+        }
+        for (k, v) in rows { lines.append("   " + k.padding(toLength: 11, withPad: " ", startingAt: 0) + v) }
+        let outlook = r.days.dropFirst().prefix(3).map {
+            "\(LocalTime.weekday(ofDate: $0.date)) \(Self.symbol($0.condition)) \(temp($0.temperatureMin))…\(temp($0.temperatureMax))"
+        }
+        if !outlook.isEmpty { lines.append("   Outlook    " + outlook.joined(separator: "   ")) }
+        lines.append(footer(result))
+        return lines.joined(separator: "\n")
+    }
+
+    func footer(_ result: WeatherResult) -> String {
+        var s = "   \(result.report.provider.rawValue), updated \(Self.age(result.age))"
+        if result.isStale { s += " " + paint("[stale]", "33") }
+        return dim(s)
+    }
+
+    /// `brolly forecast`: one row per local day, optionally followed by the next `hours` hourly slots.
+    public func forecast(_ result: WeatherResult, days count: Int, hours: Int?) -> String {
+        let r = result.report, zone = r.place.timeZone
+        var lines = [bold(r.place.displayName)]
+        let days = Array(r.days.prefix(count))
+        let rows = days.map { d -> [String] in
+            [
+                LocalTime.weekday(ofDate: d.date), d.date, Self.symbol(d.condition), temp(d.temperatureMin),
+                temp(d.temperatureMax), d.precipitation.map(amount) ?? "",
+                d.precipitationProbability.map { String(format: "%.0f%%", $0) } ?? "", d.condition.description,
+            ]
+        }
+        lines += Self.table(rows, rightAligned: [3, 4, 5, 6])
+        if let hours {
+            lines.append("")
+            let hrows = r.upcomingHours(hours).map { h -> [String] in
+                [
+                    LocalTime.dateString(h.time, in: zone), LocalTime.clock(h.time, in: zone), Self.symbol(h.condition),
+                    temp(h.temperature), h.precipitationProbability.map { String(format: "%.0f%%", $0) } ?? "",
+                    h.condition.description,
+                ]
+            }
+            lines += Self.table(hrows, rightAligned: [3, 4])
+        }
+        lines.append(footer(result))
+        return lines.joined(separator: "\n")
+    }
+
+    /// `brolly search`: name, region, country and coordinates, aligned.
+    public func places(_ places: [Place]) -> String {
+        let rows = places.enumerated().map { i, p in
+            [
+                "\(i + 1).", p.name, p.region ?? "", p.country,
+                String(format: "%.4f", p.latitude), String(format: "%.4f", p.longitude),
+            ]
+        }
+        return Self.table(rows, rightAligned: [0, 4, 5]).joined(separator: "\n")
+    }
+
+    /// Pads columns to their widest cell (counting characters, not bytes).
+    public static func table(_ rows: [[String]], rightAligned: Set<Int>) -> [String] {
+        guard let n = rows.map(\.count).max() else { return [] }
+        let widths = (0..<n).map { i in rows.map { $0.indices.contains(i) ? $0[i].count : 0 }.max() ?? 0 }
+        return rows.map { row in
+            row.enumerated().map { i, cell in
+                let pad = String(repeating: " ", count: widths[i] - cell.count)
+                return rightAligned.contains(i) ? pad + cell : cell + pad
+            }.joined(separator: "  ").trimmingTrailingSpaces()
+        }
+    }
+}
+
+extension String {
+    var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
+    func trimmingTrailingSpaces() -> String {
+        var s = self
+        while s.hasSuffix(" ") { s.removeLast() }
+        return s
+    }
+}

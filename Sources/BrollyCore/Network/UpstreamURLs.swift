@@ -1,0 +1,57 @@
+import Foundation
+
+/// Base URLs of every upstream, overridable by environment variables so that tests, proxies and
+/// self-hosted instances can be used. Paths under them are the providers' real paths.
+public struct UpstreamURLs: Sendable, Hashable {
+    public var openMeteo: URL
+    public var openMeteoGeocoding: URL
+    public var openWeatherMap: URL
+    public var ipLocation: URL
+    public var nominatim: URL
+    public var googleGeocoding: URL
+    public var bbcFeeds: URL
+    public var newsAPI: URL
+
+    public init(
+        openMeteo: URL = URL(string: "https://api.open-meteo.com")!,
+        openMeteoGeocoding: URL = URL(string: "https://geocoding-api.open-meteo.com")!,
+        openWeatherMap: URL = URL(string: "https://api.openweathermap.org")!,
+        ipLocation: URL = URL(string: "http://ip-api.com/json")!,
+        nominatim: URL = URL(string: "https://nominatim.openstreetmap.org")!,
+        googleGeocoding: URL = URL(string: "https://maps.googleapis.com")!,
+        bbcFeeds: URL = URL(string: "https://feeds.bbci.co.uk")!,
+        newsAPI: URL = URL(string: "https://newsapi.org")!
+    ) {
+        self.openMeteo = openMeteo
+        self.openMeteoGeocoding = openMeteoGeocoding
+        self.openWeatherMap = openWeatherMap
+        self.ipLocation = ipLocation
+        self.nominatim = nominatim
+        self.googleGeocoding = googleGeocoding
+        self.bbcFeeds = bbcFeeds
+        self.newsAPI = newsAPI
+    }
+
+    /// Reads `BROLLY_OPEN_METEO_URL`, `BROLLY_OPEN_METEO_GEOCODING_URL`, `BROLLY_OPENWEATHERMAP_URL`,
+    /// `BROLLY_IP_LOCATION_URL`, `BROLLY_NOMINATIM_URL`, `BROLLY_GOOGLE_GEOCODING_URL`,
+    /// `BROLLY_BBC_FEEDS_URL` and `BROLLY_NEWSAPI_URL`.
+    public static func fromEnvironment(_ env: [String: String]) throws -> UpstreamURLs {
+        var urls = UpstreamURLs()
+        func read(_ name: String, into keyPath: WritableKeyPath<UpstreamURLs, URL>) throws {
+            guard let raw = env[name]?.trimmingCharacters(in: .whitespaces), !raw.isEmpty else { return }
+            guard let url = URL(string: raw), let scheme = url.scheme?.lowercased(),
+                scheme == "http" || scheme == "https", url.host != nil
+            else { throw BrollyError.invalidInput("\(name) is not an http(s) URL: \(raw)") }
+            urls[keyPath: keyPath] = url
+        }
+        try read("BROLLY_OPEN_METEO_URL", into: \.openMeteo)
+        try read("BROLLY_OPEN_METEO_GEOCODING_URL", into: \.openMeteoGeocoding)
+        try read("BROLLY_OPENWEATHERMAP_URL", into: \.openWeatherMap)
+        try read("BROLLY_IP_LOCATION_URL", into: \.ipLocation)
+        try read("BROLLY_NOMINATIM_URL", into: \.nominatim)
+        try read("BROLLY_GOOGLE_GEOCODING_URL", into: \.googleGeocoding)
+        try read("BROLLY_BBC_FEEDS_URL", into: \.bbcFeeds)
+        try read("BROLLY_NEWSAPI_URL", into: \.newsAPI)
+        return urls
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+
+/// Everything needed to talk to the providers, resolved from options and the environment the
+/// same way by the CLI and the server. It holds values only: the use-case layer's service
+/// factory builds every service from it, once.
+public struct BrollyConfiguration: Sendable {
+    public var provider: ProviderID
+    public var openWeatherMapAPIKey: String?
+    /// `GOOGLE_MAPS_API_KEY`: street addresses from Google Geocoding instead of Nominatim.
+    public var googleAPIKey: String?
+    /// `NEWSAPI_API_KEY`: news from NewsAPI.org instead of BBC News RSS.
+    public var newsAPIKey: String?
+    public var urls: UpstreamURLs
+    /// Where provider answers are cached.
+    public var cacheDirectory: URL
+    /// Per-request overall time-out, seconds.
+    public var timeout: TimeInterval
+    /// The cache's fresh window (`BROLLY_FRESH_SECONDS`, default 600); never less than 10 minutes
+    /// for OpenWeatherMap.
+    public var cachePolicy: CachePolicy
+
+    /// Chooses the provider: the named one; else OpenWeatherMap when `OPENWEATHERMAP_API_KEY` is
+    /// set and non-empty; else Open-Meteo. Throws a usage error for an unknown name or a missing key.
+    public init(
+        provider name: String?, timeout: TimeInterval = 10, cacheDirectory: URL, environment env: [String: String]
+    ) throws {
+        func secret(_ name: String) -> String? {
+            guard let v = env[name]?.trimmingCharacters(in: .whitespacesAndNewlines), !v.isEmpty else { return nil }
+            return v
+        }
+        openWeatherMapAPIKey = secret("OPENWEATHERMAP_API_KEY")
+        googleAPIKey = secret("GOOGLE_MAPS_API_KEY")
+        newsAPIKey = secret("NEWSAPI_API_KEY")
+        if let name {
+            guard let id = ProviderID(rawValue: name.lowercased()) else {
+                throw BrollyError.invalidInput(
+                    "unknown provider '\(name)'; use one of: \(ProviderID.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            provider = id
+        } else {
+            provider = openWeatherMapAPIKey == nil ? .openMeteo : .openWeatherMap
+        }
+        if provider == .openWeatherMap && openWeatherMapAPIKey == nil {
+            throw BrollyError.invalidInput("OpenWeatherMap needs an API key: set OPENWEATHERMAP_API_KEY")
+        }
+        guard timeout.isFinite, timeout > 0, timeout <= 300 else {
+            throw BrollyError.invalidInput("timeout must be between 0 and 300 seconds, got \(timeout)")
+        }
+        self.timeout = timeout
+        var policy = CachePolicy()
+        if let raw = env["BROLLY_FRESH_SECONDS"], !raw.isEmpty {
+            guard let seconds = TimeInterval(raw), seconds.isFinite, seconds >= 1, seconds <= 86_400 else {
+                throw BrollyError.invalidInput("BROLLY_FRESH_SECONDS must be between 1 and 86400, got \(raw)")
+            }
+            policy = CachePolicy(freshFor: seconds, usableFor: max(3600, seconds))
+        }
+        cachePolicy = policy.enforcing(provider)
+        urls = try UpstreamURLs.fromEnvironment(env)
+        self.cacheDirectory = cacheDirectory
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+
+/// Place search with a cache, so that a place searched once can be used offline.
+public struct PlaceSearch: Sendable {
+    public let provider: any WeatherProvider
+    public let cache: FileCache
+    public var maxAge: TimeInterval = 30 * 86_400
+    let now: @Sendable () -> Date
+
+    public init(provider: any WeatherProvider, cache: FileCache, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.provider = provider
+        self.cache = cache
+        self.now = now
+    }
+
+    /// Validates a user's query: trimmed, not empty, at most 200 characters.
+    public static func validated(_ query: String) throws -> String {
+        let q = query.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !q.isEmpty else { throw BrollyError.invalidInput("the place name is empty") }
+        guard q.count <= 200 else { throw BrollyError.invalidInput("the place name is longer than 200 characters") }
+        guard !q.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) }) else {
+            throw BrollyError.invalidInput("the place name contains control characters")
+        }
+        return q
+    }
+
+    /// Matching places, best first; served from the cache when searched before, or when offline.
+    public func search(_ query: String, limit: Int = 10, offline: Bool = false) async throws -> [Place] {
+        let q = try Self.validated(query)
+        let key = "search-\(provider.id.rawValue)-\(Checksum.hex(Data(q.lowercased().utf8)))"
+        if let entry = cache.read([Place].self, key: key), offline || now().timeIntervalSince(entry.receivedAt) < maxAge {
+            return Array(entry.value.prefix(limit))
+        }
+        if offline { throw BrollyError.notCached("\"\(q)\"") }
+        let places = try await provider.search(q, limit: limit)
+        try? cache.write(places, key: key, receivedAt: now())
+        return places
+    }
+}

@@ -1,0 +1,45 @@
+import BrollyCore
+import BrollyUseCases
+import Foundation
+import Hummingbird
+
+/// `/api/v1/history`: each device's lookups, newest first.
+struct HistoryController: Sendable {
+    let useCases: UseCases
+
+    func add(to group: RouterGroup<AppRequestContext>) {
+        group.get("history", use: list)
+        group.delete("history", use: clear)
+        group.get("history/:id", use: entry)
+        group.delete("history/:id", use: delete)
+    }
+
+    /// `GET /api/v1/history[?limit=]` (1–500, default 100).
+    @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<HistoryListDocument> {
+        let raw = try Query(request).string("limit")
+        let limit = try raw.map { v -> Int in
+            guard let n = Int(v) else { throw Problem.badRequest("'limit' must be between 1 and 500") }
+            return n
+        }
+        return EditedResponse(
+            headers: CacheControl.privateData, response: try useCases.history(device: context.deviceID, limit: limit ?? 100))
+    }
+
+    /// `GET /api/v1/history/{id}`: one lookup with its weather snapshot (metric, marked stale).
+    @Sendable func entry(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<HistoryDocument> {
+        let lookup = try useCases.historyEntry(id: try context.id(), device: context.deviceID)
+        return EditedResponse(headers: CacheControl.privateData, response: lookup.document)
+    }
+
+    /// `DELETE /api/v1/history/{id}` → 204.
+    @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
+        try useCases.deleteHistoryEntry(id: try context.id(), device: context.deviceID)
+        return .noContent
+    }
+
+    /// `DELETE /api/v1/history` → 204.
+    @Sendable func clear(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
+        try useCases.clearHistory(device: context.deviceID)
+        return .noContent
+    }
+}

@@ -1,0 +1,129 @@
+import BrollyCore
+import BrollyUseCases
+import Foundation
+import Hummingbird
+
+/// `/api/v1/places`: search and reverse lookup, and each device's saved places.
+struct PlacesController: Sendable {
+    let useCases: UseCases
+
+    func add(to group: RouterGroup<AppRequestContext>) {
+        group.get("places/search", use: search)
+        group.get("places/reverse", use: reverse)
+        group.get("places", use: list)
+        group.post("places", use: save)
+        group.put("places/order", use: reorder)
+        group.patch("places/:id", use: update)
+        group.delete("places/:id", use: remove)
+    }
+
+    /// `GET /api/v1/places/search?q=`: matching places; an empty list when none.
+    @Sendable func search(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<[PlaceDocument]> {
+        guard let q = try Query(request).placeQuery("q") else { throw Problem.badRequest("parameter 'q' is required") }
+        let places: [Place]
+        do {
+            places = try await useCases.search(q, limit: 10)
+        } catch let error as BrollyError where error.kind == .placeNotFound {
+            places = []
+        }
+        return EditedResponse(headers: CacheControl.hour, response: places.map(PlaceDocument.init))
+    }
+
+    /// `GET /api/v1/places/reverse?lat=&lon=`: the nearest named place.
+    @Sendable func reverse(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<PlaceDocument> {
+        let place = try await useCases.reverse(try Query(request).coordinate())
+        return EditedResponse(headers: CacheControl.day, response: PlaceDocument(place))
+    }
+
+    /// `GET /api/v1/places`: this device's saved places in order.
+    @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<[SavedPlaceDocument]> {
+        EditedResponse(headers: CacheControl.privateData, response: try useCases.savedPlaces(device: context.deviceID))
+    }
+
+    /// The body of `POST /api/v1/places`.
+    struct NewPlaceBody: Decodable {
+        var query: String?
+        var latitude: Double?
+        var longitude: Double?
+        var name: String?
+        var customName: String?
+        var region: String?
+        var country: String?
+        var countryCode: String?
+        var timezone: String?
+    }
+
+    /// `POST /api/v1/places`: save one (by `query`, or by `latitude`/`longitude` and an optional name) → 201.
+    @Sendable func save(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<SavedPlaceDocument> {
+        let body = try await request.decode(as: NewPlaceBody.self, context: context)
+        let new: NewPlace
+        if let query = body.query {
+            new = .query(query)
+        } else {
+            guard let lat = body.latitude, let lon = body.longitude else {
+                throw Problem.badRequest("give 'query', or 'latitude' and 'longitude'")
+            }
+            let c = try Coordinate.validated(latitude: lat, longitude: lon)
+            let named = try TextField.validated(body.name, field: "name").map {
+                Place(
+                    name: $0, country: body.country ?? "", countryCode: body.countryCode, region: body.region, latitude: lat,
+                    longitude: lon, timezone: body.timezone ?? "UTC")
+            }
+            new = .coordinate(c, named: named)
+        }
+        let saved = try await useCases.savePlace(new, customName: body.customName, device: context.deviceID)
+        return EditedResponse(status: .created, headers: CacheControl.privateData, response: saved)
+    }
+
+    /// The body of `PATCH /api/v1/places/{id}`.
+    struct PatchBody: Decodable {
+        /// Present and null clears the custom name; absent leaves it.
+        var customName: String??
+        var position: Int?
+
+        enum CodingKeys: String, CodingKey { case customName, position }
+
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            if c.contains(.customName) {
+                customName = .some(try c.decodeNil(forKey: .customName) ? nil : try c.decode(String.self, forKey: .customName))
+            }
+            position = try c.decodeIfPresent(Int.self, forKey: .position)
+        }
+    }
+
+    /// `PATCH /api/v1/places/{id}`: rename (`customName`, null clears) and/or move (`position`).
+    @Sendable func update(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<SavedPlaceDocument> {
+        let id = try context.id()
+        let body = try await request.decode(as: PatchBody.self, context: context)
+        guard body.customName != nil || body.position != nil else {
+            throw Problem.badRequest("give 'customName' (a string or null) or 'position'")
+        }
+        var result: SavedPlaceDocument?
+        if let customName = body.customName {
+            result = try useCases.renamePlace(id: id, customName: customName, device: context.deviceID)
+        }
+        if let position = body.position {
+            result = try useCases.movePlace(id: id, to: position, device: context.deviceID).first { $0.id == id }
+        }
+        guard let result else { throw BrollyError.noSuchItem("there is no saved place #\(id)") }
+        return EditedResponse(headers: CacheControl.privateData, response: result)
+    }
+
+    /// The body of `PUT /api/v1/places/order`.
+    struct OrderBody: Decodable {
+        var ids: [Int64]
+    }
+
+    /// `PUT /api/v1/places/order`: `{"ids": [3, 1, 2]}`, every id once.
+    @Sendable func reorder(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<[SavedPlaceDocument]> {
+        let body = try await request.decode(as: OrderBody.self, context: context)
+        return EditedResponse(headers: CacheControl.privateData, response: try useCases.reorderPlaces(body.ids, device: context.deviceID))
+    }
+
+    /// `DELETE /api/v1/places/{id}` → 204.
+    @Sendable func remove(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
+        try useCases.removePlace(id: try context.id(), device: context.deviceID)
+        return .noContent
+    }
+}

@@ -1,0 +1,47 @@
+import BrollyCore
+import BrollyUseCases
+import Foundation
+import Hummingbird
+
+// The JSON contracts (owned by BrollyCore and BrollyUseCases) are answered as they are, through
+// the context's response encoder.
+extension WeatherDocument: ResponseEncodable {}
+extension PlaceDocument: ResponseEncodable {}
+extension SavedPlaceDocument: ResponseEncodable {}
+extension HistoryDocument: ResponseEncodable {}
+extension HistoryListDocument: ResponseEncodable {}
+extension NewsDocument: ResponseEncodable {}
+extension Address: ResponseEncodable {}
+
+/// A JSON body encoded earlier (memoized), with its ETag.
+struct EncodedJSON: ResponseGenerator {
+    var body: Data
+    var etag: String
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        Response(
+            status: .ok, headers: [.contentType: "application/json; charset=utf-8", .eTag: etag],
+            body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+}
+
+/// `Cache-Control` values of the API.
+enum CacheControl {
+    /// Always revalidate: the ETag makes that a cheap 304, and a client never shows old data
+    /// believing it current.
+    static let revalidate: HTTPFields = [.cacheControl: "public, no-cache"]
+    static let hour: HTTPFields = [.cacheControl: "public, max-age=3600"]
+    static let day: HTTPFields = [.cacheControl: "public, max-age=86400"]
+    /// A device's own data.
+    static let privateData: HTTPFields = [.cacheControl: "private, no-store"]
+}
+
+extension RequestContext {
+    /// A positive integer `:id` path parameter.
+    func id() throws -> Int64 {
+        guard let raw = parameters.get("id"), let id = Int64(raw), id > 0 else {
+            throw Problem.badRequest("the id must be a positive integer")
+        }
+        return id
+    }
+}

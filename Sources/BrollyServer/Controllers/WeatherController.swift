@@ -1,0 +1,49 @@
+import BrollyCore
+import BrollyUseCases
+import Foundation
+import Hummingbird
+
+/// `GET /api/v1/weather`: the weather contract for coordinates or a place name.
+struct WeatherController: Sendable {
+    let useCases: UseCases
+    /// Encoded weather bodies by what they were made from: a cached answer is encoded (and
+    /// checksummed) once per unit system and place label, not on every request.
+    let encoded = MemoryCache<EncodedJSON>(capacity: 512)
+
+    func add(to group: RouterGroup<AppRequestContext>) {
+        group.get("weather", use: weather)
+    }
+
+    /// `?lat=&lon=[&units=]` or `?place=NAME[&units=]`.
+    @Sendable func weather(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<EncodedJSON> {
+        let query = Query(request)
+        let units = try query.units()
+        let placeQuery: PlaceQuery
+        if let name = try query.placeQuery("place") {
+            if try query.string("lat") != nil || query.string("lon") != nil {
+                throw Problem.badRequest("give either 'place' or 'lat' and 'lon', not both")
+            }
+            placeQuery = .name(name)
+        } else {
+            placeQuery = .coordinate(try query.coordinate())
+        }
+        let place = try await useCases.resolve(placeQuery, device: context.deviceID).place
+        let result = try await useCases.weather(
+            for: place, mode: .staleWhileRevalidate,
+            recording: context.isReturningDevice ? .inBackground(device: context.deviceID) : .none)
+        let r = result.report
+        let key = [
+            place.coordinate.cacheKey, units.rawValue, String(r.fetchedAt.timeIntervalSince1970), String(result.isStale), r.place.name,
+            r.place.region ?? "", r.place.country, String(r.place.latitude), String(r.place.longitude),
+        ].joined(separator: "|")
+        let json: EncodedJSON
+        if let hit = encoded.get(key) {
+            json = hit.value
+        } else {
+            let body = try AppRequestContext.encoder.encode(WeatherDocument(result, units: units))
+            json = EncodedJSON(body: body, etag: "\"\(Checksum.hex(body))\"")
+            encoded.set(key, CacheEntry(value: json, receivedAt: r.fetchedAt))
+        }
+        return EditedResponse(headers: CacheControl.revalidate, response: json)
+    }
+}

@@ -1,0 +1,46 @@
+import BrollyCore
+import Foundation
+import Hummingbird
+
+/// Reads query parameters strictly: repeated parameters and bad numbers are 400s.
+struct Query {
+    let parameters: Parameters
+
+    init(_ request: Request) { parameters = request.uri.queryParameters }
+
+    func string(_ name: String) throws -> String? {
+        let all = parameters.getAll(name)
+        if all.count > 1 { throw Problem.badRequest("parameter '\(name)' is repeated") }
+        return all.first
+    }
+
+    func double(_ name: String) throws -> Double? {
+        guard let raw = try string(name) else { return nil }
+        guard let v = Double(raw.trimmingCharacters(in: .whitespaces)), v.isFinite else {
+            throw Problem.badRequest("parameter '\(name)' must be a number, got '\(raw.prefix(40))'")
+        }
+        return v
+    }
+
+    /// `lat` and `lon`, both required and in range.
+    func coordinate() throws -> Coordinate {
+        let lat = try double("lat"), lon = try double("lon")
+        guard let lat else { throw Problem.badRequest("parameter 'lat' is required") }
+        guard let lon else { throw Problem.badRequest("parameter 'lon' is required") }
+        return try Coordinate.validated(latitude: lat, longitude: lon)
+    }
+
+    func units() throws -> UnitSystem {
+        guard let raw = try string("units") else { return .metric }
+        guard let u = UnitSystem(rawValue: raw.lowercased()) else {
+            throw Problem.badRequest("parameter 'units' must be metric, imperial or standard, got '\(raw.prefix(40))'")
+        }
+        return u
+    }
+
+    /// A place query: present, trimmed, 1–200 characters.
+    func placeQuery(_ name: String) throws -> String? {
+        guard let raw = try string(name) else { return nil }
+        return try PlaceSearch.validated(raw)
+    }
+}

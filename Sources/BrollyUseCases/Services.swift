@@ -1,0 +1,111 @@
+import BrollyCore
+import BrollyStore
+import Foundation
+
+/// Every service of the seeds — network, weather provider, caching, search, naming, addresses,
+/// news, IP location — built once from one configuration by ``make(configuration:transport:store:options:)``.
+/// The CLI and the server hold one of these; nothing patches a service after it is built.
+public struct Services: Sendable {
+    public let configuration: BrollyConfiguration
+    /// The data caching service in front of the weather provider.
+    public let weather: WeatherService
+    /// Place search, cached so a place searched once works offline.
+    public let search: PlaceSearch
+    /// Names coordinates (the provider's reverse geocoding, else the address service).
+    public let namer: PlaceNamer
+    /// Street addresses (Google with a key, else Nominatim; OpenWeatherMap as the fallback).
+    public let addresses: AddressService
+    /// Today's news (NewsAPI with a key, else BBC News RSS).
+    public let news: NewsService
+    /// The one-time IP location lookup (used by the CLI when it has no place at all).
+    public let ipLocator: IPLocator
+    /// Saved places, history and devices.
+    public let store: AppDatabase
+
+    /// How the services are tuned for the process that runs them.
+    public struct Options: Sendable {
+        /// Keep decoded cache entries in memory (a long-running server), not only on disk.
+        public var keepsEntriesInMemory: Bool
+        /// Called with each upstream request (keys redacted), for logs.
+        public var log: (@Sendable (String) -> Void)?
+        /// The clock, for tests.
+        public var now: @Sendable () -> Date
+
+        public init(
+            keepsEntriesInMemory: Bool = false, log: (@Sendable (String) -> Void)? = nil,
+            now: @escaping @Sendable () -> Date = { Date() }
+        ) {
+            self.keepsEntriesInMemory = keepsEntriesInMemory
+            self.log = log
+            self.now = now
+        }
+    }
+
+    public init(
+        configuration: BrollyConfiguration, weather: WeatherService, search: PlaceSearch, namer: PlaceNamer,
+        addresses: AddressService, news: NewsService, ipLocator: IPLocator, store: AppDatabase
+    ) {
+        self.configuration = configuration
+        self.weather = weather
+        self.search = search
+        self.namer = namer
+        self.addresses = addresses
+        self.news = news
+        self.ipLocator = ipLocator
+        self.store = store
+    }
+
+    /// Builds every service for `configuration` on `transport` (AsyncHTTPClient in the CLI and the
+    /// server, `URLSessionTransport` in an app, a double in tests).
+    public static func make(
+        configuration c: BrollyConfiguration, transport: any HTTPTransport, store: AppDatabase, options: Options = Options()
+    ) -> Services {
+        func network(timeout: TimeInterval, retry: RetryPolicy) -> NetworkService {
+            var n = NetworkService(transport: transport, retry: retry, timeout: timeout)
+            if let log = options.log { n.log = log }
+            return n
+        }
+        let standard = network(timeout: c.timeout, retry: RetryPolicy())
+        // Refreshing stale data and naming points must not hold a user up: short, one attempt.
+        let quick = network(timeout: min(c.timeout, 3), retry: .none)
+        let cache = FileCache(directory: c.cacheDirectory)
+        let provider = makeProvider(c, network: standard)
+        let quickProvider = makeProvider(c, network: quick)
+
+        let weather = WeatherService(
+            provider: provider, quickProvider: quickProvider, cache: cache, policy: c.cachePolicy,
+            keepsEntriesInMemory: options.keepsEntriesInMemory, now: options.now)
+
+        let addressNetwork = network(timeout: min(c.timeout, 5), retry: RetryPolicy(maxAttempts: 2))
+        // One gate for every Nominatim call of the process: at most one request per second.
+        let addresses = AddressService(
+            nominatim: NominatimGeocoder(network: addressNetwork, baseURL: c.urls.nominatim, gate: RateGate(interval: 1)),
+            network: addressNetwork, googleURL: c.urls.googleGeocoding, googleAPIKey: c.googleAPIKey,
+            fallback: c.openWeatherMapAPIKey.map {
+                OpenWeatherMapProvider(network: addressNetwork, baseURL: c.urls.openWeatherMap, apiKey: $0)
+            },
+            cache: cache, now: options.now)
+
+        let newsNetwork = network(timeout: min(c.timeout, 8), retry: RetryPolicy(maxAttempts: 2))
+        let newsSource: NewsService.Source =
+            c.newsAPIKey.map { .newsAPI(baseURL: c.urls.newsAPI, apiKey: $0) } ?? .bbc(baseURL: c.urls.bbcFeeds)
+
+        return Services(
+            configuration: c, weather: weather, search: PlaceSearch(provider: provider, cache: cache, now: options.now),
+            namer: PlaceNamer(provider: quickProvider, addresses: addresses, cache: cache, now: options.now),
+            addresses: addresses,
+            news: NewsService(network: newsNetwork, source: newsSource, cache: cache, now: options.now),
+            ipLocator: IPLocator(network: network(timeout: min(c.timeout, 5), retry: RetryPolicy(maxAttempts: 2)), url: c.urls.ipLocation),
+            store: store)
+    }
+
+    /// The configured weather provider on `network`.
+    static func makeProvider(_ c: BrollyConfiguration, network: NetworkService) -> any WeatherProvider {
+        switch c.provider {
+        case .openMeteo:
+            OpenMeteoProvider(network: network, baseURL: c.urls.openMeteo, geocodingURL: c.urls.openMeteoGeocoding)
+        case .openWeatherMap:
+            OpenWeatherMapProvider(network: network, baseURL: c.urls.openWeatherMap, apiKey: c.openWeatherMapAPIKey ?? "")
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import BrollyCore
+import BrollyStore
+import Foundation
+
+/// One lookup from the history, with its weather then (marked stale).
+public struct HistoryLookup: Sendable {
+    public var document: HistoryDocument
+    /// The weather snapshot as a result, for renderers that take one.
+    public var weather: WeatherResult
+}
+
+extension UseCases {
+    /// The device's lookups, newest first (readable with no network: they are in the database).
+    public func history(device: String, limit: Int = 100) throws -> HistoryListDocument {
+        guard (1...500).contains(limit) else { throw BrollyError.invalidInput("the limit must be between 1 and 500") }
+        return HistoryListDocument(items: try services.store.history(device: device, limit: limit).map { HistoryDocument($0) })
+    }
+
+    /// One lookup with its weather snapshot in `units`.
+    public func historyEntry(id: Int64, device: String, units: UnitSystem = .metric) throws -> HistoryLookup {
+        guard let entry = try services.store.historyEntry(id: id, device: device) else { throw Self.noSuchEntry(id) }
+        let result = WeatherResult(
+            report: entry.weather, isStale: true, isFromCache: true, age: max(0, now().timeIntervalSince(entry.weather.fetchedAt)),
+            refreshError: nil)
+        return HistoryLookup(document: HistoryDocument(entry, weather: WeatherDocument(result, units: units)), weather: result)
+    }
+
+    /// Deletes one lookup.
+    public func deleteHistoryEntry(id: Int64, device: String) throws {
+        guard try services.store.deleteHistoryEntry(id: id, device: device) else { throw Self.noSuchEntry(id) }
+    }
+
+    /// Deletes every lookup of the device; how many there were.
+    @discardableResult
+    public func clearHistory(device: String) throws -> Int {
+        try services.store.deleteHistory(device: device)
+    }
+
+    static func noSuchEntry(_ id: Int64) -> BrollyError { .noSuchItem("there is no history entry #\(id)") }
+}

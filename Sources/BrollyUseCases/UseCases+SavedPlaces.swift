@@ -1,0 +1,71 @@
+import BrollyCore
+import BrollyStore
+import Foundation
+
+/// A place to save: found by name, or at coordinates (named by the caller, or looked up).
+public enum NewPlace: Sendable, Hashable {
+    /// The best match for a name.
+    case query(String)
+    /// A point; `named` gives its name (as a page that already shows it knows), else it is looked up.
+    case coordinate(Coordinate, named: Place? = nil)
+}
+
+extension UseCases {
+    /// The device's saved places in order; the first is the default place.
+    public func savedPlaces(device: String) throws -> [SavedPlaceDocument] {
+        try services.store.places(device: device).map(SavedPlaceDocument.init)
+    }
+
+    /// Saves a place at the end of the device's list, with an optional custom name ("Home").
+    public func savePlace(
+        _ new: NewPlace, customName: String? = nil, device: String, offline: Bool = false
+    ) async throws -> SavedPlaceDocument {
+        let customName = try TextField.validated(customName, field: "customName")
+        guard try services.store.places(device: device).count < Self.maxSavedPlaces else {
+            throw BrollyError.invalidInput("at most \(Self.maxSavedPlaces) places can be saved")
+        }
+        let place: Place
+        switch new {
+        case .query(let query):
+            place = try await resolve(.name(query), device: device, offline: offline).place
+        case .coordinate(let c, let named?):
+            place = Place(
+                name: try TextField.validated(named.name, field: "name") ?? Place.unnamed(c).name,
+                country: try TextField.validated(named.country, field: "country") ?? "",
+                countryCode: try TextField.validated(named.countryCode, field: "countryCode", max: 3),
+                region: try TextField.validated(named.region, field: "region"), latitude: c.latitude, longitude: c.longitude,
+                timezone: try TextField.validated(named.timezone, field: "timezone", max: 64) ?? "UTC")
+        case .coordinate(let c, nil):
+            place = await name(c, offline: offline)
+        }
+        return SavedPlaceDocument(try services.store.addPlace(place, customName: customName, device: device, now: now()))
+    }
+
+    /// Gives a saved place a custom name, or clears it with nil.
+    public func renamePlace(id: Int64, customName: String?, device: String) throws -> SavedPlaceDocument {
+        let name = try TextField.validated(customName, field: "customName")
+        guard let saved = try services.store.renamePlace(id: id, customName: name, device: device) else {
+            throw Self.noSuchPlace(id)
+        }
+        return SavedPlaceDocument(saved)
+    }
+
+    /// Moves a saved place to `position` (0 is the top: the default place); the whole new list.
+    public func movePlace(id: Int64, to position: Int, device: String) throws -> [SavedPlaceDocument] {
+        guard position >= 0 else { throw BrollyError.invalidInput("the position must be 0 or more") }
+        guard let list = try services.store.movePlace(id: id, to: position, device: device) else { throw Self.noSuchPlace(id) }
+        return list.map(SavedPlaceDocument.init)
+    }
+
+    /// Puts the device's places in the order of `ids` (each exactly once).
+    public func reorderPlaces(_ ids: [Int64], device: String) throws -> [SavedPlaceDocument] {
+        try services.store.reorderPlaces(ids, device: device).map(SavedPlaceDocument.init)
+    }
+
+    /// Removes a saved place.
+    public func removePlace(id: Int64, device: String) throws {
+        guard try services.store.removePlace(id: id, device: device) else { throw Self.noSuchPlace(id) }
+    }
+
+    static func noSuchPlace(_ id: Int64) -> BrollyError { .noSuchItem("there is no saved place #\(id)") }
+}

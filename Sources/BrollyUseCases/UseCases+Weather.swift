@@ -1,0 +1,46 @@
+import BrollyCore
+import BrollyStore
+import Foundation
+
+/// Whether and how a weather lookup is added to a device's history.
+public enum HistoryRecording: Sendable, Hashable {
+    /// Not recorded (a client that keeps no cookies, or a caller that does not want it).
+    case none
+    /// Recorded before the answer is returned (the CLI, whose process ends after printing).
+    case beforeReturning(device: String)
+    /// Recorded in the background, so the answer is not held up (the server).
+    case inBackground(device: String)
+}
+
+extension UseCases {
+    /// The weather at `place` under the cache policy `mode`, added to the history as asked, with
+    /// the street address of the point when one can be had quickly.
+    public func weather(
+        for place: Place, mode: FetchMode = .normal, recording: HistoryRecording = .none
+    ) async throws -> WeatherResult {
+        let result = try await services.weather.weather(for: place, mode: mode)
+        switch recording {
+        case .none:
+            break
+        case .beforeReturning(let device):
+            try await record(result.report, at: place.coordinate, device: device, offline: mode == .offline)
+        case .inBackground(let device):
+            Task { [self] in try? await record(result.report, at: place.coordinate, device: device, offline: false) }
+        }
+        return result
+    }
+
+    /// Adds one lookup to the device's history with the street address (best effort).
+    func record(_ report: WeatherReport, at c: Coordinate, device: String, offline: Bool) async throws {
+        let address = await quickAddress(c, offline: offline)
+        try services.store.recordLookup(report, address: address, coordinate: c, device: device, now: now())
+    }
+
+    /// The street address at `c` if it can be had within the naming deadline (the lookup goes on
+    /// and is cached); offline, only a cached one.
+    func quickAddress(_ c: Coordinate, offline: Bool) async -> Address? {
+        if offline { return services.addresses.cachedAddress(for: c) }
+        let lookup = Task { [addresses = services.addresses] in try? await addresses.address(for: c) }
+        return await FirstOf.value(lookup, orNilAfter: max(namingDeadline, 2))
+    }
+}

@@ -1,0 +1,98 @@
+import BrollyCore
+import BrollyStore
+import Foundation
+
+/// What people do with Brolly, each written once: resolve a place, get its weather (recorded in
+/// the history when asked), search, keep saved places, read the history, look up a street
+/// address and today's news. The CLI commands and the HTTP controllers only parse input, call one
+/// of these, and render the result.
+public struct UseCases: Sendable {
+    public let services: Services
+    let now: @Sendable () -> Date
+    /// How long a weather answer waits for coordinates to be named before it uses the
+    /// coordinates themselves (the naming goes on and is cached for the next request).
+    public var namingDeadline: TimeInterval = 1.5
+
+    public init(services: Services, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.services = services
+        self.now = now
+    }
+
+    /// The most saved places one device may keep.
+    public static let maxSavedPlaces = 100
+}
+
+// MARK: - Resolving a place
+
+/// How a user names the place they want.
+public enum PlaceQuery: Sendable, Hashable {
+    /// A name to search for; the best match is taken.
+    case name(String)
+    /// Coordinates, named by reverse geocoding when that is quick.
+    case coordinate(Coordinate)
+    /// One of the device's saved places, by id.
+    case saved(id: Int64)
+    /// The device's first saved place, else `remembered`, else an IP location lookup.
+    case defaultPlace(remembered: Place?)
+}
+
+/// The place a query resolved to, and what the user should be told about it.
+public struct ResolvedPlace: Sendable {
+    public var place: Place
+    /// A note for the user: which of several matches was taken, or where the IP lookup put them.
+    public var note: String?
+    /// True when the place came from the IP lookup: the caller may remember it.
+    public var isFromIPLocation = false
+}
+
+extension UseCases {
+    /// Resolves what the user asked for to one place.
+    public func resolve(_ query: PlaceQuery, device: String, offline: Bool = false) async throws -> ResolvedPlace {
+        switch query {
+        case .name(let name):
+            let matches = try await search(name, limit: 5, offline: offline)
+            guard let best = matches.first else { throw BrollyError.placeNotFound("\"\(name)\"") }
+            let note = matches.count > 1 ? "\"\(name)\" matches \(matches.count) places; using \(best.displayName)" : nil
+            return ResolvedPlace(place: best, note: note)
+        case .coordinate(let c):
+            return ResolvedPlace(place: await name(c, offline: offline))
+        case .saved(let id):
+            guard let saved = try services.store.place(id: id, device: device) else { throw Self.noSuchPlace(id) }
+            return ResolvedPlace(place: SavedPlaceDocument(saved).place)
+        case .defaultPlace(let remembered):
+            if let first = try services.store.places(device: device).first {
+                return ResolvedPlace(place: SavedPlaceDocument(first).place)
+            }
+            if let remembered { return ResolvedPlace(place: remembered) }
+            if offline { throw BrollyError.notCached("your location (no remembered place; give --place or --lat/--lon)") }
+            let found: Place
+            do { found = try await services.ipLocator.locate() } catch let error as BrollyError {
+                throw BrollyError(
+                    error.kind, "could not find your location from your IP address (\(error.message)); give --place or --lat/--lon")
+            }
+            return ResolvedPlace(
+                place: found, note: "assuming you are in \(found.displayName) (from your IP address); remembered for next time",
+                isFromIPLocation: true)
+        }
+    }
+
+    /// Places matching `query`, best first (cached, so a place searched once is found offline).
+    public func search(_ query: String, limit: Int = 10, offline: Bool = false) async throws -> [Place] {
+        try await services.search.search(query, limit: limit, offline: offline)
+    }
+
+    /// The nearest named place at `c` (the provider's reverse geocoding, else the street address
+    /// service), or the coordinates themselves when no name can be had within the naming
+    /// deadline; offline, only what is cached. A slow lookup is not cancelled: it finishes in the
+    /// background, so its answer (or the news that the geocoder is unreachable) is cached.
+    public func name(_ c: Coordinate, offline: Bool = false) async -> Place {
+        if offline { return services.namer.cachedPlace(at: c) ?? Place.unnamed(c) }
+        let naming = Task { [namer = services.namer] in try? await namer.place(at: c) }
+        return await FirstOf.value(naming, orNilAfter: namingDeadline) ?? Place.unnamed(c)
+    }
+
+    /// The nearest named place at `c`; throws when no service can name it.
+    public func reverse(_ c: Coordinate) async throws -> Place {
+        try await services.namer.place(at: c)
+    }
+}
