@@ -11,7 +11,13 @@ echo "== swift format lint (reports style findings; .swift-format)"
 swift format lint -r Sources Tests || true
 echo "== swift build"
 time swift build --build-tests
-echo "== swift test"
-swift test --skip-build
+echo "== swift test (the URLSession transport is tested against the upstream double on 127.0.0.1)"
+double_out="$(mktemp)"
+python3 tests/upstream_double.py --port 0 >"$double_out" 2>/dev/null &
+double_pid=$!
+trap 'kill "$double_pid" 2>/dev/null || true' EXIT
+for _ in $(seq 50); do grep -q '^PORT ' "$double_out" && break; sleep 0.1; done
+BROLLY_UPSTREAM_DOUBLE_URL="http://127.0.0.1:$(sed -n 's/^PORT //p' "$double_out")" swift test --skip-build
+kill "$double_pid" 2>/dev/null || true
 echo "== pytest (CLI end to end, API, browser)"
 python3 -m pytest -q -p no:cacheprovider tests

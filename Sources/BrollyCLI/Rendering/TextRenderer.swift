@@ -62,8 +62,10 @@ public struct TextRenderer: Sendable {
 
     func temp(_ c: Double) -> String {
         // Rounded first, so that -0.3 °C prints as 0°C, never -0°C.
-        let v = units.temperature(c).rounded()
-        return String(format: "%.0f%@", v == 0 ? 0 : v, units == .standard ? " K" : units.temperatureSymbol)
+        let rounded = units.temperature(c).rounded()
+        let value = rounded == 0 ? 0 : Int(rounded)
+        let symbol = units == .standard ? " K" : units.temperatureSymbol
+        return "\(value)\(symbol)"
     }
 
     func colouredTemp(_ c: Double) -> String {

@@ -79,7 +79,9 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
         let zone = report.place.timeZone
         func t(_ c: Double) -> Double { Self.round(u.temperature(c), 1) }
         func w(_ v: Double?) -> Double? { v.map { Self.round(u.windSpeed($0), 1) } }
-        func p(_ v: Double?) -> Double? { v.map { Self.round(u.precipitation($0), u == .imperial ? 2 : 1) } }
+        // Precipitation keeps the provider's precision (OpenWeatherMap's 0.25 mm stays 0.25):
+        // 2 decimals in mm, 4 in inches. Only displays round further.
+        func p(_ v: Double?) -> Double? { v.map { Self.round(u.precipitation($0), u == .imperial ? 4 : 2) } }
         func c(_ c: Condition) -> ConditionInfo {
             ConditionInfo(code: c.code, title: c.title, description: c.description, icon: c.icon)
         }
