@@ -219,7 +219,7 @@ def test_places_commands(cli, double):
 def test_history_commands_work_offline(cli, double):
     cli.run("now", "--lat", "52.52", "--lon", "13.41")
     cli.run("now", "--place", "Kathmandu")
-    entries = json.loads(cli.run("history", "--json").stdout)
+    entries = json.loads(cli.run("history", "--json").stdout)["items"]  # the API's shape
     assert [e["placeName"] for e in entries] == ["Kathmandu", "Berlin"]  # coordinates named by their address
     assert entries[1]["address"]["street"] == "Hauptstraße" and entries[1]["latitude"] == 52.52
     # No network at all: the history is still readable.
@@ -229,7 +229,7 @@ def test_history_commands_work_offline(cli, double):
     shown = json.loads(cli.run("history", "show", str(entries[0]["id"]), "--json", env=offline).stdout)
     assert shown["weather"]["source"]["stale"] is True and len(shown["weather"]["days"]) >= 5
     assert cli.run("history", "delete", str(entries[1]["id"])).returncode == 0
-    assert len(json.loads(cli.run("history", "--json").stdout)) == 1
+    assert len(json.loads(cli.run("history", "--json").stdout)["items"]) == 1
     assert "Deleted 1" in cli.run("history", "clear").stdout
     assert "No lookups" in cli.run("history").stdout
 

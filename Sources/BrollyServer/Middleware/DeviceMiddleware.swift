@@ -25,9 +25,11 @@ struct DeviceMiddleware: RouterMiddleware {
         var response: Response
         do {
             response = try await next(request, context)
-        } catch let error as any HTTPResponseError {
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
             // Answered here so that a first request that fails still gets its cookie.
-            response = try error.response(from: request, context: context)
+            response = try Problem.answering(error, logger: context.logger).response(from: request, context: context)
         }
         if let newToken {
             let secure = request.headers[.init("X-Forwarded-Proto")!] == "https" ? "; Secure" : ""

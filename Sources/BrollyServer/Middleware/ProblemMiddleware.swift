@@ -1,6 +1,7 @@
 import BrollyCore
 import Foundation
 import Hummingbird
+import Logging
 
 /// Turns every failure into a problem+json response here, inside the logging and security-header
 /// middleware, so error responses carry the same headers as any other. `Problem` and
@@ -11,19 +12,30 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
-        } catch let error as HTTPError {
-            let title = error.status.reasonPhrase
-            let code = error.status == .notFound ? "no-route" : error.status.code < 500 ? "invalid-input" : "internal"
-            return try Problem(error.status, code: code, title: title, detail: error.body ?? title)
-                .response(from: request, context: context)
-        } catch let error as any HTTPResponseError {
-            return try error.response(from: request, context: context)
         } catch is CancellationError {
             throw CancellationError()
         } catch {
-            context.logger.error("unexpected error: \(String(describing: error))")
-            return try Problem(.badGateway, code: "provider", title: "Upstream failure", detail: "the request could not be completed")
-                .response(from: request, context: context)
+            return try Problem.answering(error, logger: context.logger).response(from: request, context: context)
+        }
+    }
+}
+
+extension Problem {
+    /// What answers `error`: `Problem`s and `BrollyError`s as they are, Hummingbird's `HTTPError`s
+    /// as problems of their status, anything else as a logged 502.
+    static func answering(_ error: any Error, logger: Logger) -> any HTTPResponseError {
+        switch error {
+        case let error as HTTPError:
+            let title = error.status.reasonPhrase
+            let code = error.status == .notFound ? "no-route" : error.status.code < 500 ? "invalid-input" : "internal"
+            return Problem(error.status, code: code, title: title, detail: error.body ?? title)
+        case let error as Problem:
+            return error
+        case let error as BrollyError:
+            return error
+        default:
+            logger.error("unexpected error: \(String(describing: error))")
+            return Problem(.badGateway, code: "provider", title: "Upstream failure", detail: "the request could not be completed")
         }
     }
 }
