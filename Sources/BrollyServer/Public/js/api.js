@@ -1,0 +1,55 @@
+// The one fetch helper: a time-out, JSON bodies, and problem+json failures as AppErrors.
+import { state } from './state.js';
+
+const TIMEOUT_MS = 15000;
+
+/** A failure the page knows how to explain: offline, timeout, unreadable, not-found, provider, … */
+export class AppError extends Error {
+  constructor(kind, detail) { super(detail || kind); this.kind = kind; this.detail = detail || ''; }
+}
+
+function kindForProblem(status, problem) {
+  const code = problem && problem.code;
+  if (code === 'timeout' || status === 504) return 'timeout';
+  if (code === 'offline') return 'offline';
+  if (code === 'not-found' || status === 404) return 'not-found';
+  if (code === 'unreadable') return 'unreadable';
+  return 'provider';
+}
+
+/** `api('/api/v1/weather?…')`, or `api(path, { method: 'POST', body })`. Resolves to the JSON (null for 204). */
+export async function api(path, { method = 'GET', body } = {}) {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), TIMEOUT_MS);
+  state.fetchCount += 1;
+  let response, raw;
+  try {
+    const headers = { Accept: 'application/json' };
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    response = await fetch(path, {
+      method, headers, signal: controller.signal, body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    raw = await response.text();
+  } catch (_) {
+    throw new AppError(controller.signal.aborted ? 'timeout' : 'offline');
+  } finally {
+    clearTimeout(timer);
+  }
+  let data = null;
+  let readable = true;
+  try { data = raw ? JSON.parse(raw) : null; } catch (_) { readable = false; }
+  if (!response.ok) throw new AppError(kindForProblem(response.status, data), data && data.detail);
+  if (!readable) throw new AppError('unreadable');
+  return data;
+}
+
+/** Whether a value has the weather contract's shape. */
+export function isWeatherDocument(doc) {
+  return Boolean(doc && doc.place && doc.current && typeof doc.current.temperature === 'number' &&
+    Array.isArray(doc.days) && Array.isArray(doc.hours) && doc.source && doc.current.condition);
+}
+
+const q = (target, digits) => `lat=${target.lat.toFixed(digits)}&lon=${target.lon.toFixed(digits)}`;
+export const weatherURL = (target) => `/api/v1/weather?${q(target, 4)}`;
+export const addressURL = (target) => `/api/v1/address?${q(target, 5)}`;
+export const newsURL = (target) => `/api/v1/news?${q(target, 4)}`;

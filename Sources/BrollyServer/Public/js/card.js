@@ -1,0 +1,158 @@
+// The weather region: its state (loading, empty, error, ready), notices, and the weather card.
+// Staleness is the API's (`source.stale`, `source.fetchedAt`); the page adds only what it knows
+// itself: a copy restored from this browser, or a refresh that failed.
+import { $, el, text } from './dom.js';
+import { setIcon } from './icons.js';
+import { state } from './state.js';
+import { amountText, shortTemp, speedText, tempText } from './units.js';
+
+export const region = $('weather');
+
+export const MESSAGES = {
+  offline: ['No connection', 'Brolly could not reach the weather service. Check your connection and try again.'],
+  timeout: ['The weather service is taking too long', 'It did not answer in time. Try again in a moment.'],
+  unreadable: ['The weather data could not be read', 'The weather service sent something Brolly does not understand. Try again later.'],
+  'not-found': ['Place not found', 'No place matched. Check the spelling or try a nearby city.'],
+  'permission-denied': ['Location access is blocked', 'Brolly needs your permission to show the weather where you are. Allow location access in your browser\u2019s settings, or search for a city.'],
+  'location-unavailable': ['Your location could not be found', 'Your device could not tell where you are. Search for a city, or try again.'],
+  provider: ['The weather service is unavailable', 'It reported a problem. Try again later.'],
+};
+
+export function setState(name, opts = {}) {
+  region.dataset.state = name;
+  region.setAttribute('aria-busy', String(name === 'loading'));
+  if (opts.error) region.dataset.error = opts.error; else delete region.dataset.error;
+  $('loading').hidden = name !== 'loading';
+  $('empty').hidden = name !== 'empty';
+  $('error').hidden = name !== 'error';
+  $('card').hidden = name !== 'ready';
+  if (name !== 'ready') hideNotice();
+  if (name === 'empty' || name === 'error') {
+    const [title, detail] = MESSAGES[opts.error] || ['Something went wrong', ''];
+    const prefix = name === 'empty' ? 'empty' : 'error';
+    text(prefix + '-title', opts.title || title);
+    text(prefix + '-detail', opts.detail || detail);
+    $('permission-help').hidden = opts.error !== 'permission-denied';
+    if (name === 'error') $('error').appendChild($('permission-help'));
+    else $('empty').insertBefore($('permission-help'), $('empty').querySelector('.hint'));
+  }
+}
+
+export function showNotice(message, withRetry) {
+  const notice = $('notice');
+  notice.textContent = message;
+  if (withRetry) {
+    const button = el('button', { type: 'button', className: 'ghost', text: 'Retry', dataset: { testid: 'notice-retry' }, style: { marginLeft: '.5rem' } });
+    button.addEventListener('click', () => state.retry && state.retry());
+    notice.append(button);
+  }
+  notice.hidden = false;
+}
+
+export function hideNotice() { $('notice').hidden = true; $('notice').textContent = ''; }
+
+const COMPASS = ['north', 'northeast', 'east', 'southeast', 'south', 'southwest', 'west', 'northwest'];
+const COMPASS_SHORT = ['N', 'NE', 'E', 'SE', 'S', 'SW', 'W', 'NW'];
+const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+
+/** Milliseconds since the API received this answer from the provider. */
+export function ageMs(doc) {
+  const t = Date.parse(doc.source.fetchedAt);
+  return Number.isFinite(t) ? Math.max(0, Date.now() - t) : 0;
+}
+
+export function ageText(ms) {
+  const m = Math.floor(ms / 60000);
+  if (m < 1) return 'Updated just now';
+  if (m < 60) return `Updated ${m} minute${m === 1 ? '' : 's'} ago`;
+  const h = Math.floor(m / 60);
+  if (h < 48) return `Updated ${h} hour${h === 1 ? '' : 's'} ago`;
+  return `Updated ${Math.floor(h / 24)} days ago`;
+}
+
+/** Stale when the API said so, when a refresh failed, or while a copy kept in this browser is shown. */
+function isStale(doc) {
+  if (state.viewing) return true;
+  return Boolean(doc.source.stale) || state.forceStale || state.restored;
+}
+
+export function updateAge() {
+  const doc = state.viewing ? state.viewing.weather : state.doc;
+  if (!doc || region.dataset.state !== 'ready') return;
+  text('updated', ageText(ageMs(doc)));
+  const slot = $('stale-slot');
+  const stale = isStale(doc);
+  const marker = slot.querySelector('[data-testid="stale"]');
+  if (stale && !marker) {
+    slot.append(el('span', {
+      className: 'stale', text: 'Stale', dataset: { testid: 'stale' },
+      title: 'This weather is not current; Brolly will refresh it when it can.',
+    }));
+  } else if (!stale && marker) {
+    marker.remove();
+  }
+}
+
+function hourItem(h) {
+  const icon = el('div', { className: 'mini' });
+  setIcon(icon, h.condition.icon, h.condition.description);
+  const li = el('li', {}, el('div', { text: String(h.time).slice(11, 16) }), icon, el('div', { text: shortTemp(h.temperature) }));
+  if (typeof h.precipitationProbability === 'number' && h.precipitationProbability > 0) {
+    li.append(el('div', { className: 'dlow', text: `${Math.round(h.precipitationProbability)}%` }));
+  }
+  return li;
+}
+
+function dayItem(d, index, isSnapshot) {
+  const date = new Date(`${d.date}T12:00:00Z`);
+  // A history snapshot's first day is the day of the lookup, not today.
+  const name = el('span', { className: 'dname', title: d.date, text: index === 0 && !isSnapshot ? 'Today' : WEEKDAYS[date.getUTCDay()] || d.date });
+  const icon = el('span', { className: 'mini' });
+  setIcon(icon, d.condition.icon, d.condition.description);
+  const range = el('span', { className: 'drange' }, el('span', { className: 'dlow', text: shortTemp(d.temperatureMin) }), ` / ${shortTemp(d.temperatureMax)}`);
+  return el('li', {}, name, icon, el('span', { className: 'ddesc', text: d.condition.description }), range);
+}
+
+/** Shows a weather document in the current units. */
+export function render(doc, opts = {}) {
+  const c = doc.current;
+  setState('ready');
+  if (!opts.keepNotice) hideNotice();
+  text('place-name', doc.place.name || 'Unknown place');
+  text('address', doc.addressLine || [doc.place.region, doc.place.country].filter((s) => s && s !== doc.place.name).join(', ') ||
+    `${doc.place.latitude.toFixed(3)}, ${doc.place.longitude.toFixed(3)}`);
+  $('history-banner').hidden = !opts.historyNote;
+  text('history-banner', opts.historyNote || '');
+  $('save-place').hidden = Boolean(opts.historyNote);
+  setIcon($('now-icon'), c.condition.icon, c.condition.description);
+  text('temperature', tempText(c.temperature));
+  text('description', c.condition.description);
+  text('feels', typeof c.feelsLike === 'number' ? `Feels like ${tempText(c.feelsLike)}` : 'Feels like —');
+  text('minmax', `Min ${tempText(c.temperatureMin)} · Max ${tempText(c.temperatureMax)}`);
+  text('humidity', typeof c.humidity === 'number' ? `${Math.round(c.humidity)}%` : '—');
+  text('pressure', typeof c.pressure === 'number' ? `${Math.round(c.pressure)} hPa` : '—');
+  if (typeof c.windSpeed === 'number') {
+    const dir = typeof c.windDirection === 'number' ? c.windDirection : null;
+    const i = dir === null ? null : Math.round((((dir % 360) + 360) % 360) / 45) % 8;
+    $('wind-arrow').style.transform = `rotate(${dir === null ? 0 : (dir + 180) % 360}deg)`;
+    $('wind-arrow').hidden = dir === null;
+    text('wind-text', `${speedText(c.windSpeed)}${i === null ? '' : ' ' + COMPASS_SHORT[i]}`);
+    $('wind').setAttribute('aria-label', `${speedText(c.windSpeed)}${i === null ? '' : ' from the ' + COMPASS[i]}`);
+  } else {
+    text('wind-text', '—');
+    $('wind-arrow').hidden = true;
+  }
+  text('clouds', typeof c.clouds === 'number' ? `${Math.round(c.clouds)}%` : '—');
+  text('rain', amountText(typeof c.rain === 'number' ? c.rain : 0));
+  text('snow', amountText(typeof c.snow === 'number' ? c.snow : 0));
+  $('hours').replaceChildren(...doc.hours.slice(0, 24).map(hourItem));
+  $('days').replaceChildren(...doc.days.slice(0, 7).map((d, i) => dayItem(d, i, Boolean(opts.historyNote))));
+  updateAge();
+}
+
+/** Renders again what is shown (after a unit switch). */
+export function rerender() {
+  if (region.dataset.state !== 'ready') return;
+  if (state.viewing) render(state.viewing.weather, { keepNotice: true, historyNote: state.viewing.note });
+  else if (state.doc) render(state.doc, { keepNotice: true });
+}

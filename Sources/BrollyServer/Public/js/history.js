@@ -1,0 +1,85 @@
+// The lookup history: every lookup with its time, address and weather, kept in this browser too
+// so that it reads with no network at all.
+import { api, isWeatherDocument } from './api.js';
+import { region, render, showNotice } from './card.js';
+import { $, el, localTime, store, text } from './dom.js';
+import { showPlace } from './map.js';
+import { state } from './state.js';
+import { tempText } from './units.js';
+
+const HISTORY_KEY = 'brolly.history.v1';
+const empty = () => ({ items: [], details: {} });
+
+export async function loadHistory() {
+  const cached = store.get(HISTORY_KEY, empty());
+  try {
+    const data = await api('/api/v1/history?limit=50');
+    const items = data && Array.isArray(data.items) ? data.items : [];
+    const details = {};
+    for (const item of items.slice(0, 20)) if (cached.details[item.id]) details[item.id] = cached.details[item.id];
+    store.set(HISTORY_KEY, { items, details });
+    text('history-status', items.length ? '' : 'Nothing looked up yet.');
+    renderHistory(items);
+    // Keep the most recent entries whole, so they open offline.
+    for (const item of items.slice(0, 10)) {
+      if (details[item.id]) continue;
+      try {
+        const full = await api(`/api/v1/history/${item.id}`);
+        const now = store.get(HISTORY_KEY, empty());
+        now.details[item.id] = full;
+        store.set(HISTORY_KEY, now);
+      } catch (_) { break; }
+    }
+  } catch (_) {
+    text('history-status', cached.items.length ? 'Offline: showing the history saved on this device.' : 'History needs a connection the first time.');
+    renderHistory(cached.items);
+  }
+}
+
+function renderHistory(items) {
+  $('history-clear').hidden = items.length === 0;
+  $('history-list').replaceChildren(...items.map((item) => {
+    const summary = `${tempText(item.temperature)}, ${item.condition ? item.condition.description : ''}`;
+    const where = item.address && item.address.display ? item.address.display : `${item.latitude.toFixed(3)}, ${item.longitude.toFixed(3)}`;
+    const open = el('button', { type: 'button', className: 'open', dataset: { testid: 'history-open' } },
+      `${item.placeName} · ${summary}`, el('small', { text: `${localTime(item.createdAt)} · ${where}` }));
+    open.addEventListener('click', () => openHistory(item));
+    const remove = el('button', { type: 'button', className: 'ghost', text: '×', ariaLabel: `Delete ${item.placeName} from history`, dataset: { testid: 'history-delete' } });
+    remove.addEventListener('click', () => deleteEntry(item));
+    return el('li', { dataset: { testid: 'history-item', id: String(item.id) } }, open, remove);
+  }));
+}
+
+async function openHistory(item) {
+  let full = store.get(HISTORY_KEY, empty()).details[item.id];
+  if (!full) {
+    try { full = await api(`/api/v1/history/${item.id}`); } catch (_) {
+      showNotice('This entry cannot be opened without a connection.');
+      return;
+    }
+  }
+  if (!full || !isWeatherDocument(full.weather)) return;
+  if (full.address && full.address.display) full.weather.addressLine = full.address.display;
+  state.viewing = { weather: full.weather, note: `From your history: looked up ${localTime(full.createdAt)}.` };
+  render(full.weather, { historyNote: state.viewing.note });
+  showPlace(full.latitude, full.longitude, full.placeName);
+  region.focus();
+}
+
+async function deleteEntry(item) {
+  try {
+    await api(`/api/v1/history/${item.id}`, { method: 'DELETE' });
+    loadHistory();
+  } catch (e) { showNotice(`Could not delete: ${e.detail || e.kind}`); }
+}
+
+export function initHistory() {
+  $('history-clear').addEventListener('click', async () => {
+    if (!window.confirm('Delete your whole history?')) return;
+    try {
+      await api('/api/v1/history', { method: 'DELETE' });
+      store.set(HISTORY_KEY, empty());
+      loadHistory();
+    } catch (e) { showNotice(`Could not clear: ${e.detail || e.kind}`); }
+  });
+}

@@ -1,0 +1,46 @@
+// The browser's location, asked once per visit (or when "My location" is pressed).
+import { $ } from './dom.js';
+import { region, setState, showNotice } from './card.js';
+import { removeMarker, setMarker, showPlace, showUnitedStates } from './map.js';
+import { state } from './state.js';
+import { loadWeather } from './weather.js';
+
+export function locate(userAsked) {
+  if (!('geolocation' in navigator)) return locationFailed({ code: 2 }, userAsked);
+  state.retry = () => locate(true);
+  navigator.geolocation.getCurrentPosition((pos) => {
+    const lat = pos.coords.latitude;
+    const lon = pos.coords.longitude;
+    state.geolocation = 'granted';
+    state.location = { lat, lon };
+    setMarker(lat, lon);
+    showPlace(lat, lon, 'your location');
+    // On a later visit the last weather stays on screen until the new answer arrives, and
+    // stays (marked stale) if none can.
+    loadWeather({ lat, lon, here: true }, { quiet: Boolean(state.doc) && !userAsked });
+  }, (err) => locationFailed(err, userAsked), { enableHighAccuracy: false, timeout: 10000, maximumAge: 300000 });
+}
+
+function locationFailed(err, userAsked) {
+  const denied = err && err.code === 1;
+  state.geolocation = denied ? 'denied' : 'unavailable';
+  removeMarker();
+  const kind = denied ? 'permission-denied' : 'location-unavailable';
+  const why = err && err.code === 3 ? 'Finding your location took too long. Search for a city, or try again.' : undefined;
+  if (state.doc && !userAsked) {
+    // A later visit: keep the map and the weather where they were, and refresh that place.
+    const message = denied ? 'Location access is off: showing your last place.' : 'Your location is unavailable: showing your last place.';
+    showNotice(message);
+    loadWeather(state.target, { quiet: true }).then(() => {
+      if (region.dataset.state === 'ready' && $('notice').hidden) showNotice(message);
+    });
+    return;
+  }
+  if (userAsked) {
+    setState('error', { error: kind, detail: why });
+    state.retry = () => locate(true);
+    return;
+  }
+  showUnitedStates();
+  setState('empty', { error: kind, detail: why });
+}

@@ -1,0 +1,50 @@
+// Brolly's web app: native ES modules, no build step. This module wires the others together.
+import { render, rerender, setState, updateAge } from './card.js';
+import { $ } from './dom.js';
+import { initHistory, loadHistory } from './history.js';
+import { locate } from './location.js';
+import { initMap, removeMarker, showPlace, showUnitedStates } from './map.js';
+import { initPlaces, loadPlaces } from './places.js';
+import { initSearch } from './search.js';
+import { state } from './state.js';
+import { loadLast } from './storage.js';
+import { rememberedUnits, saveUnits } from './units.js';
+import { refresh } from './weather.js';
+
+function setUnits(unit) {
+  saveUnits(unit);
+  rerender();
+}
+
+document.querySelectorAll('.units button').forEach((b) => b.addEventListener('click', () => setUnits(b.dataset.unit)));
+$('retry').addEventListener('click', () => state.retry && state.retry());
+$('locate').addEventListener('click', () => locate(true));
+document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'visible') refresh(); });
+window.addEventListener('online', refresh);
+setInterval(updateAge, 30000);
+initSearch();
+initPlaces();
+initHistory();
+
+initMap();
+setUnits(rememberedUnits());
+const last = loadLast();
+if (last) {
+  // A later visit: the last weather at once, marked stale until a new answer arrives.
+  Object.assign(state, { doc: last.doc, target: last.target, restored: true });
+  showPlace(last.target.lat, last.target.lon, last.doc.place.name);
+  removeMarker();
+  render(last.doc);
+} else {
+  showUnitedStates();
+  removeMarker();
+  setState('loading');
+}
+// The first call gives this browser its device cookie; weather lookups wait for it.
+state.deviceReady = loadPlaces();
+locate(false);
+loadHistory();
+
+if ('serviceWorker' in navigator) {
+  navigator.serviceWorker.register('/sw.js').catch(() => { /* offline support is a bonus */ });
+}

@@ -1,0 +1,61 @@
+// The map (Leaflet, when the server has it): the place at zoom 11, a dot where you are, or the
+// contiguous United States when there is no place yet. Its view is mirrored in data attributes.
+import { $, el } from './dom.js';
+import { state } from './state.js';
+
+const US_BOUNDS = [[24.396308, -124.848974], [49.384358, -66.885444]];
+const PLACE_ZOOM = 11;
+const mapEl = $('map');
+let map = null;
+let marker = null;
+
+function sync() {
+  if (!map) return;
+  const c = map.getCenter();
+  mapEl.dataset.lat = c.lat.toFixed(4);
+  mapEl.dataset.lon = c.lng.toFixed(4);
+  mapEl.dataset.zoom = String(map.getZoom());
+}
+
+export function initMap() {
+  if (!window.L) {
+    mapEl.append(el('p', { className: 'map-fallback', text: 'The map is unavailable on this server.' }));
+    return;
+  }
+  map = window.L.map(mapEl, { zoomControl: true, attributionControl: true, fadeAnimation: false, zoomAnimation: false });
+  window.L.tileLayer('https://{s}.tile.openstreetmap.org/{z}/{x}/{y}.png', {
+    maxZoom: 19,
+    attribution: '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors',
+  }).addTo(map);
+  map.on('moveend zoomend', sync);
+  state.map = map;
+}
+
+export function showUnitedStates() {
+  mapEl.dataset.view = 'us';
+  mapEl.setAttribute('aria-label', 'Map of the contiguous United States');
+  if (map) { map.fitBounds(US_BOUNDS); sync(); }
+}
+
+export function showPlace(lat, lon, label) {
+  mapEl.dataset.view = 'place';
+  mapEl.setAttribute('aria-label', `Map of ${label || 'your location'}`);
+  if (map) { map.setView([lat, lon], PLACE_ZOOM); sync(); } else {
+    mapEl.dataset.lat = lat.toFixed(4); mapEl.dataset.lon = lon.toFixed(4); mapEl.dataset.zoom = String(PLACE_ZOOM);
+  }
+}
+
+export function setMarker(lat, lon) {
+  mapEl.dataset.marker = 'shown';
+  if (!map) return;
+  if (marker) marker.setLatLng([lat, lon]);
+  else {
+    marker = window.L.circleMarker([lat, lon], { radius: 9, color: '#ffffff', weight: 3, fillColor: '#1d4ed8', fillOpacity: 1 })
+      .addTo(map).bindTooltip('You are here');
+  }
+}
+
+export function removeMarker() {
+  mapEl.dataset.marker = 'hidden';
+  if (marker) { marker.remove(); marker = null; }
+}

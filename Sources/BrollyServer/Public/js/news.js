@@ -1,0 +1,29 @@
+// Today's news for the place: up to 10 items, linked to the articles.
+import { api, newsURL } from './api.js';
+import { $, el, text } from './dom.js';
+import { sameTarget, state } from './state.js';
+
+function newsItem(item) {
+  const safe = /^https?:\/\//i.test(item.url || '');
+  const title = safe
+    ? el('a', { href: item.url, text: item.title, rel: 'noopener noreferrer', target: '_blank' })
+    : el('strong', { text: item.title });
+  const li = el('li', { dataset: { testid: 'news-item' } }, el('time', { text: String(item.publishedAt).slice(11, 16), dateTime: item.publishedAt }), title);
+  if (item.summary) li.append(el('p', { text: item.summary }));
+  return li;
+}
+
+export async function loadNews(target) {
+  $('news').hidden = false;
+  text('news-status', 'Loading today\u2019s news…');
+  try {
+    const data = await api(newsURL(target));
+    if (!sameTarget(state.target, target)) return;
+    const items = (data && Array.isArray(data.items) ? data.items : []).slice(0, 10);
+    text('news-place', data && data.place ? `· ${data.place}` : '');
+    text('news-status', items.length ? '' : 'No news published today for this place yet.');
+    $('news-list').replaceChildren(...items.map(newsItem));
+  } catch (e) {
+    text('news-status', e.kind === 'offline' ? 'News needs a connection.' : 'News is unavailable right now.');
+  }
+}

@@ -1,0 +1,102 @@
+// Saved places: open, save (☆ Save on the card), rename, move up or down, remove. Kept in this
+// browser too, so the list shows offline.
+import { api } from './api.js';
+import { showNotice } from './card.js';
+import { $, el, store } from './dom.js';
+import { showPlace } from './map.js';
+import { sameTarget, state } from './state.js';
+import { loadWeather } from './weather.js';
+
+const PLACES_KEY = 'brolly.places.v1';
+
+/** Loads this device's places; the first call also gives the browser its device cookie. */
+export async function loadPlaces() {
+  try {
+    const list = await api('/api/v1/places');
+    store.set(PLACES_KEY, list);
+    renderPlaces(list);
+  } catch (_) {
+    renderPlaces(store.get(PLACES_KEY, []));
+  }
+}
+
+function button(label, text, testid, onClick, disabled = false) {
+  const b = el('button', { type: 'button', className: 'ghost', text, ariaLabel: label, disabled, dataset: { testid } });
+  b.addEventListener('click', onClick);
+  return b;
+}
+
+function renderPlaces(list) {
+  $('places-empty').hidden = list.length > 0;
+  $('places-list').replaceChildren(...list.map((p, i) => {
+    const label = p.displayName;
+    const sub = [p.customName ? p.name : null, p.region, p.country].filter(Boolean).join(', ');
+    const open = el('button', { type: 'button', className: 'open', dataset: { testid: 'place-open' } }, label, el('small', { text: sub }));
+    open.addEventListener('click', () => openPlace(p));
+    const li = el('li', { dataset: { testid: 'place-item', id: String(p.id) } }, open,
+      button(`Rename ${label}`, '✎', 'place-rename', () => renamePlace(p)),
+      button(`Move ${label} up`, '↑', 'place-up', () => movePlace(list, i, -1), i === 0),
+      button(`Move ${label} down`, '↓', 'place-down', () => movePlace(list, i, 1), i === list.length - 1),
+      button(`Remove ${label}`, '×', 'place-remove', () => removePlace(p)));
+    if (state.target && sameTarget(state.target, { lat: p.latitude, lon: p.longitude })) li.className = 'current';
+    return li;
+  }));
+}
+
+function openPlace(p) {
+  const target = { lat: p.latitude, lon: p.longitude, name: p.displayName, region: p.region, country: p.country, here: false };
+  showPlace(p.latitude, p.longitude, p.displayName);
+  loadWeather(target).then(() => renderPlaces(store.get(PLACES_KEY, [])));
+}
+
+async function savePlace() {
+  const doc = state.doc;
+  if (!doc || !state.target) return;
+  try {
+    await api('/api/v1/places', {
+      method: 'POST',
+      body: {
+        latitude: state.target.lat, longitude: state.target.lon, name: doc.place.name, region: doc.place.region || null,
+        country: doc.place.country || '', countryCode: doc.place.countryCode || null, timezone: doc.place.timezone || null,
+      },
+    });
+    showNotice(`Saved ${doc.place.name}.`);
+    loadPlaces();
+  } catch (e) {
+    showNotice(e.kind === 'offline' ? 'Saving needs a connection.' : `Could not save: ${e.detail || e.kind}`);
+  }
+}
+
+async function renamePlace(p) {
+  const name = window.prompt(`Custom name for ${p.name} (empty to clear)`, p.customName || '');
+  if (name === null) return;
+  try {
+    await api(`/api/v1/places/${p.id}`, { method: 'PATCH', body: { customName: name.trim() || null } });
+    loadPlaces();
+  } catch (e) { showNotice(`Could not rename: ${e.detail || e.kind}`); }
+}
+
+async function movePlace(list, index, delta) {
+  const ids = list.map((p) => p.id);
+  const [moved] = ids.splice(index, 1);
+  ids.splice(index + delta, 0, moved);
+  try {
+    const updated = await api('/api/v1/places/order', { method: 'PUT', body: { ids } });
+    store.set(PLACES_KEY, updated);
+    renderPlaces(updated);
+    const buttons = $('places-list').querySelectorAll(delta < 0 ? '[data-testid=place-up]' : '[data-testid=place-down]');
+    const focus = buttons[index + delta];
+    if (focus && !focus.disabled) focus.focus();
+  } catch (e) { showNotice(`Could not reorder: ${e.detail || e.kind}`); }
+}
+
+async function removePlace(p) {
+  try {
+    await api(`/api/v1/places/${p.id}`, { method: 'DELETE' });
+    loadPlaces();
+  } catch (e) { showNotice(`Could not remove: ${e.detail || e.kind}`); }
+}
+
+export function initPlaces() {
+  $('save-place').addEventListener('click', savePlace);
+}

@@ -1,0 +1,99 @@
+// City search: type-ahead with region and country to tell namesakes apart, keyboard navigation,
+// and Enter for the best match.
+import { AppError, api } from './api.js';
+import { setState } from './card.js';
+import { $, el } from './dom.js';
+import { showPlace } from './map.js';
+import { state } from './state.js';
+import { loadWeather } from './weather.js';
+
+const input = $('search');
+const list = $('search-results');
+let results = [];
+let active = -1;
+let timer = null;
+let seq = 0;
+
+function closeResults() {
+  list.hidden = true;
+  input.setAttribute('aria-expanded', 'false');
+  input.removeAttribute('aria-activedescendant');
+  active = -1;
+}
+
+function showResults(places) {
+  results = places;
+  active = -1;
+  list.replaceChildren(...places.map((p, i) => {
+    const sub = [p.region, p.country].filter(Boolean).join(', ') + ` · ${p.latitude.toFixed(2)}, ${p.longitude.toFixed(2)}`;
+    const li = el('li', { id: `result-${i}`, role: 'option', ariaSelected: 'false', dataset: { testid: 'search-result' } },
+      el('strong', { text: p.name }), el('span', { className: 'sub', text: sub }));
+    li.addEventListener('mousedown', (e) => { e.preventDefault(); choose(p); });
+    return li;
+  }));
+  list.hidden = places.length === 0;
+  input.setAttribute('aria-expanded', String(places.length > 0));
+}
+
+const searchPlaces = (q) => api(`/api/v1/places/search?q=${encodeURIComponent(q)}`);
+
+function choose(p) {
+  closeResults();
+  input.value = p.name;
+  showPlace(p.latitude, p.longitude, p.name);
+  loadWeather({ lat: p.latitude, lon: p.longitude, name: p.name, region: p.region, country: p.country, here: false });
+}
+
+export function initSearch() {
+  input.addEventListener('input', () => {
+    clearTimeout(timer);
+    const q = input.value.trim();
+    if (q.length < 2) { closeResults(); return; }
+    timer = setTimeout(async () => {
+      const mine = ++seq;
+      try {
+        const places = await searchPlaces(q);
+        if (mine === seq && input.value.trim() === q) showResults(Array.isArray(places) ? places : []);
+      } catch (_) { if (mine === seq) closeResults(); }
+    }, 250);
+  });
+
+  input.addEventListener('keydown', (e) => {
+    if (list.hidden) return;
+    const items = list.querySelectorAll('li');
+    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      e.preventDefault();
+      active = (active + (e.key === 'ArrowDown' ? 1 : -1) + items.length) % items.length;
+      items.forEach((li, i) => li.setAttribute('aria-selected', String(i === active)));
+      input.setAttribute('aria-activedescendant', items[active].id);
+    } else if (e.key === 'Escape') {
+      closeResults();
+    }
+  });
+
+  input.addEventListener('blur', () => setTimeout(closeResults, 150));
+
+  $('search-form').addEventListener('submit', async (e) => {
+    e.preventDefault();
+    clearTimeout(timer);
+    const q = input.value.trim();
+    if (!q) return;
+    if (!list.hidden && active >= 0 && results[active]) { choose(results[active]); return; }
+    const mine = ++seq;
+    closeResults();
+    setState('loading');
+    state.retry = () => $('search-form').requestSubmit();
+    try {
+      const places = await searchPlaces(q);
+      if (mine !== seq) return;
+      if (!Array.isArray(places) || places.length === 0) {
+        setState('error', { error: 'not-found', detail: `No place called \u201c${q}\u201d was found. Check the spelling or try a nearby city.` });
+        return;
+      }
+      choose(places[0]);
+    } catch (err) {
+      if (mine !== seq) return;
+      setState('error', { error: err instanceof AppError ? err.kind : 'unreadable', detail: err.detail || undefined });
+    }
+  });
+}

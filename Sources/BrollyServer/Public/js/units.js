@@ -1,0 +1,26 @@
+// °C, °F and K, converted here so that switching works offline and makes no network call. The API
+// is always asked for metric.
+import { state } from './state.js';
+
+const UNITS_KEY = 'brolly.units';
+
+export function rememberedUnits() {
+  const saved = localStorage.getItem(UNITS_KEY);
+  return ['C', 'F', 'K'].includes(saved) ? saved : 'C';
+}
+
+export function saveUnits(unit) {
+  state.units = unit;
+  localStorage.setItem(UNITS_KEY, unit);
+  document.querySelectorAll('.units button').forEach((b) => b.setAttribute('aria-pressed', String(b.dataset.unit === unit)));
+}
+
+const temp = (c) => state.units === 'F' ? c * 9 / 5 + 32 : state.units === 'K' ? c + 273.15 : c;
+/** Rounded for display; never "-0". */
+const whole = (v) => { const r = Math.round(v); return r === 0 ? 0 : r; };
+
+export const tempText = (c) => state.units === 'K' ? `${whole(temp(c))} K` : `${whole(temp(c))}°${state.units}`;
+export const shortTemp = (c) => state.units === 'K' ? `${whole(temp(c))}` : `${whole(temp(c))}°`;
+export const speedText = (ms) => state.units === 'F' ? `${(ms * 2.236936).toFixed(1)} mph` : `${ms.toFixed(1)} m/s`;
+/** The JSON keeps the provider's precision (0.25 mm); the display rounds. */
+export const amountText = (mm) => state.units === 'F' ? `${(mm / 25.4).toFixed(2)} in` : `${mm.toFixed(1)} mm`;
