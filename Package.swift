@@ -42,11 +42,14 @@ let package = Package(
         // The application layer: one factory builds every service; each user operation is written
         // once here and called by both adapters (CLI and server); the JSON contracts it returns.
         .target(name: "BrollyUseCases", dependencies: ["BrollyCore", "BrollyStore"]),
+        // Text for terminals (the `now` and `forecast` views, ANSI colour), shared by the CLI and
+        // the server's curl endpoint.
+        .target(name: "BrollyTerminal", dependencies: ["BrollyCore"]),
         // Hummingbird server: controllers, middleware and the web app — an adapter over BrollyUseCases.
         .target(
             name: "BrollyServer",
             dependencies: [
-                "BrollyCore", "BrollyStore", "BrollyUseCases",
+                "BrollyCore", "BrollyStore", "BrollyUseCases", "BrollyTerminal",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -57,7 +60,7 @@ let package = Package(
         .target(
             name: "BrollyCLI",
             dependencies: [
-                "BrollyCore", "BrollyHTTP", "BrollyServer", "BrollyStore", "BrollyUseCases",
+                "BrollyCore", "BrollyHTTP", "BrollyServer", "BrollyStore", "BrollyUseCases", "BrollyTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -70,7 +73,7 @@ let package = Package(
         ),
         .testTarget(name: "BrollyStoreTests", dependencies: ["BrollyStore", "BrollyCore"]),
         .testTarget(name: "BrollyUseCasesTests", dependencies: ["BrollyUseCases", "BrollyStore", "BrollyCore"]),
-        .testTarget(name: "BrollyCLITests", dependencies: ["BrollyCLI", "BrollyCore"]),
+        .testTarget(name: "BrollyTerminalTests", dependencies: ["BrollyTerminal", "BrollyCore"]),
         .testTarget(
             name: "BrollyServerTests",
             dependencies: [

@@ -10,9 +10,9 @@ BERLIN_C = round(20 - 52.52 / 3, 1)  # the double's current temperature there, a
 
 
 def js_round(x):
-    """Math.round: halves go up."""
+    """The page rounds as the CLI does: halves away from zero (-21.5 -> -22, 2.5 -> 3)."""
     import math
-    return math.floor(x + 0.5)
+    return int(math.copysign(math.floor(abs(x) + 0.5), x))
 US_CENTER = (39.0, -95.9)
 
 

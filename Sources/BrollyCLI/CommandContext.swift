@@ -1,4 +1,5 @@
 import BrollyCore
+import BrollyTerminal
 import BrollyHTTP
 import BrollyStore
 import BrollyUseCases

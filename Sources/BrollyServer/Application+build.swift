@@ -11,6 +11,7 @@ public func buildRouter(useCases: UseCases, settings: ServerSettings) -> Router<
     router.add(middleware: LogRequestsMiddleware(.info))
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: ProblemMiddleware())
+    router.add(middleware: TerminalRootMiddleware())
     router.add(
         middleware: FileMiddleware(
             settings.leafletDirectory, urlBasePath: "/vendor/leaflet",
@@ -35,6 +36,8 @@ public func buildRouter(useCases: UseCases, settings: ServerSettings) -> Router<
     PlacesController(useCases: useCases).add(to: api)
     HistoryController(useCases: useCases).add(to: api)
     LookupsController(useCases: useCases).add(to: api)
+    WidgetController(webDirectory: settings.webDirectory).add(to: router)
+    TerminalController(useCases: useCases, webDirectory: settings.webDirectory).add(to: router)
     return router
 }
 

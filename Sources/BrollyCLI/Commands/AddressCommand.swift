@@ -1,5 +1,6 @@
 import ArgumentParser
 import BrollyCore
+import BrollyTerminal
 import Foundation
 
 /// `brolly address`: the street address for coordinates.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BrollyCore
+import BrollyTerminal
 import Foundation
 
 /// `brolly now`: current conditions.
@@ -10,11 +11,30 @@ struct Now: AsyncParsableCommand {
     @OptionGroup var providerOptions: ProviderOptions
     @OptionGroup var output: OutputOptions
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "One line in wttr.in's format (e.g. \"%l: %c %t %w\", or a preset 1–4), or 'waybar' for Waybar's JSON.",
+            discussion: "Codes: %c %C %x condition, %t temperature, %f feels like, %h humidity, %w wind, %l location, %m %M moon, "
+                + "%p precipitation, %P pressure, %u UV, %D %S %z %s %d dawn/sunrise/zenith/sunset/dusk, %T local time, %Z zone, %%; "
+                + "Brolly's own: %a alert, %y vs yesterday, %q air quality, %r next hour's rain."))
+    var format: String?
+
+    func validate() throws {
+        if format != nil && output.json { throw ValidationError("give either --format or --json, not both") }
+        if let format, format.isEmpty || format.count > 500 { throw ValidationError("--format must be 1 to 500 characters") }
+    }
+
     func run() async throws {
         try await CommandContext.with(providerOptions, needsStore: false) { context in
             let units = context.units(output.units)
             let result = try await context.weather(location)
-            if output.json {
+            if format == "waybar" {
+                let data = try JSONEncoder().encode(WaybarDocument(result, units: units))
+                print(String(decoding: data, as: UTF8.self))
+            } else if let format {
+                print(OneLineFormat(units: units).render(format, result.report))
+            } else if output.json {
                 try Terminal.printJSON(WeatherDocument(result, units: units))
             } else {
                 print(TextRenderer(units: units, color: Terminal.useColor).now(result))

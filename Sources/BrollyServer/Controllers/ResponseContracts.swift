@@ -11,6 +11,7 @@ extension SavedPlaceDocument: ResponseEncodable {}
 extension HistoryDocument: ResponseEncodable {}
 extension HistoryListDocument: ResponseEncodable {}
 extension NewsDocument: ResponseEncodable {}
+extension NowDocument: ResponseEncodable {}
 extension Address: ResponseEncodable {}
 
 /// A JSON body encoded earlier (memoized), with its ETag.

@@ -12,10 +12,17 @@ struct WeatherController: Sendable {
 
     func add(to group: RouterGroup<AppRequestContext>) {
         group.get("weather", use: weather)
+        group.get("weather/now", use: now)
     }
 
-    /// `?lat=&lon=[&units=]` or `?place=NAME[&units=]`.
-    @Sendable func weather(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<EncodedJSON> {
+    /// `GET /api/v1/weather/now?lat=&lon=` (or `place=`): the small document a widget needs.
+    @Sendable func now(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<NowDocument> {
+        let (result, units) = try await lookup(request, context: context)
+        return EditedResponse(headers: CacheControl.revalidate, response: NowDocument(result, units: units))
+    }
+
+    /// The place and units of a weather request, and the weather (recorded for returning devices).
+    func lookup(_ request: Request, context: AppRequestContext) async throws -> (WeatherResult, UnitSystem) {
         let query = Query(request)
         let units = try query.units()
         let placeQuery: PlaceQuery
@@ -31,6 +38,13 @@ struct WeatherController: Sendable {
         let result = try await useCases.weather(
             for: place, mode: .staleWhileRevalidate,
             recording: context.isReturningDevice ? .inBackground(device: context.deviceID) : .none)
+        return (result, units)
+    }
+
+    /// `GET /api/v1/weather?lat=&lon=[&units=]` or `?place=NAME[&units=]`: the weather contract.
+    @Sendable func weather(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<EncodedJSON> {
+        let (result, units) = try await lookup(request, context: context)
+        let place = result.report.place
         let r = result.report
         let key = [
             place.coordinate.cacheKey, units.rawValue, String(r.fetchedAt.timeIntervalSince1970), String(result.isStale), r.place.name,

@@ -16,8 +16,8 @@ export function saveUnits(unit) {
 }
 
 const temp = (c) => state.units === 'F' ? c * 9 / 5 + 32 : state.units === 'K' ? c + 273.15 : c;
-/** Rounded for display; never "-0". */
-const whole = (v) => { const r = Math.round(v); return r === 0 ? 0 : r; };
+/** Rounded for display as the CLI rounds (halves away from zero: -21.5 → -22); never "-0". */
+const whole = (v) => { const r = Math.sign(v) * Math.round(Math.abs(v)); return r === 0 ? 0 : r; };
 
 export const tempText = (c) => state.units === 'K' ? `${whole(temp(c))} K` : `${whole(temp(c))}°${state.units}`;
 export const shortTemp = (c) => state.units === 'K' ? `${whole(temp(c))}` : `${whole(temp(c))}°`;

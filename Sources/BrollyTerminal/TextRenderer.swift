@@ -60,7 +60,7 @@ public struct TextRenderer: Sendable {
     func bold(_ s: String) -> String { paint(s, "1") }
     func dim(_ s: String) -> String { paint(s, "2") }
 
-    func temp(_ c: Double) -> String {
+    public func temp(_ c: Double) -> String {
         // Rounded first, so that -0.3 °C prints as 0°C, never -0°C.
         let rounded = units.temperature(c).rounded()
         let value = rounded == 0 ? 0 : Int(rounded)

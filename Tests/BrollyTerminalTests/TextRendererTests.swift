@@ -2,7 +2,7 @@ import BrollyCore
 import Foundation
 import Testing
 
-@testable import BrollyCLI
+@testable import BrollyTerminal
 
 /// A report at 12:00 UTC in Berlin with 48 hourly slots from midnight.
 func hourlyReport(temperature: Double) -> WeatherReport {

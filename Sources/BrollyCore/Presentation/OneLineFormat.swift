@@ -1,0 +1,176 @@
+import Foundation
+
+/// wttr.in's one-line format (`curl wttr.in/Paris?format="%l: %c %t"`), for status bars, tmux and
+/// scripts, plus Brolly's own codes. Unknown codes are printed as they are; no format is an error.
+///
+/// | code | meaning | | code | meaning |
+/// |---|---|---|---|---|
+/// | `%c` | condition symbol (emoji) | | `%D` | dawn (civil) |
+/// | `%C` | condition text | | `%S` | sunrise |
+/// | `%x` | plain-text condition symbol | | `%z` | zenith (solar noon) |
+/// | `%h` | humidity | | `%s` | sunset |
+/// | `%t` | temperature | | `%d` | dusk (civil) |
+/// | `%f` | feels like | | `%T` | local time |
+/// | `%w` | wind (arrow and speed) | | `%Z` | time zone |
+/// | `%l` | location | | `%%` | a percent sign |
+/// | `%m` | moon phase symbol | | `%a` | the most severe active alert (Brolly) |
+/// | `%M` | moon day | | `%y` | warmer or colder than yesterday (Brolly) |
+/// | `%p` | precipitation now (mm, Brolly's latest reading, not wttr.in's 3 h) | | `%q` | air quality (Brolly) |
+/// | `%P` | pressure | | `%r` | the next hour's precipitation and chance (Brolly) |
+/// | `%u` | UV index | | | |
+///
+/// Codes whose data the answer does not carry print nothing.
+public struct OneLineFormat: Sendable {
+    /// How wind speed is written.
+    public enum WindUnit: String, Sendable {
+        case metresPerSecond = "m/s"
+        case kilometresPerHour = "km/h"
+        case milesPerHour = "mph"
+    }
+
+    public var units: UnitSystem
+    public var windUnit: WindUnit
+
+    /// - Parameter windUnit: default m/s for metric and kelvin, mph for imperial.
+    public init(units: UnitSystem, windUnit: WindUnit? = nil) {
+        self.units = units
+        self.windUnit = windUnit ?? (units == .imperial ? .milesPerHour : .metresPerSecond)
+    }
+
+    /// wttr.in's four layouts.
+    public static let presets: [String: String] = [
+        "1": "%c %t",
+        "2": "%c 🌡️%t 🌬️%w",
+        "3": "%l: %c %t",
+        "4": "%l: %c 🌡️%t 🌬️%w",
+    ]
+
+    /// The format for a preset name, else the format itself.
+    public static func expanding(_ format: String) -> String { presets[format] ?? format }
+
+    /// The format filled in for one answer at `now`.
+    public func render(_ format: String, _ report: WeatherReport, now: Date = Date()) -> String {
+        var out = ""
+        var chars = Self.expanding(format).makeIterator()
+        while let ch = chars.next() {
+            guard ch == "%" else {
+                out.append(ch)
+                continue
+            }
+            guard let code = chars.next() else {
+                out.append("%")
+                break
+            }
+            if let value = value(for: code, report, now: now) { out += value } else { out += "%\(code)" }
+        }
+        return out
+    }
+
+    /// The text for one code; nil for codes it does not know (printed as they are).
+    func value(for code: Character, _ r: WeatherReport, now: Date) -> String? {
+        let c = r.current, zone = r.place.timeZone
+        let sun = SkyCalculator.sunTimes(on: now, in: zone, at: r.place.coordinate)
+        func clock(_ date: Date?) -> String {
+            guard let date else { return "" }
+            return LocalTime.iso8601(date, in: zone).dropFirst(11).prefix(8).description
+        }
+        switch code {
+        case "c": return Self.symbol(c.condition)
+        case "C": return c.condition.description.prefix(1).uppercased() + c.condition.description.dropFirst()
+        case "x": return Self.plainSymbol(c.condition.kind)
+        case "h": return c.humidity.map { "\(Int($0.rounded()))%" } ?? ""
+        case "t": return temperature(c.temperature)
+        case "f": return c.feelsLike.map(temperature) ?? ""
+        case "w": return c.windSpeed.map { wind($0, from: c.windDirection) } ?? ""
+        case "l": return r.place.displayName
+        case "m": return SkyCalculator.moonSymbol(at: now)
+        case "M": return String(Int(SkyCalculator.moonAge(at: now)))
+        case "p":
+            let mm = (c.rain ?? 0) + (c.snow ?? 0)
+            return amount(mm)
+        case "P": return c.pressure.map { "\(Int($0.rounded()))hPa" } ?? ""
+        case "u": return ""  // the providers' answers Brolly keeps carry no UV index yet
+        case "D": return clock(sun.dawn)
+        case "S": return clock(c.sunrise ?? sun.sunrise)
+        case "z": return clock(sun.zenith)
+        case "s": return clock(c.sunset ?? sun.sunset)
+        case "d": return clock(sun.dusk)
+        case "T":
+            let iso = LocalTime.iso8601(now, in: zone)
+            return iso.dropFirst(11).prefix(8) + iso.suffix(6).replacingOccurrences(of: ":", with: "")
+        case "Z": return zone.identifier
+        case "%": return "%"
+        case "a", "y", "q": return ""  // alerts, yesterday and air quality: not in Brolly's answers yet
+        case "r": return nextHour(r, now: now)
+        default: return nil
+        }
+    }
+
+    /// `+5°C`, `-3°F`, `0°C`, `278K`: whole degrees, rounded as the JSON's value is.
+    public func temperature(_ celsius: Double) -> String {
+        let whole = Int(units.temperature(celsius).rounded())
+        if units == .standard { return "\(whole)K" }
+        return (whole > 0 ? "+" : "") + "\(whole)\(units.temperatureSymbol)"
+    }
+
+    func wind(_ metresPerSecond: Double, from direction: Double?) -> String {
+        let arrow = direction.map { Self.arrow($0) } ?? ""
+        switch windUnit {
+        case .metresPerSecond: return arrow + String(format: "%.1fm/s", metresPerSecond)
+        case .kilometresPerHour: return arrow + "\(Int((metresPerSecond * 3.6).rounded()))km/h"
+        case .milesPerHour: return arrow + "\(Int((metresPerSecond * 2.236936).rounded()))mph"
+        }
+    }
+
+    func amount(_ mm: Double) -> String {
+        units == .imperial ? String(format: "%.2fin", mm / 25.4) : String(format: "%.1fmm", mm)
+    }
+
+    /// The next hour's slot: amount and chance, e.g. `0.4mm 60%`.
+    func nextHour(_ r: WeatherReport, now: Date) -> String {
+        guard let slot = r.hours.first(where: { $0.time > now.addingTimeInterval(-3600) && $0.time <= now.addingTimeInterval(3600) })
+        else { return "" }
+        let amountText = slot.precipitation.map(amount) ?? ""
+        let chance = slot.precipitationProbability.map { "\(Int($0.rounded()))%" } ?? ""
+        return [amountText, chance].filter { !$0.isEmpty }.joined(separator: " ")
+    }
+
+    /// An arrow pointing where the wind blows to, as wttr.in draws it.
+    static func arrow(_ degrees: Double) -> String {
+        let arrows = ["↓", "↙", "←", "↖", "↑", "↗", "→", "↘"]
+        let i = Int(((degrees.truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360) / 45).rounded()) % 8
+        return arrows[i]
+    }
+
+    /// wttr.in's emoji for a condition; a moon for a clear night.
+    public static func symbol(_ c: Condition) -> String {
+        switch c.kind {
+        case .clear: c.icon.hasSuffix("night") ? "🌙" : "☀️"
+        case .mostlyClear, .partlyCloudy: "⛅️"
+        case .overcast, .unknown: "☁️"
+        case .fog: "🌫"
+        case .drizzle, .showers: "🌦"
+        case .rain, .freezingRain, .sleet: "🌧"
+        case .snow: "❄️"
+        case .snowShowers: "🌨"
+        case .thunderstorm: "⛈"
+        }
+    }
+
+    /// wttr.in's plain-text symbols (`o` sunny, `m` partly cloudy, `mmm` very cloudy, `/` rain, …).
+    public static func plainSymbol(_ kind: ConditionKind) -> String {
+        switch kind {
+        case .clear: "o"
+        case .mostlyClear, .partlyCloudy: "m"
+        case .overcast: "mmm"
+        case .fog: "="
+        case .drizzle, .showers: "."
+        case .rain: "/"
+        case .freezingRain, .sleet: "x"
+        case .snow: "*"
+        case .snowShowers: "*/"
+        case .thunderstorm: "!/"
+        case .unknown: "?"
+        }
+    }
+}
