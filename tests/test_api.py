@@ -239,7 +239,7 @@ def test_graceful_shutdown_on_sigterm(server_factory):
 
 
 def test_static_app_and_leaflet_are_served(server):
-    for path, kind in (("/", "text/html"), ("/app.js", "javascript"), ("/sw.js", "javascript"),
+    for path, kind in (("/", "text/html"), ("/js/main.js", "javascript"), ("/js/api.js", "javascript"), ("/sw.js", "javascript"),
                        ("/manifest.webmanifest", "manifest+json"), ("/style.css", "text/css")):
         status, headers, _ = get(server, path)
         assert status == 200 and kind in headers["Content-Type"], path
