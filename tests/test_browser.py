@@ -351,7 +351,8 @@ def test_manifest_makes_it_installable(server, browser_factory, double):
     first_good_visit(b)
     manifest = b.cdp("Page.getAppManifest", {})
     assert not manifest.get("errors"), manifest.get("errors")
-    assert '"display": "standalone"' in manifest["data"]
+    import json
+    assert json.loads(manifest["data"])["display"] == "standalone"
 
 
 # ---------- issue 4: places, history, address, news, devices ----------

@@ -122,3 +122,25 @@ def test_widget_is_small(server, double):
     assert len(page.encode()) + len(script.encode()) < 30 * 1024
     status, headers, _ = get(server.url + "/widget?place=Berlin")
     assert "frame-ancestors *" in headers["Content-Security-Policy"]
+
+
+def test_manifest_has_shortcuts_to_saved_places(server, double):
+    from test_device_data import Client
+    a = Client(server.url)
+    assert a.post("/api/v1/places", {"query": "Paris", "customName": "Work"})[0] == 201
+    status, headers, manifest = a.get("/manifest.webmanifest")
+    assert status == 200 and headers["Content-Type"].startswith("application/manifest+json")
+    assert [s["name"] for s in manifest["shortcuts"]] == ["Weather in Work"]
+    assert manifest["shortcuts"][0]["url"].startswith("/?lat=48.85")
+    # Without the cookie: no shortcuts, and still a valid manifest.
+    anonymous = json.loads(get(server.url + "/manifest.webmanifest")[2])
+    assert anonymous["shortcuts"] == [] and anonymous["display"] == "standalone"
+
+
+def test_a_shortcut_opens_its_place(server, browser_factory, double):
+    b = browser_factory(server.url)
+    b.deny_location()
+    b.open("/?lat=48.8534&lon=2.3488&name=Work")
+    b.wait_state("ready")
+    assert b.js("return document.getElementById('place-name').textContent") == "Work"
+    assert abs(b.map_view()["lat"] - 48.8534) < 0.05

@@ -37,6 +37,7 @@ public func buildRouter(useCases: UseCases, settings: ServerSettings) -> Router<
     HistoryController(useCases: useCases).add(to: api)
     LookupsController(useCases: useCases).add(to: api)
     WidgetController(webDirectory: settings.webDirectory).add(to: router)
+    ManifestController(useCases: useCases, webDirectory: settings.webDirectory).add(to: router)
     TerminalController(useCases: useCases, webDirectory: settings.webDirectory).add(to: router)
     return router
 }

@@ -10,6 +10,24 @@ enum OpenAPIDocument {
             "description": "Current weather, a 7-day forecast by local day, place search, and each browser's own saved places and history (identified by an HttpOnly cookie), street addresses and today's news. Values are metric unless units says otherwise. Errors are RFC 9457 problem documents."
           },
           "paths": {
+            "/api/v1/weather/now": {
+              "get": {
+                "operationId": "getWeatherNow",
+                "summary": "What a widget shows: temperature, feels-like, condition, clouds, today's range, the most severe alert, freshness",
+                "parameters": [
+                  { "name": "lat", "in": "query", "schema": { "type": "number", "minimum": -90, "maximum": 90 } },
+                  { "name": "lon", "in": "query", "schema": { "type": "number", "minimum": -180, "maximum": 180 } },
+                  { "name": "place", "in": "query", "schema": { "type": "string", "minLength": 1, "maxLength": 200 } },
+                  { "name": "units", "in": "query", "schema": { "enum": ["metric", "imperial", "standard"] } }
+                ],
+                "responses": {
+                  "200": { "description": "The small weather document", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Now" } } } },
+                  "304": { "description": "Not modified (If-None-Match)" },
+                  "400": { "$ref": "#/components/responses/Problem" }, "404": { "$ref": "#/components/responses/Problem" },
+                  "502": { "$ref": "#/components/responses/Problem" }, "503": { "$ref": "#/components/responses/Problem" }, "504": { "$ref": "#/components/responses/Problem" }
+                }
+              }
+            },
             "/api/v1/weather": {
               "get": {
                 "operationId": "getWeather",
@@ -170,6 +188,15 @@ enum OpenAPIDocument {
               "Problem": { "description": "An RFC 9457 problem", "content": { "application/problem+json": { "schema": { "$ref": "#/components/schemas/Problem" } } } }
             },
             "schemas": {
+              "Now": {
+                "type": "object", "required": ["place", "temperature", "feelsLike", "temperatureMin", "temperatureMax", "clouds", "condition", "alert", "units", "fetchedAt", "stale"],
+                "properties": {
+                  "place": { "type": "string" }, "temperature": { "type": "number" }, "feelsLike": { "type": ["number", "null"] },
+                  "temperatureMin": { "type": "number" }, "temperatureMax": { "type": "number" }, "clouds": { "type": ["number", "null"] },
+                  "condition": { "$ref": "#/components/schemas/Condition" }, "alert": { "type": ["string", "null"] },
+                  "units": { "enum": ["°C", "°F", "K"] }, "fetchedAt": { "type": "string", "format": "date-time" }, "stale": { "type": "boolean" }
+                }
+              },
               "SavedPlace": {
                 "type": "object", "required": ["id", "name", "displayName", "country", "latitude", "longitude", "position"],
                 "properties": {

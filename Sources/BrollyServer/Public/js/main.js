@@ -9,7 +9,7 @@ import { initSearch } from './search.js';
 import { state } from './state.js';
 import { loadLast } from './storage.js';
 import { rememberedUnits, saveUnits } from './units.js';
-import { refresh } from './weather.js';
+import { loadWeather, refresh } from './weather.js';
 
 function setUnits(unit) {
   saveUnits(unit);
@@ -42,7 +42,17 @@ if (last) {
 }
 // The first call gives this browser its device cookie; weather lookups wait for it.
 state.deviceReady = loadPlaces();
-locate(false);
+// A home-screen shortcut to a saved place opens that place (/?lat=&lon=&name=); else where you are.
+const launch = new URLSearchParams(window.location.search);
+const lat = Number.parseFloat(launch.get('lat'));
+const lon = Number.parseFloat(launch.get('lon'));
+if (Number.isFinite(lat) && Number.isFinite(lon) && Math.abs(lat) <= 90 && Math.abs(lon) <= 180) {
+  const name = launch.get('name') || undefined;
+  showPlace(lat, lon, name);
+  loadWeather({ lat, lon, name, here: false }, { quiet: Boolean(state.doc) });
+} else {
+  locate(false);
+}
 loadHistory();
 
 if ('serviceWorker' in navigator) {
