@@ -210,6 +210,8 @@ def test_places_commands(cli, double):
     assert doc["place"]["latitude"] == 52.52 and double.calls("/json") == 0
     assert cli.run("places", "remove", str(home)).returncode == 0
     assert "Home" not in cli.run("places").stdout
+    r = cli.run("places", "add", "--lat", "95", "--lon", "0")
+    assert "see 'brolly places add --help'" in r.stderr  # the subcommand's own help
     for args in (["places", "remove", "999"], ["places", "move", "1", "0"], ["places", "add"],
                  ["places", "rename", "1"], ["places", "add", "--lat", "95", "--lon", "0"]):
         r = cli.run(*args)

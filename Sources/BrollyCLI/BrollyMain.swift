@@ -21,8 +21,20 @@ public enum BrollyMain {
             let code = Brolly.exitCode(for: error)
             if code == .success { Brolly.exit(withError: error) }  // --help, --version
             let message = Brolly.message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
-            fail(message + " (see 'brolly --help')", code: code.rawValue)
+            fail(message + " (see '\(helpCommand(for: arguments))')", code: code.rawValue)
         }
+    }
+
+    /// `brolly places add --help` for `brolly places add --lat x`: the help of the subcommand named.
+    static func helpCommand(for arguments: [String]) -> String {
+        var path = ["brolly"]
+        var command: any ParsableCommand.Type = Brolly.self
+        for argument in arguments {
+            guard let sub = command.configuration.subcommands.first(where: { $0._commandName == argument }) else { break }
+            path.append(argument)
+            command = sub
+        }
+        return (path + ["--help"]).joined(separator: " ")
     }
 
     static func fail(_ message: String, code: Int32) -> Never {

@@ -7,9 +7,58 @@ public struct TextRenderer: Sendable {
     public var units: UnitSystem
     public var color: Bool
 
-    public init(units: UnitSystem, color: Bool) {
+    /// The terminal's width in columns; lines longer than it are cut with `…`. Nil: no limit.
+    public var width: Int?
+
+    public init(units: UnitSystem, color: Bool, width: Int? = nil) {
         self.units = units
         self.color = color
+        self.width = width.map { max(20, $0) }
+    }
+
+    /// `line` cut to `width` visible characters with `…` (ANSI escapes do not count).
+    public static func fit(_ line: String, width: Int?) -> String {
+        guard let width else { return line }
+        var visible = 0
+        var out = ""
+        var inEscape = false
+        for ch in line {
+            if ch == "\u{1B}" { inEscape = true }
+            if inEscape {
+                out.append(ch)
+                if ch == "m" { inEscape = false }
+                continue
+            }
+            if visible == width - 1 && line.count > out.count + 1 {
+                // Only cut when what is left does not fit.
+                let rest = line[line.index(line.startIndex, offsetBy: out.count)...]
+                if Self.visibleCount(rest) > 1 {
+                    return out + "…" + (line.contains("\u{1B}") ? "\u{1B}[0m" : "")
+                }
+            }
+            out.append(ch)
+            visible += 1
+        }
+        return out
+    }
+
+    static func visibleCount<S: StringProtocol>(_ s: S) -> Int {
+        var n = 0
+        var inEscape = false
+        for ch in s {
+            if ch == "\u{1B}" { inEscape = true }
+            if inEscape {
+                if ch == "m" { inEscape = false }
+                continue
+            }
+            n += 1
+        }
+        return n
+    }
+
+    /// Lines joined, each fitted to the width.
+    func joined(_ lines: [String]) -> String {
+        lines.map { Self.fit($0, width: width) }.joined(separator: "\n")
     }
 
     /// A one-character symbol for a condition.
@@ -68,10 +117,18 @@ public struct TextRenderer: Sendable {
         return "\(value)\(symbol)"
     }
 
+    /// wttr.in's colour ramp: 256-colour codes from deep blue (cold) to red (hot), by °C.
+    static let temperatureColours: [(upTo: Double, code: Int)] = [
+        (-15, 21), (-12, 27), (-9, 33), (-6, 39), (-3, 45), (0, 51), (2, 50), (4, 49), (6, 48), (8, 47), (10, 46), (13, 82),
+        (16, 118), (19, 154), (22, 190), (25, 226), (28, 220), (31, 214), (34, 208), (37, 202),
+    ]
+
+    /// A temperature coloured by its value (only when colour is on).
     func colouredTemp(_ c: Double) -> String {
         let s = temp(c)
         guard color else { return s }
-        return paint(s, c <= 0 ? "36" : c < 12 ? "34" : c < 24 ? "32" : c < 30 ? "33" : "31")
+        let code = Self.temperatureColours.first { c <= $0.upTo }?.code ?? 196
+        return paint(s, "38;5;\(code)")
     }
 
     func speed(_ ms: Double) -> String { String(format: "%.1f %@", units.windSpeed(ms), units.windSpeedSymbol) }
@@ -121,9 +178,13 @@ public struct TextRenderer: Sendable {
             "\(LocalTime.weekday(ofDate: $0.date)) \(Self.symbol($0.condition)) \(temp($0.temperatureMin))…\(temp($0.temperatureMax))"
         }
         if !outlook.isEmpty { lines.append("   Outlook    " + outlook.joined(separator: "   ")) }
-        lines.append(footer(result))
-        return lines.joined(separator: "\n")
+        if showsFooter { lines.append(footer(result)) }
+        return joined(lines)
     }
+
+    /// Whether `now` ends with the provider and the answer's age (a history snapshot says when it
+    /// was looked up instead).
+    public var showsFooter = true
 
     func footer(_ result: WeatherResult) -> String {
         var s = "   \(result.report.provider.rawValue), updated \(Self.age(result.age))"
@@ -145,21 +206,31 @@ public struct TextRenderer: Sendable {
         }
         lines += Self.table(rows, rightAligned: [3, 4, 5, 6])
         if let hours {
-            lines.append("")
-            let hrows = r.upcomingHours(hours).map { h -> [String] in
+            // The next hours under the day they belong to, with the chance of rain, the amount and the wind.
+            let slots = r.upcomingHours(hours)
+            let rows = slots.map { h -> [String] in
                 [
-                    LocalTime.dateString(h.time, in: zone), LocalTime.clock(h.time, in: zone), Self.symbol(h.condition),
-                    temp(h.temperature), h.precipitationProbability.map { String(format: "%.0f%%", $0) } ?? "",
-                    h.condition.description,
+                    "  " + LocalTime.clock(h.time, in: zone), Self.symbol(h.condition), temp(h.temperature),
+                    h.precipitationProbability.map { String(format: "%.0f%%", $0) } ?? "",
+                    h.precipitation.map { $0 > 0 ? amount($0) : "" } ?? "", h.windSpeed.map(speed) ?? "", h.condition.description,
                 ]
             }
-            lines += Self.table(hrows, rightAligned: [3, 4])
+            let table = Self.table(rows, rightAligned: [2, 3, 4, 5])
+            var previous = ""
+            for (slot, row) in zip(slots, table) {
+                let date = LocalTime.dateString(slot.time, in: zone)
+                if date != previous {
+                    lines.append("")
+                    lines.append(bold("\(LocalTime.weekday(ofDate: date)) \(date)"))
+                    previous = date
+                }
+                lines.append(row)
+            }
         }
         lines.append(footer(result))
-        return lines.joined(separator: "\n")
+        return joined(lines)
     }
 
-    /// `brolly search`: name, region, country and coordinates, aligned.
     public func places(_ places: [Place]) -> String {
         let rows = places.enumerated().map { i, p in
             [
@@ -167,7 +238,7 @@ public struct TextRenderer: Sendable {
                 String(format: "%.4f", p.latitude), String(format: "%.4f", p.longitude),
             ]
         }
-        return Self.table(rows, rightAligned: [0, 4, 5]).joined(separator: "\n")
+        return joined(Self.table(rows, rightAligned: [0, 4, 5]))
     }
 
     /// Pads columns to their widest cell (counting characters, not bytes).

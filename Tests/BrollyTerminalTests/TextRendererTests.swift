@@ -39,15 +39,38 @@ func hourlyReport(temperature: Double) -> WeatherReport {
         #expect(text.contains("0°C"))
     }
 
-    @Test func hourlyForecastShowsTheNext24HoursByDefault() {
+    @Test func linesAreFittedToTheTerminalWidth() {
+        #expect(TextRenderer.fit("Berlin, Land Berlin, Germany", width: 12) == "Berlin, Lan…")
+        #expect(TextRenderer.fit("short", width: 12) == "short")
+        #expect(TextRenderer.fit("exactly twelve", width: 14) == "exactly twelve")
+        let coloured = "\u{1B}[1mBerlin, Land Berlin\u{1B}[0m"
+        #expect(TextRenderer.visibleCount(TextRenderer.fit(coloured, width: 8)) == 8)
+        let result = WeatherResult(report: hourlyReport(temperature: 1), isStale: false, isFromCache: false, age: 0, refreshError: nil)
+        let text = TextRenderer(units: .metric, color: false, width: 40).forecast(result, days: 1, hours: 24)
+        #expect(text.split(separator: "\n").allSatisfy { $0.count <= 40 })
+    }
+
+    @Test func temperaturesAreColouredByValueOnlyWhenAsked() {
+        #expect(TextRenderer(units: .metric, color: true).colouredTemp(-20).contains("38;5;21"))
+        #expect(TextRenderer(units: .metric, color: true).colouredTemp(40).contains("38;5;196"))
+        #expect(!TextRenderer(units: .metric, color: false).colouredTemp(40).contains("\u{1B}"))
+    }
+
+    @Test func hourlyForecastShowsTheNext24HoursByDefault() throws {
         let report = hourlyReport(temperature: 1)
         #expect(report.upcomingHours(24).count == 24)
         #expect(report.upcomingHours(24).first?.time == report.current.time)
         #expect(report.upcomingHours(48).count == 36)  // the slots run out at midnight after next
         let result = WeatherResult(report: report, isStale: false, isFromCache: false, age: 0, refreshError: nil)
         let text = TextRenderer(units: .metric, color: false).forecast(result, days: 1, hours: 24)
-        let slotLines = text.split(separator: "\n").filter { $0.hasPrefix("2026-11-2") }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let slotLines = lines.filter { $0.range(of: #"^  \d\d:\d\d"#, options: .regularExpression) != nil }
         #expect(slotLines.count == 24)
         #expect(slotLines.first?.contains("13:00") == true)  // 12:00 UTC is 13:00 in Berlin
+        // Grouped under their days: Saturday's 11 hours, then Sunday's.
+        #expect(lines.contains("Sat 2026-11-21") && lines.contains("Sun 2026-11-22"))
+        let sunday = try #require(lines.firstIndex(of: "Sun 2026-11-22"))
+        #expect(lines[sunday + 1].hasPrefix("  00:00") && lines[sunday - 2].hasPrefix("  23:00"))
+        #expect(slotLines[0].contains("2.0 m/s") == false)  // the slots carry no wind here
     }
 }

@@ -5,13 +5,20 @@ import Foundation
 
 /// `brolly forecast`: one row per local day, and the next hours on request.
 struct Forecast: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "The forecast, one row per local day.")
+    static let configuration = CommandConfiguration(
+        abstract: "The forecast, one row per local day.",
+        discussion: """
+            Examples:
+              brolly forecast --place Paris --days 5
+              brolly forecast --hourly              # and the next 24 hours, grouped by day
+              brolly forecast --hours 48 --units imperial
+            """)
 
     @OptionGroup var location: LocationOptions
     @OptionGroup var providerOptions: ProviderOptions
     @OptionGroup var output: OutputOptions
 
-    @Option(name: .long, help: "Number of days (1–16, default 7).")
+    @Option(name: .long, help: "Number of days, 1–16.")
     var days: Int = 7
 
     @Flag(name: .long, help: "Also show the next 24 hours, slot by slot.")
@@ -38,7 +45,7 @@ struct Forecast: AsyncParsableCommand {
                 report.report.hours = hourCount.map { result.report.upcomingHours($0) } ?? []
                 try Terminal.printJSON(WeatherDocument(report, units: units))
             } else {
-                print(TextRenderer(units: units, color: Terminal.useColor).forecast(result, days: days, hours: hourCount))
+                print(Terminal.renderer(units).forecast(result, days: days, hours: hourCount))
             }
         }
     }

@@ -12,14 +12,13 @@ struct History: AsyncParsableCommand {
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List lookups, newest first.")
-        @Option(name: .long, help: "How many (default 20).") var limit: Int = 20
+        @Option(name: .long, help: "How many, 1–500.") var limit: Int = 20
         @Flag(name: .long, help: "Print JSON (the API's history shape).") var json = false
-        @OptionGroup var providerOptions: ProviderOptions
 
         func validate() throws { if !(1...500).contains(limit) { throw ValidationError("--limit must be between 1 and 500") } }
 
         func run() async throws {
-            try await CommandContext.with(providerOptions) { context in
+            try await CommandContext.with(try .local) { context in
                 let history = try context.useCases.history(device: context.device, limit: limit)
                 if json {
                     try Terminal.printJSON(history)
@@ -33,7 +32,7 @@ struct History: AsyncParsableCommand {
                             TextRenderer(units: units, color: false).temp(e.temperature), e.condition.description,
                         ]
                     }
-                    print(TextRenderer.table(rows, rightAligned: [4]).joined(separator: "\n"))
+                    Terminal.printFitted(TextRenderer.table(rows, rightAligned: [4]))
                 }
             }
         }
@@ -43,10 +42,9 @@ struct History: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Show one lookup: where, when, and the weather then.")
         @Argument(help: "The entry's id (#N).") var id: Int64
         @Flag(name: .long, help: "Print JSON.") var json = false
-        @OptionGroup var providerOptions: ProviderOptions
 
         func run() async throws {
-            try await CommandContext.with(providerOptions) { context in
+            try await CommandContext.with(try .local) { context in
                 let units = context.preferences.units ?? .metric
                 let lookup = try context.useCases.historyEntry(id: id, device: context.device, units: units)
                 if json {
@@ -55,7 +53,10 @@ struct History: AsyncParsableCommand {
                     let e = lookup.document
                     print("Looked up \(TextRenderer.localTime(isoUTC: e.createdAt)) at \(String(format: "%.4f, %.4f", e.latitude, e.longitude))")
                     if let a = e.address { print("Address: \(a.display)") }
-                    print(TextRenderer(units: units, color: Terminal.useColor).now(lookup.weather))
+                    var renderer = Terminal.renderer(units)
+                    renderer.showsFooter = false  // a snapshot: when it was looked up is said above
+                    print(renderer.now(lookup.weather))
+                    print("   from \(lookup.weather.report.provider.rawValue), as it was then (not refreshed)")
                 }
             }
         }
@@ -64,10 +65,9 @@ struct History: AsyncParsableCommand {
     struct Delete: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Delete one lookup.")
         @Argument(help: "The entry's id (#N).") var id: Int64
-        @OptionGroup var providerOptions: ProviderOptions
 
         func run() async throws {
-            try await CommandContext.with(providerOptions) { context in
+            try await CommandContext.with(try .local) { context in
                 try context.useCases.deleteHistoryEntry(id: id, device: context.device)
                 print("Deleted #\(id)")
             }
@@ -76,10 +76,9 @@ struct History: AsyncParsableCommand {
 
     struct Clear: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Delete every lookup.")
-        @OptionGroup var providerOptions: ProviderOptions
 
         func run() async throws {
-            try await CommandContext.with(providerOptions) { context in
+            try await CommandContext.with(try .local) { context in
                 let n = try context.useCases.clearHistory(device: context.device)
                 print("Deleted \(n) lookup\(n == 1 ? "" : "s")")
             }

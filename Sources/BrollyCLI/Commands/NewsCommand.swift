@@ -1,5 +1,6 @@
 import ArgumentParser
 import BrollyCore
+import BrollyTerminal
 import Foundation
 
 /// `brolly news`: up to 10 of today's items for the place.
@@ -22,9 +23,10 @@ struct NewsCommand: AsyncParsableCommand {
             } else {
                 for item in news.items {
                     // publishedAt is ISO 8601 in the place's time: its HH:mm is the local clock.
-                    print("\(item.publishedAt.dropFirst(11).prefix(5))  \(item.title)")
-                    if !item.summary.isEmpty { print("       \(item.summary)") }
-                    print("       \(item.url)")
+                    Terminal.printFitted(
+                        ["\(item.publishedAt.dropFirst(11).prefix(5))  \(item.title)"]
+                            + (item.summary.isEmpty ? [] : ["       \(item.summary)"]))
+                    print("       \(item.url)")  // a link is never cut
                 }
             }
         }

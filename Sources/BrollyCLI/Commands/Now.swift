@@ -5,7 +5,15 @@ import Foundation
 
 /// `brolly now`: current conditions.
 struct Now: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Current conditions, today's range and a short outlook.")
+    static let configuration = CommandConfiguration(
+        abstract: "Current conditions, today's range and a short outlook.",
+        discussion: """
+            Examples:
+              brolly now --place "Paris, TX"
+              brolly now --lat -33.87 --lon 151.21 --units imperial
+              brolly now --format "%l: %c %t %w"     # one line, wttr.in's codes
+              brolly now --format waybar             # Waybar's JSON
+            """)
 
     @OptionGroup var location: LocationOptions
     @OptionGroup var providerOptions: ProviderOptions
@@ -37,7 +45,7 @@ struct Now: AsyncParsableCommand {
             } else if output.json {
                 try Terminal.printJSON(WeatherDocument(result, units: units))
             } else {
-                print(TextRenderer(units: units, color: Terminal.useColor).now(result))
+                print(Terminal.renderer(units).now(result))
             }
         }
     }

@@ -38,10 +38,10 @@ struct LocationOptions: ParsableArguments {
 
 /// Provider, network and cache behaviour.
 struct ProviderOptions: ParsableArguments {
-    @Option(name: .long, help: "Weather provider: open-meteo (default) or openweathermap.")
+    @Option(name: .long, help: "Where weather and place names come from: open-meteo (keyless) or openweathermap (needs OPENWEATHERMAP_API_KEY; chosen by default when it is set).")
     var provider: String?
 
-    @Option(name: .long, help: "Seconds to wait for each request (default 10).")
+    @Option(name: .long, help: "Seconds to wait for each request to a provider.")
     var timeout: Double = 10
 
     @Flag(name: .long, help: "Never use the network; answer from the cache.")
@@ -61,6 +61,11 @@ struct ProviderOptions: ParsableArguments {
     }
 
     var mode: FetchMode { offline ? .offline : refresh ? .refresh : .normal }
+
+    /// For commands that only read and write the local database: they make no call.
+    static var local: ProviderOptions {
+        get throws { try ProviderOptions.parse(["--offline"]) }
+    }
 }
 
 /// How to print.

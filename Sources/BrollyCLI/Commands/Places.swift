@@ -19,7 +19,7 @@ struct Places: AsyncParsableCommand {
                 String(format: "%.4f, %.4f", p.latitude, p.longitude),
             ]
         }
-        return TextRenderer.table(rows, rightAligned: [0]).joined(separator: "\n")
+        return TextRenderer.table(rows, rightAligned: [0]).map { TextRenderer.fit($0, width: Terminal.width) }.joined(separator: "\n")
     }
 
     static func validateName(_ name: String?) throws {
@@ -30,11 +30,10 @@ struct Places: AsyncParsableCommand {
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List saved places in order.")
-        @OptionGroup var providerOptions: ProviderOptions
         @Flag(name: .long, help: "Print JSON (the API's saved-place shape).") var json = false
 
         func run() async throws {
-            try await CommandContext.with(providerOptions) { context in
+            try await CommandContext.with(try .local) { context in
                 let places = try context.useCases.savedPlaces(device: context.device)
                 if json { try Terminal.printJSON(places) } else { print(Places.render(places)) }
             }
@@ -76,7 +75,6 @@ struct Places: AsyncParsableCommand {
         @Argument(help: "The place's id (#N in the list).") var id: Int64
         @Argument(help: "The custom name.") var name: String?
         @Flag(name: .long, help: "Remove the custom name.") var clear = false
-        @OptionGroup var providerOptions: ProviderOptions
 
         func validate() throws {
             if clear == (name != nil) { throw ValidationError("give a new name, or --clear") }
@@ -84,7 +82,7 @@ struct Places: AsyncParsableCommand {
         }
 
         func run() async throws {
-            try await CommandContext.with(providerOptions) { context in
+            try await CommandContext.with(try .local) { context in
                 let p = try context.useCases.renamePlace(id: id, customName: name, device: context.device)
                 print("#\(id) is now \(p.displayName)")
             }
@@ -95,12 +93,11 @@ struct Places: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Move a saved place to a position (1 = first, the default).")
         @Argument(help: "The place's id (#N in the list).") var id: Int64
         @Argument(help: "The new position, from 1.") var position: Int
-        @OptionGroup var providerOptions: ProviderOptions
 
         func validate() throws { if position < 1 { throw ValidationError("the position starts at 1") } }
 
         func run() async throws {
-            try await CommandContext.with(providerOptions) { context in
+            try await CommandContext.with(try .local) { context in
                 print(Places.render(try context.useCases.movePlace(id: id, to: position - 1, device: context.device)))
             }
         }
@@ -109,10 +106,9 @@ struct Places: AsyncParsableCommand {
     struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Remove a saved place.")
         @Argument(help: "The place's id (#N in the list).") var id: Int64
-        @OptionGroup var providerOptions: ProviderOptions
 
         func run() async throws {
-            try await CommandContext.with(providerOptions) { context in
+            try await CommandContext.with(try .local) { context in
                 try context.useCases.removePlace(id: id, device: context.device)
                 print("Removed #\(id)")
             }

@@ -5,7 +5,13 @@ import Foundation
 
 /// `brolly search`: places matching a name.
 struct Search: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Find places by name, with region, country and coordinates.")
+    static let configuration = CommandConfiguration(
+        abstract: "Find places by name, with region, country and coordinates.",
+        discussion: """
+            Examples:
+              brolly search Springfield
+              brolly search "São Paulo" --json
+            """)
 
     @Argument(help: "The place name to search for.")
     var query: String
@@ -25,7 +31,7 @@ struct Search: AsyncParsableCommand {
             if json {
                 try Terminal.printJSON(places.map(PlaceDocument.init))
             } else {
-                print(TextRenderer(units: .metric, color: Terminal.useColor).places(places))
+                print(Terminal.renderer(.metric).places(places))
             }
         }
     }

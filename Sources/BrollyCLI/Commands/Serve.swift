@@ -11,18 +11,24 @@ import Logging
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Serve the JSON API and the web app (default http://127.0.0.1:8080).",
-        discussion: "Also reads BROLLY_HOST, BROLLY_PORT, BROLLY_LEAFLET_DIR, BROLLY_WEB_DIR and BROLLY_LOG_LEVEL.")
+        discussion: """
+            Also reads BROLLY_HOST, BROLLY_PORT, BROLLY_LEAFLET_DIR, BROLLY_WEB_DIR and BROLLY_LOG_LEVEL.
 
-    @Option(name: .long, help: "Address to listen on (default 127.0.0.1, or BROLLY_HOST).")
+            Examples:
+              brolly serve                          # http://127.0.0.1:8080
+              brolly serve --host 0.0.0.0 --port 9000
+            """)
+
+    @Option(name: .long, help: "Address to listen on (else BROLLY_HOST, else 127.0.0.1).")
     var host: String?
 
-    @Option(name: .long, help: "Port to listen on (default 8080, or BROLLY_PORT).")
+    @Option(name: .long, help: "Port to listen on (else BROLLY_PORT, else 8080).")
     var port: Int?
 
-    @Option(name: .long, help: "Weather provider: open-meteo (default) or openweathermap.")
+    @Option(name: .long, help: "Where the server gets weather and place names: open-meteo (keyless) or openweathermap (needs OPENWEATHERMAP_API_KEY).")
     var provider: String?
 
-    @Option(name: .long, help: "Seconds to wait for each upstream request (default 10).")
+    @Option(name: .long, help: "Seconds to wait for each upstream request.")
     var timeout: Double = 10
 
     func validate() throws {

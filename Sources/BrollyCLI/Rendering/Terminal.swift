@@ -1,5 +1,10 @@
 import BrollyCore
+import BrollyTerminal
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Where the CLI writes: JSON and text on stdout, notes on stderr, colour only on a terminal.
 enum Terminal {
@@ -9,6 +14,25 @@ enum Terminal {
         if let v = env["NO_COLOR"], !v.isEmpty { return false }
         if env["TERM"] == "dumb" { return false }
         return isatty(STDOUT_FILENO) == 1
+    }
+
+    /// The terminal's width: `COLUMNS`, else the tty's; nil when stdout is not a terminal.
+    static var width: Int? {
+        if let raw = ProcessInfo.processInfo.environment["COLUMNS"], let n = Int(raw), n > 0 { return n }
+        guard isatty(STDOUT_FILENO) == 1 else { return nil }
+        var size = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
+    }
+
+    /// A renderer for this terminal: colour and width.
+    static func renderer(_ units: UnitSystem) -> TextRenderer {
+        TextRenderer(units: units, color: useColor, width: width)
+    }
+
+    /// Prints lines, each cut to the terminal's width.
+    static func printFitted(_ lines: [String]) {
+        for line in lines { print(TextRenderer.fit(line, width: width)) }
     }
 
     /// Prints one of the JSON contracts, pretty and with sorted keys.
