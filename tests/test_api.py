@@ -184,6 +184,7 @@ def test_openapi_document_matches_the_server(server, double):
     # (method, documented path, real path, body, expected status, schema of a 2xx body)
     calls = [
         ("get", "/api/v1/weather", "/api/v1/weather?lat=52.52&lon=13.41&units=imperial", None, 200, "#/components/schemas/Weather"),
+        ("get", "/api/v1/weather/now", "/api/v1/weather/now?lat=52.52&lon=13.41", None, 200, "#/components/schemas/Now"),
         ("get", "/api/v1/places/search", "/api/v1/places/search?q=Spring", None, 200, None),
         ("get", "/api/v1/places/reverse", "/api/v1/places/reverse?lat=52.52&lon=13.41", None, 200, "#/components/schemas/Place"),
         ("get", "/api/v1/places", "/api/v1/places", None, 200, None),
