@@ -224,7 +224,7 @@ def test_api_keys_stay_on_the_server(server_factory, double):
     secret = "SECRET-OWM-KEY-123"
     server = server_factory(extra_env={"OPENWEATHERMAP_API_KEY": secret})
     for path in ("/api/v1/weather?lat=52.52&lon=13.41", "/api/v1/places/search?q=Berlin", "/",
-                 "/app.js", "/api/openapi.json", "/api/v1/weather?lat=91&lon=0"):
+                 "/js/api.js", "/api/openapi.json", "/api/v1/weather?lat=91&lon=0"):
         status, headers, body = get(server, path)
         assert secret.encode() not in body and secret not in json.dumps(headers)
     double.fault("500", times=1)
