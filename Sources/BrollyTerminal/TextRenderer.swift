@@ -97,12 +97,10 @@ public struct TextRenderer: Sendable {
     }
 
     static let compass = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"]
-    static let arrows = ["↓", "↙", "←", "↖", "↑", "↗", "→", "↘"]
 
     /// An arrow pointing where the wind blows to, and the compass point it comes from: `↙ NE`.
     public static func wind(_ degrees: Double) -> String {
-        let i = Int(((degrees.truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360) / 45).rounded()) % 8
-        return "\(arrows[i]) \(compass[i])"
+        "\(OneLineFormat.arrow(degrees)) \(compass[OneLineFormat.sector(degrees)])"
     }
 
     func paint(_ s: String, _ code: String) -> String { color ? "\u{1B}[\(code)m\(s)\u{1B}[0m" : s }

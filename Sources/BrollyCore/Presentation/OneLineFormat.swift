@@ -135,11 +135,14 @@ public struct OneLineFormat: Sendable {
         return [amountText, chance].filter { !$0.isEmpty }.joined(separator: " ")
     }
 
-    /// An arrow pointing where the wind blows to, as wttr.in draws it.
-    static func arrow(_ degrees: Double) -> String {
-        let arrows = ["↓", "↙", "←", "↖", "↑", "↗", "→", "↘"]
-        let i = Int(((degrees.truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360) / 45).rounded()) % 8
-        return arrows[i]
+    /// Which of the eight compass sectors (0 = N, 1 = NE, …) a direction in degrees falls in.
+    public static func sector(_ degrees: Double) -> Int {
+        Int(((degrees.truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360) / 45).rounded()) % 8
+    }
+
+    /// An arrow pointing where the wind blows to (wind from the north: ↓), as wttr.in draws it.
+    public static func arrow(_ degrees: Double) -> String {
+        ["↓", "↙", "←", "↖", "↑", "↗", "→", "↘"][sector(degrees)]
     }
 
     /// wttr.in's emoji for a condition; a moon for a clear night.
