@@ -36,7 +36,9 @@ struct CommandContext {
             store = try AppDatabase.inMemory()
         }
         transport = AsyncHTTPTransport(connectTimeout: min(5, options.timeout))
-        useCases = UseCases(services: Services.make(configuration: configuration, transport: transport, store: store))
+        useCases = UseCases(
+            services: Services.make(configuration: configuration, transport: transport, store: store),
+            historyFailed: { Terminal.note("could not save this lookup in the history: \($0)") })
         preferences = Preferences.load(from: directories.config)
         offline = options.offline
         mode = options.mode
@@ -94,16 +96,7 @@ struct CommandContext {
     /// the answer is cached and stale.
     mutating func weather(_ options: LocationOptions) async throws -> WeatherResult {
         let place = try await place(options)
-        let result: WeatherResult
-        do {
-            result = try await useCases.weather(for: place, mode: mode, recording: .beforeReturning(device: device))
-        } catch let error as BrollyError {
-            throw error
-        } catch {
-            // The answer was had; only saving it failed.
-            Terminal.note("could not save this lookup in the history: \(error)")
-            result = try await useCases.weather(for: place, mode: .offline)
-        }
+        let result = try await useCases.weather(for: place, mode: mode, recording: .beforeReturning(device: device))
         if let error = result.refreshError {
             Terminal.note("showing cached weather from \(TextRenderer.age(result.age)); refresh failed: \(error.message)")
         } else if result.isStale {

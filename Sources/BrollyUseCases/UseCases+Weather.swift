@@ -14,7 +14,8 @@ public enum HistoryRecording: Sendable, Hashable {
 
 extension UseCases {
     /// The weather at `place` under the cache policy `mode`, added to the history as asked, with
-    /// the street address of the point when one can be had quickly.
+    /// the street address of the point when one can be had quickly. A history that cannot be
+    /// written does not fail the lookup: it is reported to `historyFailed`.
     public func weather(
         for place: Place, mode: FetchMode = .normal, recording: HistoryRecording = .none
     ) async throws -> WeatherResult {
@@ -23,17 +24,21 @@ extension UseCases {
         case .none:
             break
         case .beforeReturning(let device):
-            try await record(result.report, at: place.coordinate, device: device, offline: mode == .offline)
+            await record(result.report, at: place.coordinate, device: device, offline: mode == .offline)
         case .inBackground(let device):
-            Task { [self] in try? await record(result.report, at: place.coordinate, device: device, offline: false) }
+            Task { [self] in await record(result.report, at: place.coordinate, device: device, offline: false) }
         }
         return result
     }
 
     /// Adds one lookup to the device's history with the street address (best effort).
-    func record(_ report: WeatherReport, at c: Coordinate, device: String, offline: Bool) async throws {
+    func record(_ report: WeatherReport, at c: Coordinate, device: String, offline: Bool) async {
         let address = await quickAddress(c, offline: offline)
-        try services.store.recordLookup(report, address: address, coordinate: c, device: device, now: now())
+        do {
+            try services.store.recordLookup(report, address: address, coordinate: c, device: device, now: now())
+        } catch {
+            historyFailed(error)
+        }
     }
 
     /// The street address at `c` if it can be had within the naming deadline (the lookup goes on

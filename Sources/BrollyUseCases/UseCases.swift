@@ -12,10 +12,17 @@ public struct UseCases: Sendable {
     /// How long a weather answer waits for coordinates to be named before it uses the
     /// coordinates themselves (the naming goes on and is cached for the next request).
     public var namingDeadline: TimeInterval = 1.5
+    /// Told when a lookup could not be added to the history. The lookup itself still answers:
+    /// the server logs this, the CLI prints a note.
+    let historyFailed: @Sendable (any Error) -> Void
 
-    public init(services: Services, now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(
+        services: Services, now: @escaping @Sendable () -> Date = { Date() },
+        historyFailed: @escaping @Sendable (any Error) -> Void = { _ in }
+    ) {
         self.services = services
         self.now = now
+        self.historyFailed = historyFailed
     }
 
     /// The most saved places one device may keep.

@@ -60,7 +60,9 @@ struct Serve: AsyncParsableCommand {
         let services = Services.make(
             configuration: configuration, transport: transport, store: store,
             options: .init(keepsEntriesInMemory: true, log: { [logger] in logger.info("upstream \($0)") }))
-        let app = buildApplication(useCases: UseCases(services: services), settings: settings, logger: logger)
+        let useCases = UseCases(
+            services: services, historyFailed: { [logger] in logger.error("could not save history: \(String(describing: $0))") })
+        let app = buildApplication(useCases: useCases, settings: settings, logger: logger)
         do {
             try await app.runService()
         } catch {
