@@ -44,11 +44,4 @@ public struct SavedPlace: Codable, Sendable, Hashable, FetchableRecord, MutableP
 
     /// The custom name when there is one, else the place's own.
     public var displayName: String { customName ?? name }
-
-    /// The place for weather lookups.
-    public var place: Place {
-        Place(
-            name: name, country: country, countryCode: countryCode, region: region, latitude: latitude,
-            longitude: longitude, timezone: timezone ?? "UTC")
-    }
 }

@@ -19,10 +19,7 @@ struct ManifestController: Sendable {
         guard let data = try? Data(contentsOf: url), var manifest = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
             throw HTTPError(.notFound)
         }
-        var places: [SavedPlaceDocument] = []
-        if let token = request.cookies[DeviceMiddleware.cookieName]?.value, DeviceToken.isWellFormed(token) {
-            places = (try? useCases.savedPlaces(device: DeviceToken.id(forToken: token))) ?? []
-        }
+        let places = DeviceToken.deviceID(of: request).flatMap { try? useCases.savedPlaces(device: $0) } ?? []
         manifest["shortcuts"] = places.prefix(4).map { p -> [String: Any] in
             var link = URLComponents()
             link.path = "/"

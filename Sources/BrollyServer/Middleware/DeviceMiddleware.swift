@@ -14,8 +14,8 @@ struct DeviceMiddleware: RouterMiddleware {
     {
         var context = context
         var newToken: String?
-        if let token = request.cookies[Self.cookieName]?.value, DeviceToken.isWellFormed(token) {
-            context.deviceID = DeviceToken.id(forToken: token)
+        if let id = DeviceToken.deviceID(of: request) {
+            context.deviceID = id
             context.isReturningDevice = true
         } else {
             let token = DeviceToken.make()
@@ -48,6 +48,12 @@ enum DeviceToken {
         let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
         return Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
             .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+
+    /// The stored id of the device whose well-formed cookie `request` carries; nil without one.
+    static func deviceID(of request: Request) -> String? {
+        guard let token = request.cookies[DeviceMiddleware.cookieName]?.value, isWellFormed(token) else { return nil }
+        return id(forToken: token)
     }
 
     static func isWellFormed(_ token: String) -> Bool {
