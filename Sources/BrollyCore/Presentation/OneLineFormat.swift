@@ -51,6 +51,7 @@ public struct OneLineFormat: Sendable {
     /// The format filled in for one answer at `now`.
     public func render(_ format: String, _ report: WeatherReport, now: Date = Date()) -> String {
         var out = ""
+        var sun: SkyCalculator.SunTimes?  // computed once, and only for a format that asks for it
         var chars = Self.expanding(format).makeIterator()
         while let ch = chars.next() {
             guard ch == "%" else {
@@ -61,15 +62,20 @@ public struct OneLineFormat: Sendable {
                 out.append("%")
                 break
             }
-            if let value = value(for: code, report, now: now) { out += value } else { out += "%\(code)" }
+            if let value = value(for: code, report, now: now, sun: &sun) { out += value } else { out += "%\(code)" }
         }
         return out
     }
 
     /// The text for one code; nil for codes it does not know (printed as they are).
-    func value(for code: Character, _ r: WeatherReport, now: Date) -> String? {
+    func value(for code: Character, _ r: WeatherReport, now: Date, sun cached: inout SkyCalculator.SunTimes?) -> String? {
         let c = r.current, zone = r.place.timeZone
-        let sun = SkyCalculator.sunTimes(on: now, in: zone, at: r.place.coordinate)
+        func sun() -> SkyCalculator.SunTimes {
+            if let cached { return cached }
+            let times = SkyCalculator.sunTimes(on: now, in: zone, at: r.place.coordinate)
+            cached = times
+            return times
+        }
         func clock(_ date: Date?) -> String {
             guard let date else { return "" }
             return LocalTime.iso8601(date, in: zone).dropFirst(11).prefix(8).description
@@ -90,11 +96,11 @@ public struct OneLineFormat: Sendable {
             return amount(mm)
         case "P": return c.pressure.map { "\(Int($0.rounded()))hPa" } ?? ""
         case "u": return ""  // the providers' answers Brolly keeps carry no UV index yet
-        case "D": return clock(sun.dawn)
-        case "S": return clock(c.sunrise ?? sun.sunrise)
-        case "z": return clock(sun.zenith)
-        case "s": return clock(c.sunset ?? sun.sunset)
-        case "d": return clock(sun.dusk)
+        case "D": return clock(sun().dawn)
+        case "S": return clock(c.sunrise ?? sun().sunrise)
+        case "z": return clock(sun().zenith)
+        case "s": return clock(c.sunset ?? sun().sunset)
+        case "d": return clock(sun().dusk)
         case "T":
             let iso = LocalTime.iso8601(now, in: zone)
             return iso.dropFirst(11).prefix(8) + iso.suffix(6).replacingOccurrences(of: ":", with: "")
