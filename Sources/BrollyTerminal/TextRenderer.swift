@@ -18,9 +18,10 @@ public struct TextRenderer: Sendable {
 
     /// `line` cut to `width` visible characters with `…` (ANSI escapes do not count).
     public static func fit(_ line: String, width: Int?) -> String {
-        guard let width else { return line }
-        var visible = 0
+        guard let width, visibleCount(line) > width else { return line }
+        // Keep width - 1 visible characters (and the escapes among them), then the ellipsis.
         var out = ""
+        var visible = 0
         var inEscape = false
         for ch in line {
             if ch == "\u{1B}" { inEscape = true }
@@ -29,17 +30,11 @@ public struct TextRenderer: Sendable {
                 if ch == "m" { inEscape = false }
                 continue
             }
-            if visible == width - 1 && line.count > out.count + 1 {
-                // Only cut when what is left does not fit.
-                let rest = line[line.index(line.startIndex, offsetBy: out.count)...]
-                if Self.visibleCount(rest) > 1 {
-                    return out + "…" + (line.contains("\u{1B}") ? "\u{1B}[0m" : "")
-                }
-            }
+            if visible == width - 1 { break }
             out.append(ch)
             visible += 1
         }
-        return out
+        return out + "…" + (line.contains("\u{1B}") ? "\u{1B}[0m" : "")
     }
 
     static func visibleCount<S: StringProtocol>(_ s: S) -> Int {

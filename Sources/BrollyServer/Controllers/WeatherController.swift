@@ -44,10 +44,9 @@ struct WeatherController: Sendable {
     /// `GET /api/v1/weather?lat=&lon=[&units=]` or `?place=NAME[&units=]`: the weather contract.
     @Sendable func weather(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<EncodedJSON> {
         let (result, units) = try await lookup(request, context: context)
-        let place = result.report.place
         let r = result.report
         let key = [
-            place.coordinate.cacheKey, units.rawValue, String(r.fetchedAt.timeIntervalSince1970), String(result.isStale), r.place.name,
+            r.place.coordinate.cacheKey, units.rawValue, String(r.fetchedAt.timeIntervalSince1970), String(result.isStale), r.place.name,
             r.place.region ?? "", r.place.country, String(r.place.latitude), String(r.place.longitude),
         ].joined(separator: "|")
         let json: EncodedJSON
