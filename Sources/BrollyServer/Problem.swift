@@ -35,7 +35,11 @@ public struct Problem: HTTPResponseError, Sendable {
         case .rateLimited:
             self.init(
                 .serviceUnavailable, code: "rate-limited", title: "The weather service is busy", detail: error.message,
-                retryAfter: Int((error.retryAfter ?? 60).rounded(.up)))
+                retryAfter: max(1, Int((error.retryAfter ?? 60).rounded(.up))))
+        case .clientLimited:
+            self.init(
+                .tooManyRequests, code: "too-many-requests", title: "Too many requests", detail: error.message,
+                retryAfter: max(1, Int((error.retryAfter ?? 60).rounded(.up))))
         case .unreadableResponse:
             self.init(.badGateway, code: "unreadable", title: "The weather service sent unreadable data", detail: error.message)
         case .invalidAPIKey:

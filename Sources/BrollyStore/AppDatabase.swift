@@ -205,6 +205,39 @@ extension AppDatabase {
 // MARK: - History
 
 extension AppDatabase {
+    /// One lookup to be saved in the history.
+    public struct Lookup: Sendable {
+        public var device: String
+        public var coordinate: Coordinate
+        public var report: WeatherReport
+        public var address: Address?
+        public var createdAt: Date
+
+        public init(device: String, coordinate: Coordinate, report: WeatherReport, address: Address?, createdAt: Date) {
+            self.device = device
+            self.coordinate = coordinate
+            self.report = report
+            self.address = address
+            self.createdAt = createdAt
+        }
+    }
+
+    /// A street address that arrived after its lookup was saved.
+    public struct AddressPatch: Sendable {
+        public var device: String
+        public var coordinate: Coordinate
+        /// The lookup was made at or after this time.
+        public var since: Date
+        public var address: Address
+
+        public init(device: String, coordinate: Coordinate, since: Date, address: Address) {
+            self.device = device
+            self.coordinate = coordinate
+            self.since = since
+            self.address = address
+        }
+    }
+
     /// Saves a lookup. A repeat of the device's latest lookup for the same place (about 1 km)
     /// within 10 minutes updates that entry instead of adding another.
     @discardableResult
@@ -212,30 +245,59 @@ extension AppDatabase {
         _ report: WeatherReport, address: Address?, coordinate: Coordinate, device: String, now: Date = Date()
     ) throws -> HistoryEntry {
         try writer.write { db in
-            try ensureDevice(device, db: db, now: now)
-            let name = report.place.name.isEmpty ? Place.unnamed(coordinate).name : report.place.name
-            if var latest = try HistoryEntry.filter(HistoryEntry.Columns.deviceId == device)
-                .order(HistoryEntry.Columns.createdAt.desc, HistoryEntry.Columns.id.desc).fetchOne(db),
-                latest.coordinate.cacheKey == coordinate.cacheKey, now.timeIntervalSince(latest.createdAt) < 600
-            {
-                latest.createdAt = now
-                latest.weather = report
-                latest.placeName = name
-                if let address { latest.address = address }
-                try latest.update(db)
-                return latest
-            }
-            var entry = HistoryEntry(
-                deviceId: device, createdAt: now, latitude: coordinate.latitude, longitude: coordinate.longitude,
-                placeName: name, address: address, weather: report)
-            try entry.insert(db)
-            try db.execute(
-                sql: """
-                    DELETE FROM history WHERE deviceId = ? AND id NOT IN
-                    (SELECT id FROM history WHERE deviceId = ? ORDER BY createdAt DESC, id DESC LIMIT ?)
-                    """, arguments: [device, device, Self.historyLimit])
+            let entry = try save(Lookup(device: device, coordinate: coordinate, report: report, address: address, createdAt: now), db: db)
+            try trimHistory(device: device, db: db)
             return entry
         }
+    }
+
+    /// Saves many lookups, and adds addresses to lookups saved earlier, in one transaction (the
+    /// server's batched history writes). Each lookup follows `recordLookup`'s rules.
+    public func recordLookups(_ lookups: [Lookup], addresses: [AddressPatch] = []) throws {
+        try writer.write { db in
+            for lookup in lookups { try save(lookup, db: db) }
+            for device in Set(lookups.map(\.device)) { try trimHistory(device: device, db: db) }
+            for patch in addresses {
+                let candidates = try HistoryEntry.filter(
+                    HistoryEntry.Columns.deviceId == patch.device && HistoryEntry.Columns.createdAt >= patch.since.addingTimeInterval(-1)
+                ).fetchAll(db)
+                for var entry in candidates where entry.address == nil && entry.coordinate.cacheKey == patch.coordinate.cacheKey {
+                    entry.address = patch.address
+                    try entry.update(db)
+                }
+            }
+        }
+    }
+
+    @discardableResult
+    private func save(_ lookup: Lookup, db: Database) throws -> HistoryEntry {
+        let (device, coordinate, now) = (lookup.device, lookup.coordinate, lookup.createdAt)
+        try ensureDevice(device, db: db, now: now)
+        let name = lookup.report.place.name.isEmpty ? Place.unnamed(coordinate).name : lookup.report.place.name
+        if var latest = try HistoryEntry.filter(HistoryEntry.Columns.deviceId == device)
+            .order(HistoryEntry.Columns.createdAt.desc, HistoryEntry.Columns.id.desc).fetchOne(db),
+            latest.coordinate.cacheKey == coordinate.cacheKey, now.timeIntervalSince(latest.createdAt) < 600
+        {
+            latest.createdAt = now
+            latest.weather = lookup.report
+            latest.placeName = name
+            if let address = lookup.address { latest.address = address }
+            try latest.update(db)
+            return latest
+        }
+        var entry = HistoryEntry(
+            deviceId: device, createdAt: now, latitude: coordinate.latitude, longitude: coordinate.longitude,
+            placeName: name, address: lookup.address, weather: lookup.report)
+        try entry.insert(db)
+        return entry
+    }
+
+    private func trimHistory(device: String, db: Database) throws {
+        try db.execute(
+            sql: """
+                DELETE FROM history WHERE deviceId = ? AND id NOT IN
+                (SELECT id FROM history WHERE deviceId = ? ORDER BY createdAt DESC, id DESC LIMIT ?)
+                """, arguments: [device, device, Self.historyLimit])
     }
 
     /// A device's lookups, newest first.

@@ -21,6 +21,10 @@ public struct Services: Sendable {
     public let ipLocator: IPLocator
     /// Saved places, history and devices.
     public let store: AppDatabase
+    /// The budgets and circuit breakers every upstream call goes through.
+    public let guards: UpstreamGuards
+    /// The disk cache all services share.
+    public var cache: FileCache { weather.cache }
 
     /// How the services are tuned for the process that runs them.
     public struct Options: Sendable {
@@ -30,21 +34,35 @@ public struct Services: Sendable {
         public var log: (@Sendable (String) -> Void)?
         /// The clock, for tests.
         public var now: @Sendable () -> Date
+        /// The budgets and circuit breakers of every upstream; nil: made from the configuration's
+        /// budgets.
+        public var guards: UpstreamGuards?
+        /// How old a cached answer may be and still be served when the provider cannot be asked
+        /// (budget spent, breaker open, failure); nil: any age (the CLI, offline on a plane).
+        public var staleLimit: TimeInterval?
+        /// The most decoded entries each in-memory cache keeps.
+        public var memoryEntries: Int
 
         public init(
             keepsEntriesInMemory: Bool = false, log: (@Sendable (String) -> Void)? = nil,
-            now: @escaping @Sendable () -> Date = { Date() }
+            now: @escaping @Sendable () -> Date = { Date() }, guards: UpstreamGuards? = nil, staleLimit: TimeInterval? = nil,
+            memoryEntries: Int = 2048
         ) {
             self.keepsEntriesInMemory = keepsEntriesInMemory
             self.log = log
             self.now = now
+            self.guards = guards
+            self.staleLimit = staleLimit
+            self.memoryEntries = memoryEntries
         }
     }
 
     public init(
         configuration: BrollyConfiguration, weather: WeatherService, search: PlaceSearch, namer: PlaceNamer,
-        addresses: AddressService, news: NewsService, ipLocator: IPLocator, store: AppDatabase
+        addresses: AddressService, news: NewsService, ipLocator: IPLocator, store: AppDatabase,
+        guards: UpstreamGuards = UpstreamGuards()
     ) {
+        self.guards = guards
         self.configuration = configuration
         self.weather = weather
         self.search = search
@@ -60,9 +78,11 @@ public struct Services: Sendable {
     public static func make(
         configuration c: BrollyConfiguration, transport: any HTTPTransport, store: AppDatabase, options: Options = Options()
     ) -> Services {
+        let guards = options.guards ?? UpstreamGuards(budgets: c.budgets)
         func network(timeout: TimeInterval, retry: RetryPolicy) -> NetworkService {
             var n = NetworkService(transport: transport, retry: retry, timeout: timeout)
             if let log = options.log { n.log = log }
+            n.guards = guards
             return n
         }
         let standard = network(timeout: c.timeout, retry: RetryPolicy())
@@ -74,12 +94,13 @@ public struct Services: Sendable {
 
         let weather = WeatherService(
             provider: provider, quickProvider: quickProvider, cache: cache, policy: c.cachePolicy,
-            keepsEntriesInMemory: options.keepsEntriesInMemory, now: options.now)
+            keepsEntriesInMemory: options.keepsEntriesInMemory, memoryEntries: options.memoryEntries, staleLimit: options.staleLimit,
+            now: options.now)
 
         let addressNetwork = network(timeout: min(c.timeout, 5), retry: RetryPolicy(maxAttempts: 2))
-        // One gate for every Nominatim call of the process: at most one request per second.
+        // Nominatim's one request a second is its budget in `guards`, shared by the process.
         let addresses = AddressService(
-            nominatim: NominatimGeocoder(network: addressNetwork, baseURL: c.urls.nominatim, gate: RateGate(interval: 1)),
+            nominatim: NominatimGeocoder(network: addressNetwork, baseURL: c.urls.nominatim),
             network: addressNetwork, googleURL: c.urls.googleGeocoding, googleAPIKey: c.googleAPIKey,
             fallback: c.openWeatherMapAPIKey.map {
                 OpenWeatherMapProvider(network: addressNetwork, baseURL: c.urls.openWeatherMap, apiKey: $0)
@@ -92,11 +113,12 @@ public struct Services: Sendable {
 
         return Services(
             configuration: c, weather: weather, search: PlaceSearch(provider: provider, cache: cache, now: options.now),
-            namer: PlaceNamer(provider: quickProvider, addresses: addresses, cache: cache, now: options.now),
+            namer: PlaceNamer(
+                provider: quickProvider, addresses: addresses, cache: cache, memoryEntries: options.memoryEntries, now: options.now),
             addresses: addresses,
             news: NewsService(network: newsNetwork, source: newsSource, cache: cache, now: options.now),
             ipLocator: IPLocator(network: network(timeout: min(c.timeout, 5), retry: RetryPolicy(maxAttempts: 2)), url: c.urls.ipLocation),
-            store: store)
+            store: store, guards: guards)
     }
 
     /// The configured weather provider on `network`.

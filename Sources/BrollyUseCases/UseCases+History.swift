@@ -13,11 +13,13 @@ extension UseCases {
     /// The device's lookups, newest first (readable with no network: they are in the database).
     public func history(device: String, limit: Int = 100) throws -> HistoryListDocument {
         guard (1...500).contains(limit) else { throw BrollyError.invalidInput("the limit must be between 1 and 500") }
+        historyWriter?.flush()
         return HistoryListDocument(items: try services.store.history(device: device, limit: limit).map { HistoryDocument($0) })
     }
 
     /// One lookup with its weather snapshot in `units`.
     public func historyEntry(id: Int64, device: String, units: UnitSystem = .metric) throws -> HistoryLookup {
+        historyWriter?.flush()
         guard let entry = try services.store.historyEntry(id: id, device: device) else { throw Self.noSuchEntry(id) }
         let result = WeatherResult(
             report: entry.weather, isStale: true, isFromCache: true, age: max(0, now().timeIntervalSince(entry.weather.fetchedAt)),
@@ -27,13 +29,15 @@ extension UseCases {
 
     /// Deletes one lookup.
     public func deleteHistoryEntry(id: Int64, device: String) throws {
+        historyWriter?.flush()
         guard try services.store.deleteHistoryEntry(id: id, device: device) else { throw Self.noSuchEntry(id) }
     }
 
     /// Deletes every lookup of the device; how many there were.
     @discardableResult
     public func clearHistory(device: String) throws -> Int {
-        try services.store.deleteHistory(device: device)
+        historyWriter?.flush()
+        return try services.store.deleteHistory(device: device)
     }
 
     static func noSuchEntry(_ id: Int64) -> BrollyError { .noSuchItem("there is no history entry #\(id)") }

@@ -26,7 +26,22 @@ extension UseCases {
         case .beforeReturning(let device):
             await record(result.report, at: place.coordinate, device: device, offline: mode == .offline)
         case .inBackground(let device):
-            Task { [self] in await record(result.report, at: place.coordinate, device: device, offline: false) }
+            let c = place.coordinate
+            guard let writer = historyWriter else {
+                Task { [self] in await record(result.report, at: c, device: device, offline: false) }
+                break
+            }
+            // Recorded at once with the place's name; the street address follows when it arrives.
+            let at = now()
+            let known = services.addresses.cachedAddress(for: c)
+            let lookup = AppDatabase.Lookup(device: device, coordinate: c, report: result.report, address: known, createdAt: at)
+            if writer.record(lookup) {
+                Task { [addresses = services.addresses] in
+                    if let address = try? await addresses.address(for: c) {
+                        writer.addAddress(address, device: device, coordinate: c, since: at)
+                    }
+                }
+            }
         }
         return result
     }

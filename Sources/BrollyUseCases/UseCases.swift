@@ -15,13 +15,17 @@ public struct UseCases: Sendable {
     /// Told when a lookup could not be added to the history. The lookup itself still answers:
     /// the server logs this, the CLI prints a note.
     let historyFailed: @Sendable (any Error) -> Void
+    /// The server's batched history writes (`HistoryRecording.inBackground`); nil: each lookup is
+    /// written by a task of its own.
+    public let historyWriter: HistoryWriter?
 
     public init(
-        services: Services, now: @escaping @Sendable () -> Date = { Date() },
+        services: Services, now: @escaping @Sendable () -> Date = { Date() }, historyWriter: HistoryWriter? = nil,
         historyFailed: @escaping @Sendable (any Error) -> Void = { _ in }
     ) {
         self.services = services
         self.now = now
+        self.historyWriter = historyWriter
         self.historyFailed = historyFailed
     }
 
@@ -94,6 +98,8 @@ extension UseCases {
     /// background, so its answer (or the news that the geocoder is unreachable) is cached.
     public func name(_ c: Coordinate, offline: Bool = false) async -> Place {
         if offline { return services.namer.cachedPlace(at: c) ?? Place.unnamed(c) }
+        // The common case, answered without starting a task: a name this process already has.
+        if let known = services.namer.freshCachedPlace(at: c) { return known }
         let naming = Task { [namer = services.namer] in try? await namer.place(at: c) }
         return await FirstOf.value(naming, orNilAfter: namingDeadline) ?? Place.unnamed(c)
     }

@@ -104,7 +104,7 @@ import Testing
         let clock = TestClock(utc("2026-11-21T12:00:00Z"))
         let base = URL(string: "http://127.0.0.1:9")!
         let service = AddressService(
-            nominatim: NominatimGeocoder(network: network, baseURL: base, gate: RateGate(interval: 0)), network: network,
+            nominatim: NominatimGeocoder(network: network, baseURL: base), network: network,
             googleURL: base, googleAPIKey: nil, fallback: nil, cache: FileCache(directory: temporaryDirectory()),
             now: { clock.now })
         await #expect(throws: BrollyError.self) { try await service.address(for: Coordinate(latitude: 1, longitude: 2)) }

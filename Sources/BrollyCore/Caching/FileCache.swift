@@ -84,4 +84,37 @@ public struct FileCache: Sendable {
         try Self.encoder.encode(envelope).write(to: fileURL(for: key), options: .atomic)
     }
 
+    /// Keeps the directory bounded: removes entries not written for `maxAge`, then the least
+    /// recently written ones until the files take at most 90% of `maxBytes`. Returns how many
+    /// files were removed and the bytes left.
+    @discardableResult
+    public func evict(maxBytes: Int, maxAge: TimeInterval = 30 * 86_400, now: Date = Date()) -> (removed: Int, bytes: Int) {
+        let keys: [URLResourceKey] = [.contentModificationDateKey, .fileSizeKey, .isRegularFileKey]
+        guard
+            let urls = try? FileManager.default.contentsOfDirectory(
+                at: directory, includingPropertiesForKeys: keys, options: [.skipsHiddenFiles])
+        else { return (0, 0) }
+        var files: [(url: URL, date: Date, size: Int)] = []
+        var removed = 0
+        for url in urls where url.pathExtension == "json" {
+            guard let values = try? url.resourceValues(forKeys: Set(keys)), values.isRegularFile == true else { continue }
+            let date = values.contentModificationDate ?? .distantPast
+            if now.timeIntervalSince(date) > maxAge {
+                if (try? FileManager.default.removeItem(at: url)) != nil { removed += 1 }
+                continue
+            }
+            files.append((url, date, values.fileSize ?? 0))
+        }
+        var total = files.reduce(0) { $0 + $1.size }
+        if total > maxBytes {
+            let target = maxBytes / 10 * 9
+            for file in files.sorted(by: { $0.date < $1.date }) where total > target {
+                if (try? FileManager.default.removeItem(at: file.url)) != nil {
+                    removed += 1
+                    total -= file.size
+                }
+            }
+        }
+        return (removed, total)
+    }
 }

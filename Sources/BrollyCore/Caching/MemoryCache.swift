@@ -1,32 +1,110 @@
 import Foundation
 
-/// A small in-process map of decoded entries in front of a `FileCache`, so that a long-running
-/// server does not read and decode the same file for every request. The file stays the source of
-/// truth between processes.
+/// A least-recently-used map with a fixed capacity, for decoded entries in front of a
+/// `FileCache` (so a long-running server does not read and decode the same file for every
+/// request) and for other per-key memos. The file stays the source of truth between processes.
+/// Past its capacity the least recently used entry is dropped, so memory stays bounded whatever
+/// the number of distinct keys.
 public final class MemoryCache<Value: Sendable>: @unchecked Sendable {
-    // @unchecked Sendable: `entries` is only read or written while holding `lock`.
-    private var entries: [String: CacheEntry<Value>] = [:]
+    // @unchecked Sendable: `index`, `nodes`, `head`, `tail` and `free` are only read or written
+    // while holding `lock`.
+    private struct Node {
+        var key: String
+        var entry: CacheEntry<Value>
+        var newer: Int
+        var older: Int
+    }
+    private var index: [String: Int] = [:]
+    private var nodes: [Node] = []
+    /// Most recently used; -1 when empty.
+    private var head = -1
+    /// Least recently used; -1 when empty.
+    private var tail = -1
     private let lock = NSLock()
-    /// The most entries kept; past that the map starts afresh.
+    /// The most entries kept.
     public let capacity: Int
 
     public init(capacity: Int = 1024) {
-        self.capacity = capacity
+        self.capacity = max(1, capacity)
+    }
+
+    public var count: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return index.count
     }
 
     public func get(_ key: String) -> CacheEntry<Value>? {
         lock.lock()
         defer { lock.unlock() }
-        return entries[key]
+        guard let i = index[key] else { return nil }
+        moveToFront(i)
+        return nodes[i].entry
     }
 
     public func set(_ key: String, _ entry: CacheEntry<Value>) {
         lock.lock()
         defer { lock.unlock() }
-        if entries.count >= capacity && entries[key] == nil { entries.removeAll(keepingCapacity: true) }
-        entries[key] = entry
+        if let i = index[key] {
+            nodes[i].entry = entry
+            moveToFront(i)
+            return
+        }
+        let i: Int
+        if nodes.count < capacity {
+            i = nodes.count
+            nodes.append(Node(key: key, entry: entry, newer: -1, older: -1))
+        } else {
+            // Reuse the least recently used slot.
+            i = tail
+            unlink(i)
+            index[nodes[i].key] = nil
+            nodes[i] = Node(key: key, entry: entry, newer: -1, older: -1)
+        }
+        index[key] = i
+        linkFront(i)
     }
 
+    public func remove(_ key: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let i = index.removeValue(forKey: key) else { return }
+        unlink(i)
+        // Keep the slot array dense: move the last node into the freed slot.
+        let last = nodes.count - 1
+        if i != last {
+            let moved = nodes[last]
+            unlink(last)
+            nodes[i] = moved
+            nodes[i].newer = -1
+            nodes[i].older = -1
+            index[moved.key] = i
+            linkFront(i)
+        }
+        nodes.removeLast()
+    }
+
+    private func unlink(_ i: Int) {
+        let (newer, older) = (nodes[i].newer, nodes[i].older)
+        if newer >= 0 { nodes[newer].older = older } else { head = older }
+        if older >= 0 { nodes[older].newer = newer } else { tail = newer }
+        nodes[i].newer = -1
+        nodes[i].older = -1
+    }
+
+    private func linkFront(_ i: Int) {
+        nodes[i].older = head
+        nodes[i].newer = -1
+        if head >= 0 { nodes[head].newer = i }
+        head = i
+        if tail < 0 { tail = i }
+    }
+
+    private func moveToFront(_ i: Int) {
+        guard head != i else { return }
+        unlink(i)
+        linkFront(i)
+    }
 }
 
 extension FileCache {

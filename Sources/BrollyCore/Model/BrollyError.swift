@@ -12,8 +12,10 @@ public struct BrollyError: Error, Sendable, Equatable, CustomStringConvertible {
         case invalidAPIKey = "invalid-api-key"
         /// No place matched.
         case placeNotFound = "not-found"
-        /// The provider asked us to slow down.
+        /// The provider asked us to slow down, or the server's budget for it is spent.
         case rateLimited = "rate-limited"
+        /// This client has caused its share of upstream calls for now (HTTP 429).
+        case clientLimited = "too-many-requests"
         /// The provider failed (5xx or an unexpected status).
         case providerUnavailable = "provider"
         /// The provider's answer could not be read.
@@ -55,6 +57,18 @@ public struct BrollyError: Error, Sendable, Equatable, CustomStringConvertible {
     public static func rateLimited(retryAfter: TimeInterval?) -> BrollyError {
         let wait = retryAfter.map { "; try again in \(Int($0.rounded(.up))) s" } ?? "; try again later"
         return BrollyError(.rateLimited, "the weather service is rate limiting requests" + wait, retryAfter: retryAfter)
+    }
+    public static func budgetSpent(_ provider: String, retryAfter: TimeInterval) -> BrollyError {
+        BrollyError(
+            .rateLimited,
+            "the request budget for \(provider) is spent for now; try again in \(Int(retryAfter.rounded(.up))) s",
+            retryAfter: retryAfter)
+    }
+    public static func clientLimited(retryAfter: TimeInterval) -> BrollyError {
+        BrollyError(
+            .clientLimited,
+            "too many new lookups from this client; cached places still answer; try again in \(Int(retryAfter.rounded(.up))) s",
+            retryAfter: retryAfter)
     }
     public static func providerUnavailable(_ detail: String = "") -> BrollyError {
         BrollyError(.providerUnavailable, "the weather service is unavailable" + suffix(detail))

@@ -41,6 +41,8 @@ public struct NetworkService: Sendable {
     public var userAgent: String
     /// Called with each upstream request (URL with keys redacted) and its outcome, for logs.
     public var log: @Sendable (String) -> Void = { _ in }
+    /// The budgets and circuit breakers shared by the process; nil: no limits (tests, apps).
+    public var guards: UpstreamGuards?
 
     public init(
         transport: any HTTPTransport, retry: RetryPolicy = RetryPolicy(), timeout: TimeInterval = 10,
@@ -68,6 +70,11 @@ public struct NetworkService: Sendable {
 
     /// GETs `url` and returns a 2xx response. Non-2xx answers go to `classify` first, so that a
     /// provider can turn its error bodies into typed errors; what it does not claim is mapped here.
+    ///
+    /// Every attempt, retries included, must pass the upstream's circuit breaker, the calling
+    /// client's allowance (`ClientAllowance.current`) and the upstream's budget, and the whole call
+    /// ends by `timeout` (or `RequestDeadline.current`, when sooner). A connection that cannot be
+    /// made at all is not retried: without a network, retrying only makes the user wait.
     public func get(
         _ url: URL, headers: [String: String] = [:], provider: String,
         classify: @Sendable (HTTPResponse) -> BrollyError? = { _ in nil }
@@ -75,40 +82,104 @@ public struct NetworkService: Sendable {
         var request = HTTPRequest(url: url, headers: headers, timeout: timeout)
         if request.headers["User-Agent"] == nil { request.headers["User-Agent"] = userAgent }
         if request.headers["Accept"] == nil { request.headers["Accept"] = "application/json" }
+        let upstream = Upstream(providerLabel: provider)
+        var deadline = Date().addingTimeInterval(timeout)
+        if let shared = RequestDeadline.current, shared < deadline { deadline = shared }
         var attempt = 0
+        var lastFailure: BrollyError?
         while true {
             attempt += 1
+            let left = deadline.timeIntervalSinceNow
+            if left <= 0.05 { throw lastFailure ?? .timedOut("\(provider) was given no time to answer") }
+            request.timeout = left
+            let permit: CircuitBreaker.Permission
+            do { permit = try await admit(upstream, provider: provider, deadline: deadline) } catch let refusal as BrollyError {
+                // A retry the budget or the breaker does not allow: the first failure is the news.
+                throw lastFailure ?? refusal
+            }
             var wait: TimeInterval?
             let failure: BrollyError
             let isRetryable: Bool
             do {
                 let response = try await transport.send(request)
                 log("GET \(request.redactedURL) -> \(response.status)")
-                if (200..<300).contains(response.status) { return response }
                 let status = response.status
+                let upstreamFailed = status == 429 || (500..<600).contains(status)
+                report(upstream, failed: upstreamFailed)
+                if (200..<300).contains(status) { return response }
                 if status == 429 || status == 503 { wait = Self.retryAfter(response.headers["retry-after"]) }
                 var classified = classify(response) ?? Self.classify(status: status, provider: provider)
                 if classified.kind == .rateLimited { classified = .rateLimited(retryAfter: wait) }
                 failure = classified
-                isRetryable = status == 429 || (500..<600).contains(status)
+                isRetryable = upstreamFailed
             } catch let error as TransportError {
                 log("GET \(request.redactedURL) -> \(error)")
+                report(upstream, failed: true)
                 failure = Self.map(error, host: request.url.host ?? provider)
-                isRetryable = true
+                if case .cannotConnect = error { isRetryable = false } else { isRetryable = true }
             } catch let error as BrollyError {
+                report(upstream, failed: false)
                 throw error
             } catch is CancellationError {
+                if permit == .trial, let upstream { guards?.breakers[upstream]?.abandonTrial() }
                 throw CancellationError()
             } catch {
+                report(upstream, failed: true)
                 failure = .offline("cannot connect to \(request.url.host ?? provider)")
-                isRetryable = true
+                isRetryable = false
             }
+            lastFailure = failure
             guard isRetryable, attempt < retry.maxAttempts else { throw failure }
             // A provider that wants us away longer than we are willing to wait: tell the user now.
             if let wait, wait > retry.maxDelay { throw failure }
             let delay = max(retry.delay(forRetry: attempt, jitter: jitter()), wait ?? 0)
+            if Date().addingTimeInterval(delay + 0.05) >= deadline { throw failure }
             try await sleep(delay)
         }
+    }
+
+    /// Lets one attempt through the breaker, the client's allowance and the budget (waiting for
+    /// its turn in the budget when that is near), or throws why it may not be made.
+    private func admit(_ upstream: Upstream?, provider: String, deadline: Date) async throws -> CircuitBreaker.Permission {
+        guard let guards, let upstream else {
+            if let allowance = ClientAllowance.current, let retryAfter = allowance.take() {
+                throw BrollyError.clientLimited(retryAfter: retryAfter)
+            }
+            return .allowed
+        }
+        let breaker = guards.breakers[upstream]!
+        let permit = breaker.permit()
+        if case .refused(let retryAfter) = permit {
+            guards.observe(upstream, .circuitOpen)
+            throw BrollyError(
+                .providerUnavailable,
+                "\(provider) failed repeatedly; calls are paused for \(Int(retryAfter.rounded(.up))) s", retryAfter: retryAfter)
+        }
+        if let allowance = ClientAllowance.current, let retryAfter = allowance.take() {
+            if permit == .trial { breaker.abandonTrial() }
+            guards.observe(upstream, .clientLimited)
+            throw BrollyError.clientLimited(retryAfter: retryAfter)
+        }
+        let maxWait = min(guards.maxWait, max(0, deadline.timeIntervalSinceNow - 0.1))
+        switch guards.buckets[upstream]!.reserve(maxWait: maxWait) {
+        case .refused(let retryAfter):
+            if permit == .trial { breaker.abandonTrial() }
+            guards.observe(upstream, .budgetSpent)
+            throw BrollyError.budgetSpent(provider, retryAfter: retryAfter)
+        case .granted(let after):
+            if after > 0 { try await Task.sleep(nanoseconds: UInt64(after * 1_000_000_000)) }
+        }
+        return permit
+    }
+
+    private func report(_ upstream: Upstream?, failed: Bool) {
+        guard let guards, let upstream else { return }
+        if failed {
+            guards.breakers[upstream]?.recordFailure()
+        } else {
+            guards.breakers[upstream]?.recordSuccess()
+        }
+        guards.observe(upstream, failed ? .failure : .success)
     }
 
     /// Maps a transport failure to a user-facing error.

@@ -1,20 +1,18 @@
 import Foundation
 
-/// Nominatim (OpenStreetMap) reverse geocoding: keyless, with an identifying User-Agent and at
-/// most one request per second.
+/// Nominatim (OpenStreetMap) reverse geocoding: keyless, with an identifying User-Agent; at most
+/// one request per second through the network's `UpstreamGuards` (a call that cannot have its
+/// turn within two seconds is not made).
 public struct NominatimGeocoder: Sendable {
     public var network: NetworkService
     public var baseURL: URL
-    let gate: RateGate
 
-    public init(network: NetworkService, baseURL: URL, gate: RateGate = RateGate(interval: 1)) {
+    public init(network: NetworkService, baseURL: URL) {
         self.network = network
         self.baseURL = baseURL
-        self.gate = gate
     }
 
     public func address(for c: Coordinate, zoom: Int = 18) async throws -> Address {
-        try await gate.wait()
         let url = baseURL.appending(
             providerPath: "/reverse",
             query: [

@@ -11,6 +11,8 @@ public struct AddressService: Sendable {
     public var fallback: OpenWeatherMapProvider?
     public var cache: FileCache
     let now: @Sendable () -> Date
+    /// Addresses this process has read or fetched (an LRU in front of the file cache).
+    let memory = MemoryCache<Address>(capacity: 2048)
 
     public init(
         nominatim: NominatimGeocoder, network: NetworkService, googleURL: URL, googleAPIKey: String?,
@@ -29,7 +31,7 @@ public struct AddressService: Sendable {
 
     /// The cached address at `c`, whatever its age, without any network call.
     public func cachedAddress(for c: Coordinate) -> Address? {
-        cache.read(Address.self, key: cacheKey(c)).map { entry in
+        cache.read(Address.self, key: cacheKey(c), memory: memory).map { entry in
             var address = entry.value
             (address.latitude, address.longitude) = (c.latitude, c.longitude)
             return address
@@ -43,7 +45,7 @@ public struct AddressService: Sendable {
 
     public func address(for c: Coordinate) async throws -> Address {
         let key = cacheKey(c)
-        if let entry = cache.read(Address.self, key: key), now().timeIntervalSince(entry.receivedAt) < 30 * 86_400 {
+        if let entry = cache.read(Address.self, key: key, memory: memory), now().timeIntervalSince(entry.receivedAt) < 30 * 86_400 {
             var address = entry.value
             (address.latitude, address.longitude) = (c.latitude, c.longitude)
             return address
@@ -75,7 +77,7 @@ public struct AddressService: Sendable {
         }
         // The address is for the point asked about, whatever point the geocoder snapped to.
         (address.latitude, address.longitude) = (c.latitude, c.longitude)
-        try? cache.write(address, key: key, receivedAt: now())
+        try? cache.write(address, key: key, receivedAt: now(), memory: memory)
         return address
     }
 }

@@ -18,6 +18,10 @@ public struct BrollyConfiguration: Sendable {
     /// The cache's fresh window (`BROLLY_FRESH_SECONDS`, default 600); never less than 10 minutes
     /// for OpenWeatherMap.
     public var cachePolicy: CachePolicy
+    /// Budgets per upstream from `BROLLY_<UPSTREAM>_BUDGET` (the rest keep their defaults).
+    public var budgets: [Upstream: Budget]
+    /// The disk cache's size limit (`BROLLY_CACHE_MAX_MB`, default 256).
+    public var cacheMaxBytes: Int
 
     /// Chooses the provider: the named one; else OpenWeatherMap when `OPENWEATHERMAP_API_KEY` is
     /// set and non-empty; else Open-Meteo. Throws a usage error for an unknown name or a missing key.
@@ -56,6 +60,14 @@ public struct BrollyConfiguration: Sendable {
         }
         cachePolicy = policy.enforcing(provider)
         urls = try UpstreamURLs.fromEnvironment(env)
+        budgets = try UpstreamGuards.budgets(from: env)
+        cacheMaxBytes = 256 << 20
+        if let raw = env["BROLLY_CACHE_MAX_MB"]?.trimmingCharacters(in: .whitespaces), !raw.isEmpty {
+            guard let mb = Int(raw), mb >= 1, mb <= 1_000_000 else {
+                throw BrollyError.invalidInput("BROLLY_CACHE_MAX_MB must be a whole number of megabytes (1 or more), got \(raw)")
+            }
+            cacheMaxBytes = mb << 20
+        }
         self.cacheDirectory = cacheDirectory
     }
 }

@@ -47,7 +47,7 @@ public struct NewsService: Sendable {
         }
         do {
             let isNewsAPI = if case .newsAPI = source { true } else { false }
-            let response = try await network.get(url, headers: headers, provider: "news service") { response in
+            let response = try await network.get(url, headers: headers, provider: isNewsAPI ? "NewsAPI" : "BBC News") { response in
                 // NewsAPI explains its errors in the body ({"status": "error", "code": ...}).
                 guard isNewsAPI else { return nil }
                 do {

@@ -9,11 +9,13 @@ public struct PlaceNamer: Sendable {
     public let cache: FileCache
     let now: @Sendable () -> Date
     /// Names this process has already decoded.
-    let memory = MemoryCache<Place>()
+    let memory: MemoryCache<Place>
 
     public init(
-        provider: any WeatherProvider, addresses: AddressService, cache: FileCache, now: @escaping @Sendable () -> Date = { Date() }
+        provider: any WeatherProvider, addresses: AddressService, cache: FileCache, memoryEntries: Int = 2048,
+        now: @escaping @Sendable () -> Date = { Date() }
     ) {
+        self.memory = MemoryCache(capacity: memoryEntries)
         self.provider = provider
         self.addresses = addresses
         self.cache = cache
@@ -31,14 +33,20 @@ public struct PlaceNamer: Sendable {
         return addresses.cachedAddress(for: c)?.place
     }
 
+    /// The name at `c` when a fresh one (under 30 days) is cached; nil otherwise. No network.
+    public func freshCachedPlace(at c: Coordinate) -> Place? {
+        guard let entry = cache.read(Place.self, key: "reverse-\(c.cacheKey)", memory: memory),
+            now().timeIntervalSince(entry.receivedAt) < 30 * 86_400
+        else { return nil }
+        var p = entry.value
+        (p.latitude, p.longitude) = (c.latitude, c.longitude)
+        return p
+    }
+
     /// The nearest named place. Throws when no service could name it.
     public func place(at c: Coordinate) async throws -> Place {
         let key = "reverse-\(c.cacheKey)"
-        if let entry = cache.read(Place.self, key: key, memory: memory), now().timeIntervalSince(entry.receivedAt) < 30 * 86_400 {
-            var p = entry.value
-            (p.latitude, p.longitude) = (c.latitude, c.longitude)
-            return p
-        }
+        if let known = freshCachedPlace(at: c) { return known }
         var found: Place?
         if let p = try? await provider.reverse(c) { found = p }
         if found == nil { found = try await addresses.address(for: c).place }

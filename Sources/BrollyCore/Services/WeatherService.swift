@@ -34,14 +34,21 @@ public final class WeatherService: Sendable {
     /// Decoded entries this process has read or written (nil: always read the file).
     let memory: MemoryCache<WeatherReport>?
 
-    /// - Parameter keepsEntriesInMemory: for long-running processes (the server): entries are
-    ///   decoded once, not on every request.
+    /// How old a cached answer may be and still stand in for a failed or refused call; nil: any age.
+    let staleLimit: TimeInterval?
+
+    /// - Parameters:
+    ///   - keepsEntriesInMemory: for long-running processes (the server): entries are decoded once,
+    ///     not on every request, in an LRU of `memoryEntries`.
+    ///   - staleLimit: how old a cached answer may be when it stands in for a call that failed or
+    ///     was refused (the server: 24 h); nil: any age.
     public init(
         provider: any WeatherProvider, quickProvider: (any WeatherProvider)? = nil, cache: FileCache,
-        policy: CachePolicy = CachePolicy(), keepsEntriesInMemory: Bool = false,
-        now: @escaping @Sendable () -> Date = { Date() }
+        policy: CachePolicy = CachePolicy(), keepsEntriesInMemory: Bool = false, memoryEntries: Int = 2048,
+        staleLimit: TimeInterval? = nil, now: @escaping @Sendable () -> Date = { Date() }
     ) {
-        self.memory = keepsEntriesInMemory ? MemoryCache() : nil
+        self.memory = keepsEntriesInMemory ? MemoryCache(capacity: memoryEntries) : nil
+        self.staleLimit = staleLimit
         self.provider = provider
         self.quickProvider = quickProvider ?? provider
         self.cache = cache
@@ -113,7 +120,11 @@ public final class WeatherService: Sendable {
             return WeatherResult(report: Self.renamed(report, as: place), isStale: false, isFromCache: false, age: 0, refreshError: nil)
         } catch let error as BrollyError {
             // A wrong key or an unknown place is not papered over with old data.
-            if let fallback, error.kind != .invalidAPIKey { return result(from: fallback, for: place, stale: true, error: error) }
+            if let fallback, error.kind != .invalidAPIKey,
+                staleLimit.map({ now().timeIntervalSince(fallback.receivedAt) < $0 }) ?? true
+            {
+                return result(from: fallback, for: place, stale: true, error: error)
+            }
             throw error
         }
     }
