@@ -10,9 +10,14 @@ public struct AppRequestContext: RequestContext {
     /// Whether the request came with the device's cookie: a client that keeps no cookies gets a
     /// new device each time, and no history is recorded for it.
     public var isReturningDevice = false
+    /// The address of the connection's peer ("" when unknown, as in router tests).
+    public var peerIP: String
+    /// The client's address: the peer, or what a trusted proxy says; set by `ClientMiddleware`.
+    public var clientIP: String = ""
 
     public init(source: Source) {
         coreContext = .init(source: source)
+        peerIP = source.channel.remoteAddress?.ipAddress ?? ""
     }
 
     /// Request bodies are small JSON documents.

@@ -3,14 +3,22 @@ import BrollyUseCases
 import Foundation
 import Hummingbird
 import Logging
+import ServiceLifecycle
 
-/// Builds the router: middleware, the API controllers over the use cases, health, the OpenAPI
-/// document, Leaflet and the web app. Tests build the same router.
-public func buildRouter(useCases: UseCases, settings: ServerSettings) -> Router<AppRequestContext> {
+/// Builds the router: middleware, the API controllers over the use cases, health, metrics, the
+/// OpenAPI document, Leaflet and the web app. Tests build the same router.
+public func buildRouter(useCases: UseCases, settings: ServerSettings, metrics: ServerMetrics = ServerMetrics()) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
+    let routes = RouteTable()
+    let limits = ClientLimits(callsPerMinute: settings.clientCallsPerMinute, devicesPerMinute: settings.newDevicesPerMinute)
+    let store = useCases.services.store
+    let tokens = DeviceTokens(secret: settings.deviceSecret, isKnownDevice: { (try? store.deviceExists($0)) ?? false })
+    metrics.watch(guards: useCases.services.guards, history: useCases.historyWriter)
+    router.add(middleware: MetricsMiddleware(metrics: metrics))
     router.add(middleware: LogRequestsMiddleware(.info))
     router.add(middleware: SecurityHeadersMiddleware())
-    router.add(middleware: ProblemMiddleware())
+    router.add(middleware: ProblemMiddleware(routes: routes))
+    router.add(middleware: ClientMiddleware(limits: limits, trustedProxies: settings.trustedProxies))
     router.add(middleware: TerminalRootMiddleware())
     router.add(
         middleware: FileMiddleware(
@@ -24,28 +32,119 @@ public func buildRouter(useCases: UseCases, settings: ServerSettings) -> Router<
             status: .ok, headers: [.contentType: "text/plain", .cacheControl: "no-store"],
             body: .init(byteBuffer: ByteBuffer(string: "ok\n")))
     }
+    router.get("/metrics") { request, context -> Response in
+        try MetricsAccess.check(request, context: context, token: settings.metricsToken)
+        return Response(
+            status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(bytes: metrics.render())))
+    }
     router.get("/api/openapi.json") { _, _ -> Response in
         Response(
             status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: OpenAPIDocument.json)))
     }
     let api = router.group("/api/v1")
         .add(middleware: ETagMiddleware())
-        .add(middleware: SameOriginMiddleware())
-        .add(middleware: DeviceMiddleware())
-    WeatherController(useCases: useCases).add(to: api)
+        .add(middleware: SameOriginMiddleware(allowedOrigins: settings.allowedOrigins))
+        .add(middleware: DeviceMiddleware(tokens: tokens, limits: limits))
+        .add(middleware: DeviceAllowanceMiddleware(limits: limits))
+    WeatherController(useCases: useCases, metrics: metrics).add(to: api)
     PlacesController(useCases: useCases).add(to: api)
     HistoryController(useCases: useCases).add(to: api)
     LookupsController(useCases: useCases).add(to: api)
     WidgetController(webDirectory: settings.webDirectory).add(to: router)
-    ManifestController(useCases: useCases, webDirectory: settings.webDirectory).add(to: router)
-    TerminalController(useCases: useCases, webDirectory: settings.webDirectory).add(to: router)
+    ManifestController(useCases: useCases, webDirectory: settings.webDirectory, tokens: tokens).add(to: router)
+    TerminalController(useCases: useCases, webDirectory: settings.webDirectory, metrics: metrics).add(to: router)
+    routes.load(router.routes.map { ($0.path.description, $0.method) })
     return router
 }
 
-/// Builds the application on `settings.host:settings.port`.
-public func buildApplication(useCases: UseCases, settings: ServerSettings, logger: Logger) -> some ApplicationProtocol {
-    Application(
-        router: buildRouter(useCases: useCases, settings: settings),
+/// `/metrics` is for operators: loopback clients only, unless `BROLLY_METRICS_TOKEN` is set,
+/// then anyone presenting it as a bearer token.
+enum MetricsAccess {
+    static func check(_ request: Request, context: AppRequestContext, token: String?) throws {
+        if let token {
+            guard let auth = request.headers[.authorization], Self.constantTimeEqual(auth, "Bearer " + token) else {
+                throw Problem(.unauthorized, code: "unauthorized", title: "Unauthorized", detail: "the metrics need the bearer token")
+            }
+            return
+        }
+        let peer = context.peerIP
+        guard peer.isEmpty || peer == "::1" || peer.hasPrefix("127.") || peer == "::ffff:127.0.0.1" else {
+            throw Problem(
+                .forbidden, code: "forbidden", title: "Forbidden", detail: "the metrics are served to loopback only (or set BROLLY_METRICS_TOKEN)")
+        }
+    }
+
+    static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
+        let (x, y) = (Array(a.utf8), Array(b.utf8))
+        guard x.count == y.count else { return false }
+        return zip(x, y).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+}
+
+/// Builds the application on `settings.host:settings.port`, with the background services that
+/// run beside it (the batched history writes, the disk cache's eviction, and — for `brolly serve`,
+/// `exitsByShutdownDeadline` — the shutdown deadline).
+public func buildApplication(
+    useCases: UseCases, settings: ServerSettings, logger: Logger, metrics: ServerMetrics = ServerMetrics(),
+    exitsByShutdownDeadline: Bool = false
+) -> some ApplicationProtocol {
+    var services: [any Service] = [
+        CacheJanitor(cache: useCases.services.cache, maxBytes: useCases.services.configuration.cacheMaxBytes, logger: logger)
+    ]
+    if exitsByShutdownDeadline { services.append(ShutdownDeadline(seconds: 9, history: useCases.historyWriter, logger: logger)) }
+    if let writer = useCases.historyWriter { services.append(HistoryFlusher(writer: writer)) }
+    return Application(
+        router: buildRouter(useCases: useCases, settings: settings, metrics: metrics),
         configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "Brolly"),
+        services: services,
         logger: logger)
+}
+
+/// Writes the batched history every second, and what is left when the server stops.
+struct HistoryFlusher: Service {
+    let writer: HistoryWriter
+
+    func run() async throws {
+        await cancelWhenGracefulShutdown { await writer.run() }
+        writer.flush()
+    }
+}
+
+/// Keeps the disk cache within `BROLLY_CACHE_MAX_MB` (and drops entries older than 30 days):
+/// at start and every five minutes.
+struct CacheJanitor: Service {
+    let cache: FileCache
+    let maxBytes: Int
+    let logger: Logger
+
+    func run() async throws {
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                let (removed, bytes) = cache.evict(maxBytes: maxBytes)
+                if removed > 0 { logger.info("cache: removed \(removed) old entries, \(bytes >> 20) MB left") }
+                try? await Task.sleep(nanoseconds: 300 * 1_000_000_000)
+            }
+        }
+    }
+}
+
+/// Bounds shutdown: once SIGTERM (or SIGINT) arrives, the server has `seconds` to finish its
+/// in-flight requests; then the buffered history is written and the process exits, whatever is
+/// still queued.
+struct ShutdownDeadline: Service {
+    let seconds: Double
+    let history: HistoryWriter?
+    let logger: Logger
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        let (seconds, history, logger) = (seconds, history, logger)
+        Thread.detachNewThread {
+            Thread.sleep(forTimeInterval: seconds)
+            logger.warning("shutdown took more than \(seconds) s: writing the history and exiting")
+            history?.flush()
+            exit(0)
+        }
+    }
 }

@@ -12,6 +12,20 @@ public struct ServerSettings: Sendable {
     public var webDirectory: String
     /// `BROLLY_LOG_LEVEL`, default `info`.
     public var logLevel: Logger.Level
+    /// `BROLLY_TRUSTED_PROXIES`: peers whose `X-Forwarded-For` is believed (comma-separated IPs).
+    public var trustedProxies: Set<String> = []
+    /// `BROLLY_PUBLIC_ORIGIN`: the origins (scheme, host and port) pages may write from, comma-
+    /// separated; by default the listen address and `localhost` on its port, over http.
+    public var publicOrigins: [String] = []
+    /// `BROLLY_METRICS_TOKEN`: when set, `/metrics` is served to anyone with this bearer token;
+    /// otherwise to loopback clients only.
+    public var metricsToken: String?
+    /// `BROLLY_CLIENT_CALLS_PER_MINUTE` (default 30): upstream calls one client may cause a minute.
+    public var clientCallsPerMinute = 30
+    /// `BROLLY_NEW_DEVICES_PER_MINUTE` (default 30): new devices one IP address may be given a minute.
+    public var newDevicesPerMinute = 30
+    /// The key of the device tokens' HMAC (`brolly serve` keeps it in the data directory).
+    public var deviceSecret: [UInt8]
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, leafletDirectory: String? = nil, webDirectory: String? = nil,
@@ -22,6 +36,17 @@ public struct ServerSettings: Sendable {
         self.leafletDirectory = leafletDirectory ?? "/usr/share/javascript/leaflet"
         self.webDirectory = webDirectory ?? Self.bundledWebDirectory
         self.logLevel = logLevel
+        var generator = SystemRandomNumberGenerator()
+        deviceSecret = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+    }
+
+    /// The origins writes are accepted from: `publicOrigins`, else this server's own address and
+    /// `localhost`/`127.0.0.1` on its port over http.
+    public var allowedOrigins: Set<String> {
+        if !publicOrigins.isEmpty { return Set(publicOrigins) }
+        var hosts: Set<String> = ["localhost", "127.0.0.1", "[::1]"]
+        if host != "0.0.0.0" && host != "::" { hosts.insert(host.contains(":") ? "[\(host)]" : host) }
+        return Set(hosts.map { "http://\($0):\(port)" })
     }
 
     /// The settings from `BROLLY_HOST`, `BROLLY_PORT`, `BROLLY_LEAFLET_DIR`, `BROLLY_WEB_DIR` and
@@ -43,6 +68,29 @@ public struct ServerSettings: Sendable {
             }
             settings.port = p
         }
+        if let raw = value("BROLLY_TRUSTED_PROXIES") {
+            settings.trustedProxies = Set(raw.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+        }
+        if let raw = value("BROLLY_PUBLIC_ORIGIN") {
+            settings.publicOrigins = try raw.split(separator: ",").map { item in
+                let text = item.trimmingCharacters(in: .whitespaces)
+                guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+                    let host = url.host, url.path.isEmpty || url.path == "/"
+                else { throw BrollyServerError.invalidSetting("BROLLY_PUBLIC_ORIGIN must list origins like https://weather.example.com, got \(text)") }
+                let port = url.port ?? (scheme == "https" ? 443 : 80)
+                return "\(scheme)://\(host.lowercased()):\(port)"
+            }
+        }
+        settings.metricsToken = value("BROLLY_METRICS_TOKEN")
+        func count(_ name: String, into keyPath: WritableKeyPath<ServerSettings, Int>) throws {
+            guard let raw = value(name) else { return }
+            guard let n = Int(raw), (1...1_000_000).contains(n) else {
+                throw BrollyServerError.invalidSetting("\(name) must be a whole number from 1 to 1000000, got \(raw)")
+            }
+            settings[keyPath: keyPath] = n
+        }
+        try count("BROLLY_CLIENT_CALLS_PER_MINUTE", into: \.clientCallsPerMinute)
+        try count("BROLLY_NEW_DEVICES_PER_MINUTE", into: \.newDevicesPerMinute)
         if let raw = value("BROLLY_LOG_LEVEL") {
             guard let level = Logger.Level(rawValue: raw.lowercased()) else {
                 throw BrollyServerError.invalidSetting(

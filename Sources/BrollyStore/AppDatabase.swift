@@ -94,6 +94,13 @@ public struct AppDatabase: Sendable {
 // MARK: - Devices
 
 extension AppDatabase {
+    /// Whether a device with this id exists.
+    public func deviceExists(_ id: String) throws -> Bool {
+        try writer.read { db in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM device WHERE id = ?)", arguments: [id]) ?? false
+        }
+    }
+
     /// Records that a device exists (and was seen now).
     public func touchDevice(_ id: String, now: Date = Date()) throws {
         try writer.write { db in

@@ -35,46 +35,75 @@ import Testing
 
 @Suite struct DeviceTokenTests {
     @Test func deviceIDsAreHashedTokens() {
-        let id = DeviceToken.id(forToken: "secret")
+        let id = DeviceTokens.id(forToken: "secret")
         #expect(id == "2bb80d537b1da3e38bd30361aa855686bde0eacd7162fef6a25fe97bf527a25b")
         #expect(!id.contains("secret"))
     }
 
-    @Test func tokensAre43Base64URLCharacters() {
-        let token = DeviceToken.make()
-        #expect(DeviceToken.isWellFormed(token) && token != DeviceToken.make())
-        #expect(!DeviceToken.isWellFormed("short") && !DeviceToken.isWellFormed(String(repeating: "+", count: 43)))
+    @Test func tokensAre43Base64URLCharactersSignedByTheServer() {
+        let tokens = DeviceTokens(secret: Array(repeating: 7, count: 32))
+        let token = tokens.make()
+        #expect(DeviceTokens.isWellFormed(token) && token != tokens.make())
+        #expect(tokens.isValid(token))
+        #expect(!DeviceTokens.isWellFormed("short") && !DeviceTokens.isWellFormed(String(repeating: "+", count: 43)))
+        // Another server's token, a self-made one, and one with a changed character are refused.
+        #expect(!DeviceTokens(secret: Array(repeating: 8, count: 32)).isValid(token))
+        #expect(!tokens.isValid(String(repeating: "A", count: 43)))
+        var flipped = Array(token)
+        flipped[40] = flipped[40] == "A" ? "B" : "A"
+        #expect(!tokens.isValid(String(flipped)))
+    }
+
+    @Test func aTokenFromBeforeTheHMACIsHonouredOnlyWhenItsDeviceExists() {
+        let legacy = String(repeating: "x", count: 43)
+        let known = DeviceTokens.id(forToken: legacy)
+        let tokens = DeviceTokens(secret: Array(repeating: 7, count: 32), isKnownDevice: { $0 == known })
+        #expect(tokens.isValid(legacy))
+        #expect(!tokens.isValid(String(repeating: "y", count: 43)))
+    }
+
+    @Test func theSecretIsMadeOnceWithMode0600() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("brolly-secret-\(UUID().uuidString)")
+        let url = dir.appendingPathComponent("device-secret")
+        let first = try DeviceSecret.load(at: url)
+        let second = try DeviceSecret.load(at: url)
+        #expect(first.count == 32 && second == first)
+        let mode = try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
     }
 }
 
-@Suite struct SavedPlacesAPITests {
-    @Test func aDevicesPlacesRoundTripAndUnknownIDsAreProblems() async throws {
-        try await makeApp(StubProvider(.success(report()))).test(.router) { client in
-            let cookie = try await client.execute(uri: "/api/v1/places", method: .get) { response -> String in
-                #expect(response.status == .ok && String(buffer: response.body) == "[]")
-                let set = try #require(response.headers[.setCookie])
-                return String(set.split(separator: ";")[0])
-            }
-            let body = ByteBuffer(string: #"{"query": "Paris", "customName": "Work"}"#)
-            try await client.execute(
-                uri: "/api/v1/places", method: .post, headers: [.cookie: cookie, .contentType: "application/json"], body: body
-            ) { response in
-                #expect(response.status == .created)
-                let saved = try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any]
-                #expect(saved?["displayName"] as? String == "Work" && saved?["position"] as? Int == 0)
-                #expect(saved?["deviceId"] == nil)  // the storage record never leaves the store
-            }
-            try await client.execute(uri: "/api/v1/places/999", method: .delete, headers: [.cookie: cookie]) { response in
-                #expect(response.status == .notFound && response.headers[.contentType] == "application/problem+json")
-            }
-            try await client.execute(uri: "/api/v1/history/5", method: .get, headers: [.cookie: cookie]) { response in
-                #expect(response.status == .notFound)
-                let problem = try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any]
-                #expect(problem?["code"] as? String == "not-found")
-            }
-            try await client.execute(uri: "/api/v1/nowhere", method: .get) { response in
-                #expect(response.status == .notFound && response.headers[.contentType] == "application/problem+json")
-            }
-        }
+@Suite struct ServingSettingsTests {
+    @Test func proxiesOriginsAndLimitsAreRead() throws {
+        let s = try ServerSettings.fromEnvironment([
+            "BROLLY_TRUSTED_PROXIES": "10.0.0.1, 10.0.0.2", "BROLLY_PUBLIC_ORIGIN": "https://Weather.example.com",
+            "BROLLY_CLIENT_CALLS_PER_MINUTE": "5", "BROLLY_NEW_DEVICES_PER_MINUTE": "2", "BROLLY_METRICS_TOKEN": "t",
+        ])
+        #expect(s.trustedProxies == ["10.0.0.1", "10.0.0.2"] && s.allowedOrigins == ["https://weather.example.com:443"])
+        #expect(s.clientCallsPerMinute == 5 && s.newDevicesPerMinute == 2 && s.metricsToken == "t")
+        #expect(try ServerSettings.fromEnvironment([:], port: 9000).allowedOrigins.contains("http://localhost:9000"))
+    }
+
+    @Test(arguments: [
+        ["BROLLY_PUBLIC_ORIGIN": "weather.example.com"], ["BROLLY_PUBLIC_ORIGIN": "https://x.example/app"],
+        ["BROLLY_CLIENT_CALLS_PER_MINUTE": "0"], ["BROLLY_NEW_DEVICES_PER_MINUTE": "many"],
+    ])
+    func badServingSettingsAreInputErrors(_ env: [String: String]) {
+        #expect(throws: BrollyServerError.self) { try ServerSettings.fromEnvironment(env) }
+    }
+
+    @Test func theClientIsThePeerUnlessATrustedProxySaysOtherwise() {
+        #expect(ClientMiddleware.clientIP(peer: "1.2.3.4", forwardedFor: "5.6.7.8", trusted: []) == "1.2.3.4")
+        #expect(ClientMiddleware.clientIP(peer: "10.0.0.1", forwardedFor: "9.9.9.9, 5.6.7.8", trusted: ["10.0.0.1"]) == "5.6.7.8")
+        #expect(
+            ClientMiddleware.clientIP(peer: "10.0.0.1", forwardedFor: "5.6.7.8, 10.0.0.2", trusted: ["10.0.0.1", "10.0.0.2"]) == "5.6.7.8")
+    }
+
+    @Test func pathsWithControlBytesAreRecognised() {
+        #expect(ProblemMiddleware<AppRequestContext>.hasControlBytes("/app.js%00.html"))
+        #expect(ProblemMiddleware<AppRequestContext>.hasControlBytes("/a%0Ab"))
+        #expect(ProblemMiddleware<AppRequestContext>.hasControlBytes("/a%7f"))
+        #expect(!ProblemMiddleware<AppRequestContext>.hasControlBytes("/Z%C3%BCrich"))
+        #expect(!ProblemMiddleware<AppRequestContext>.hasControlBytes("/api/v1/weather"))
     }
 }

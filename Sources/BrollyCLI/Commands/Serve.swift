@@ -12,7 +12,9 @@ struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Serve the JSON API and the web app (default http://127.0.0.1:8080).",
         discussion: """
-            Also reads BROLLY_HOST, BROLLY_PORT, BROLLY_LEAFLET_DIR, BROLLY_WEB_DIR and BROLLY_LOG_LEVEL.
+            Also reads BROLLY_HOST, BROLLY_PORT, BROLLY_LEAFLET_DIR, BROLLY_WEB_DIR, BROLLY_LOG_LEVEL,
+            BROLLY_PUBLIC_ORIGIN, BROLLY_TRUSTED_PROXIES, BROLLY_METRICS_TOKEN, BROLLY_CLIENT_CALLS_PER_MINUTE,
+            BROLLY_NEW_DEVICES_PER_MINUTE, BROLLY_CACHE_MAX_MB and BROLLY_<UPSTREAM>_BUDGET (see the README).
 
             Examples:
               brolly serve                          # http://127.0.0.1:8080
@@ -38,7 +40,7 @@ struct Serve: AsyncParsableCommand {
 
     func run() async throws {
         let env = ProcessInfo.processInfo.environment
-        let settings = try ServerSettings.fromEnvironment(env, host: host, port: port)
+        var settings = try ServerSettings.fromEnvironment(env, host: host, port: port)
         let directories = Directories.fromEnvironment(env)
         let configuration = try BrollyConfiguration(
             provider: provider, timeout: timeout, cacheDirectory: directories.cache, environment: env)
@@ -56,13 +58,23 @@ struct Serve: AsyncParsableCommand {
             throw CommandFailure(message: "cannot open the database \(databaseURL.path): \(error.localizedDescription)")
         }
         logger.info("database \(databaseURL.path)")
+        let secretURL = directories.data.appendingPathComponent("device-secret")
+        do { settings.deviceSecret = try DeviceSecret.load(at: secretURL) } catch {
+            throw CommandFailure(message: "cannot keep the device secret \(secretURL.path): \(error)")
+        }
         let transport = AsyncHTTPTransport(connectTimeout: min(5, timeout))
+        let metrics = ServerMetrics()
+        let guards = UpstreamGuards(budgets: configuration.budgets, observe: { metrics.upstream($0, $1) })
+        logger.info(
+            "budgets: \(Upstream.allCases.map { "\($0.rawValue) \(guards.buckets[$0]!.budget)" }.joined(separator: "; "))")
         let services = Services.make(
             configuration: configuration, transport: transport, store: store,
-            options: .init(keepsEntriesInMemory: true, log: { [logger] in logger.info("upstream \($0)") }))
-        let useCases = UseCases(
-            services: services, historyFailed: { [logger] in logger.error("could not save history: \(String(describing: $0))") })
-        let app = buildApplication(useCases: useCases, settings: settings, logger: logger)
+            options: .init(
+                keepsEntriesInMemory: true, log: { [logger] in logger.info("upstream \($0)") }, guards: guards, staleLimit: 86_400))
+        let historyFailed: @Sendable (any Error) -> Void = { [logger] in logger.error("could not save history: \(String(describing: $0))") }
+        let writer = HistoryWriter(store: store, failed: historyFailed)
+        let useCases = UseCases(services: services, historyWriter: writer, historyFailed: historyFailed)
+        let app = buildApplication(useCases: useCases, settings: settings, logger: logger, metrics: metrics, exitsByShutdownDeadline: true)
         do {
             try await app.runService()
         } catch {
@@ -71,6 +83,7 @@ struct Serve: AsyncParsableCommand {
             let reason = text.contains("Address already in use") ? "the address is already in use" : text
             throw CommandFailure(message: "cannot serve on \(settings.host):\(settings.port): \(reason)")
         }
+        writer.flush()
         await transport.shutdown()
     }
 }

@@ -9,6 +9,7 @@ import Hummingbird
 struct ManifestController: Sendable {
     let useCases: UseCases
     let webDirectory: String
+    let tokens: DeviceTokens
 
     func add(to router: Router<AppRequestContext>) {
         router.get("manifest.webmanifest", use: manifest)
@@ -19,7 +20,7 @@ struct ManifestController: Sendable {
         guard let data = try? Data(contentsOf: url), var manifest = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
             throw HTTPError(.notFound)
         }
-        let places = DeviceToken.deviceID(of: request).flatMap { try? useCases.savedPlaces(device: $0) } ?? []
+        let places = tokens.deviceID(of: request).flatMap { try? useCases.savedPlaces(device: $0) } ?? []
         manifest["shortcuts"] = places.prefix(4).map { p -> [String: Any] in
             var link = URLComponents()
             link.path = "/"

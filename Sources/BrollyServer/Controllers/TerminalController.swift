@@ -12,6 +12,7 @@ struct TerminalController: Sendable {
     let useCases: UseCases
     /// The web app's files: a name that is one of them is left to the file middleware.
     let webDirectory: String
+    let metrics: ServerMetrics
 
     func add(to router: Router<AppRequestContext>) {
         router.group().add(middleware: ETagMiddleware()).get(":location", use: weather)
@@ -28,6 +29,7 @@ struct TerminalController: Sendable {
             let query = try Self.placeQuery(location)
             let place = try await useCases.resolve(query, device: "").place
             let result = try await useCases.weather(for: place, mode: .staleWhileRevalidate)
+            metrics.weatherAnswer(result)
             return Self.text(options.render(result), status: .ok)
         } catch let error as BrollyError {
             let problem = Problem(error)

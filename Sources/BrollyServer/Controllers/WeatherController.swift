@@ -6,6 +6,7 @@ import Hummingbird
 /// `GET /api/v1/weather`: the weather contract for coordinates or a place name.
 struct WeatherController: Sendable {
     let useCases: UseCases
+    let metrics: ServerMetrics
     /// Encoded weather bodies by what they were made from: a cached answer is encoded (and
     /// checksummed) once per unit system and place label, not on every request.
     let encoded = MemoryCache<EncodedJSON>(capacity: 512)
@@ -38,6 +39,7 @@ struct WeatherController: Sendable {
         let result = try await useCases.weather(
             for: place, mode: .staleWhileRevalidate,
             recording: context.isReturningDevice ? .inBackground(device: context.deviceID) : .none)
+        metrics.weatherAnswer(result)
         return (result, units)
     }
 

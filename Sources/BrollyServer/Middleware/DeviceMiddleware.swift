@@ -1,26 +1,39 @@
 import BrollyCore
+import BrollyStore
 import Crypto
 import Foundation
 import Hummingbird
 
-/// Gives every browser a device of its own: an unguessable token in an `HttpOnly`,
-/// `SameSite=Strict` cookie. The server keeps only the token's SHA-256 (`DeviceToken.id`), so
-/// places and history are found by a hash nobody can turn back into a cookie.
+/// Gives every browser a device of its own: a token minted by this server in an `HttpOnly`,
+/// `SameSite=Strict` cookie. The token carries an HMAC made with the server's secret, so a
+/// self-made token is not accepted (its client gets a fresh device); the database keeps only the
+/// token's SHA-256, so places and history are found by a hash nobody can turn back into a cookie.
+/// New devices per IP address are limited (`ClientLimits.mayMintDevice`): past the limit a
+/// request is answered without a device, and a write gets `429`.
 struct DeviceMiddleware: RouterMiddleware {
     static let cookieName = "brolly_device"
+    let tokens: DeviceTokens
+    let limits: ClientLimits
 
     func handle(_ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response) async throws
         -> Response
     {
         var context = context
         var newToken: String?
-        if let id = DeviceToken.deviceID(of: request) {
+        if let id = tokens.deviceID(of: request) {
             context.deviceID = id
             context.isReturningDevice = true
         } else {
-            let token = DeviceToken.make()
-            newToken = token
-            context.deviceID = DeviceToken.id(forToken: token)
+            let isWrite = request.method != .get && request.method != .head
+            if let retryAfter = limits.mayMintDevice(ip: context.clientIP) {
+                // No new device for this address now: reads are answered without one.
+                if isWrite { throw BrollyError.clientLimited(retryAfter: retryAfter) }
+                context.deviceID = DeviceTokens.anonymous
+            } else {
+                let token = tokens.make()
+                newToken = token
+                context.deviceID = DeviceTokens.id(forToken: token)
+            }
         }
         var response: Response
         do {
@@ -40,29 +53,92 @@ struct DeviceMiddleware: RouterMiddleware {
     }
 }
 
-/// The device cookie's token and the id stored for it.
-enum DeviceToken {
-    /// 32 random bytes, base64url: 43 characters.
-    static func make() -> String {
-        var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        return Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+/// Device tokens: 16 random bytes and the first 16 bytes of their HMAC-SHA256 under the
+/// server's secret, base64url (43 characters). Tokens minted before the HMAC (43 random
+/// characters) are still honoured when their device exists, so nobody loses their places.
+struct DeviceTokens: Sendable {
+    let key: SymmetricKey
+    /// Asked whether a device id is known, for tokens minted before the HMAC.
+    let isKnownDevice: @Sendable (String) -> Bool
+
+    /// The device id of requests that have none (a client past its new-device limit): it owns
+    /// nothing and nothing is written for it.
+    static let anonymous = ""
+
+    init(secret: [UInt8], isKnownDevice: @escaping @Sendable (String) -> Bool = { _ in false }) {
+        key = SymmetricKey(data: secret)
+        self.isKnownDevice = isKnownDevice
     }
 
-    /// The stored id of the device whose well-formed cookie `request` carries; nil without one.
-    static func deviceID(of request: Request) -> String? {
-        guard let token = request.cookies[DeviceMiddleware.cookieName]?.value, isWellFormed(token) else { return nil }
-        return id(forToken: token)
+    func make() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let nonce = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        return Self.base64url(nonce + mac(nonce))
+    }
+
+    private func mac(_ nonce: [UInt8]) -> [UInt8] {
+        Array(HMAC<SHA256>.authenticationCode(for: nonce, using: key)).prefix(16).map { $0 }
+    }
+
+    /// Whether the server minted `token` (or it is a known device from before the HMAC).
+    func isValid(_ token: String) -> Bool {
+        guard Self.isWellFormed(token), let bytes = Self.bytes(base64url: token), bytes.count == 32 else { return false }
+        let expected = mac(Array(bytes[0..<16]))
+        var difference: UInt8 = 0
+        for (a, b) in zip(expected, bytes[16..<32]) { difference |= a ^ b }
+        return difference == 0 || isKnownDevice(Self.id(forToken: token))
+    }
+
+    /// The stored id of the device whose valid cookie `request` carries; nil without one.
+    func deviceID(of request: Request) -> String? {
+        guard let token = request.cookies[DeviceMiddleware.cookieName]?.value, isValid(token) else { return nil }
+        return Self.id(forToken: token)
     }
 
     static func isWellFormed(_ token: String) -> Bool {
-        token.count == 43 && token.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
+        token.utf8.count == 43 && token.utf8.allSatisfy { c in
+            (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c == 0x2d || c == 0x5f
+        }
     }
 
     /// The stored id of a device: the SHA-256 of its secret token, so the database never holds a
     /// token that could be replayed.
     static func id(forToken token: String) -> String {
-        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+        let digits = Array("0123456789abcdef".utf8)
+        var out = [UInt8]()
+        out.reserveCapacity(64)
+        for byte in SHA256.hash(data: Array(token.utf8)) {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0f)])
+        }
+        return String(decoding: out, as: UTF8.self)
     }
+
+    static func base64url(_ bytes: [UInt8]) -> String {
+        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+
+    static func bytes(base64url text: String) -> [UInt8]? {
+        var s = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while s.count % 4 != 0 { s += "=" }
+        return Data(base64Encoded: s).map { Array($0) }
+    }
+
+    /// The server's secret: 32 random bytes in `secret` under the data directory, made once with
+    /// mode 0600.
+    static func loadSecret(at url: URL) throws -> [UInt8] {
+        if let data = try? Data(contentsOf: url), data.count >= 32 { return Array(data) }
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        var generator = SystemRandomNumberGenerator()
+        let secret = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let created = FileManager.default.createFile(atPath: url.path, contents: Data(secret), attributes: [.posixPermissions: 0o600])
+        guard created else { throw BrollyServerError.invalidSetting("cannot write the device secret \(url.path)") }
+        return secret
+    }
+}
+
+/// The server's device secret, kept in the data directory with mode 0600.
+public enum DeviceSecret {
+    public static func load(at url: URL) throws -> [UInt8] { try DeviceTokens.loadSecret(at: url) }
 }

@@ -2,21 +2,103 @@ import BrollyCore
 import Foundation
 import Hummingbird
 import Logging
+import NIOCore
 
 /// Turns every failure into a problem+json response here, inside the logging and security-header
 /// middleware, so error responses carry the same headers as any other. `Problem` and
 /// `BrollyError` answer for themselves (they are `HTTPResponseError`s); Hummingbird's own HTTP
 /// errors (404, 405, 413, bad bodies) are given the problem shape; anything else — which should
 /// never happen — becomes a logged 502, never a 500.
+///
+/// It also refuses paths with control bytes (`%00` and the like: `400`), and answers a known path
+/// asked with the wrong method with `405` and `Allow` instead of `404`.
 struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
+    let routes: RouteTable
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
+            if Self.hasControlBytes(request.uri.path) {
+                throw Problem.badRequest("the path contains a control character")
+            }
             return try await next(request, context)
         } catch is CancellationError {
             throw CancellationError()
+        } catch let error as HTTPError where error.status == .notFound {
+            let allowed = routes.methods(for: request.uri.path)
+            guard !allowed.isEmpty, !allowed.contains(request.method) else {
+                return try Problem.answering(error, logger: context.logger).response(from: request, context: context)
+            }
+            var names = allowed.map(\.rawValue)
+            if allowed.contains(.get) { names.append("HEAD") }
+            let allow = Set(names).sorted().joined(separator: ", ")
+            var response = try Problem(
+                .methodNotAllowed, code: "method-not-allowed", title: "Method not allowed",
+                detail: "\(request.uri.path.prefix(100)) answers \(allow)"
+            ).response(from: request, context: context)
+            response.headers[.allow] = allow
+            return response
         } catch {
             return try Problem.answering(error, logger: context.logger).response(from: request, context: context)
         }
+    }
+
+    /// True when the path, raw or percent-decoded, holds a C0 control byte or DEL.
+    static func hasControlBytes(_ path: String) -> Bool {
+        func control(_ s: Substring.UTF8View) -> Bool { s.contains { $0 < 0x20 || $0 == 0x7f } }
+        if control(Substring(path).utf8) { return true }
+        guard path.contains("%") else { return false }
+        guard let decoded = path.removingPercentEncoding else { return true }
+        return control(Substring(decoded).utf8)
+    }
+}
+
+/// The routes of the router, by path pattern, for `405 Method Not Allowed`.
+final class RouteTable: Sendable {
+    private let box = LockedBox<[(segments: [Substring], method: HTTPRequest.Method)]>([])
+
+    /// Remembers the router's routes (called once the routes are added).
+    func load(_ routes: [(path: String, method: HTTPRequest.Method)]) {
+        box.set(routes.map { (Self.segments($0.path), $0.method) })
+    }
+
+    static func segments(_ path: String) -> [Substring] { path.split(separator: "/") }
+
+    /// The methods some route answers for `path` (parameters and wildcards match any segment).
+    func methods(for path: String) -> Set<HTTPRequest.Method> {
+        let parts = Self.segments(path)
+        var found: Set<HTTPRequest.Method> = []
+        for route in box.get() where Self.matches(route.segments, parts) { found.insert(route.method) }
+        return found
+    }
+
+    static func matches(_ pattern: [Substring], _ parts: [Substring]) -> Bool {
+        if pattern.last == "**" { return parts.count >= pattern.count - 1 && zip(pattern.dropLast(), parts).allSatisfy(segmentMatches) }
+        return pattern.count == parts.count && zip(pattern, parts).allSatisfy(segmentMatches)
+    }
+
+    static func segmentMatches(_ pair: (Substring, Substring)) -> Bool {
+        pair.0 == "*" || pair.0.hasPrefix(":") || pair.0.hasPrefix("{") || pair.0 == pair.1
+    }
+}
+
+/// A value behind a lock.
+final class LockedBox<Value: Sendable>: @unchecked Sendable {
+    // @unchecked Sendable: `value` is only read or written while holding `lock`.
+    private var value: Value
+    private let lock = NSLock()
+
+    init(_ value: Value) { self.value = value }
+
+    func get() -> Value {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
+    }
+
+    func set(_ value: Value) {
+        lock.lock()
+        defer { lock.unlock() }
+        self.value = value
     }
 }
 
@@ -33,6 +115,10 @@ extension Problem {
             return error
         case let error as BrollyError:
             return error
+        case is NIOTooManyBytesError:
+            return Problem(
+                .contentTooLarge, code: "too-large", title: "Request body too large",
+                detail: "the request body is larger than the server accepts (64 KiB)")
         default:
             logger.error("unexpected error: \(String(describing: error))")
             return Problem(.badGateway, code: "provider", title: "Upstream failure", detail: "the request could not be completed")

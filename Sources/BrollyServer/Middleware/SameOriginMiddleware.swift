@@ -1,28 +1,58 @@
 import Foundation
 import Hummingbird
 
-/// Refuses state-changing requests from other origins: `Origin` must name this server and
-/// `Sec-Fetch-Site`, when a browser sends it, must say same-origin.
+/// Refuses state-changing requests that do not come from Brolly's own page: `Origin`, when sent
+/// (browsers always send it with writes), must be one of the allowed origins — scheme, host and
+/// port — and `Sec-Fetch-Site`, when sent, must say same-origin; the `Host` must be one of the
+/// allowed hosts, so a page on another name that resolves to this server (DNS rebinding) cannot
+/// write. The allowed origins are `BROLLY_PUBLIC_ORIGIN`, else the listen address and `localhost`.
 struct SameOriginMiddleware<Context: RequestContext>: RouterMiddleware {
+    /// Normalized `scheme://host:port`.
+    let origins: Set<String>
+    /// `host:port`, and `host` alone where the port is the scheme's default.
+    let hosts: Set<String>
+
+    init(allowedOrigins: Set<String>) {
+        origins = allowedOrigins
+        var hosts: Set<String> = []
+        for origin in allowedOrigins {
+            guard let url = URL(string: origin), let host = url.host?.lowercased() else { continue }
+            let shown = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+            let port = url.port ?? (url.scheme == "https" ? 443 : 80)
+            hosts.insert("\(shown):\(port)")
+            if (url.scheme == "https" && port == 443) || (url.scheme == "http" && port == 80) { hosts.insert(shown) }
+        }
+        self.hosts = hosts
+    }
+
+    static func normalized(origin: String) -> String? {
+        guard let url = URL(string: origin), let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased() else { return nil }
+        let shown = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        return "\(scheme)://\(shown):\(url.port ?? (scheme == "https" ? 443 : 80))"
+    }
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let unsafe: Set<HTTPRequest.Method> = [.post, .put, .patch, .delete]
         if unsafe.contains(request.method) {
             if let site = request.headers[.init("Sec-Fetch-Site")!], site != "same-origin", site != "none" {
-                throw Problem(
-                    .forbidden, code: "cross-origin", title: "Cross-origin request refused",
-                    detail: "this request must come from Brolly's own page")
+                throw Self.refused("this request must come from Brolly's own page")
+            }
+            let host = (request.head.authority ?? "").lowercased()
+            // No Host at all (HTTP/1.0 tools, router tests) comes from no browser: only a browser
+            // can be made to write by another page.
+            guard hosts.contains(host) || (host.isEmpty && request.headers[.origin] == nil) else {
+                throw Self.refused("this server does not accept changes addressed to \(host.prefix(100)); set BROLLY_PUBLIC_ORIGIN")
             }
             if let origin = request.headers[.origin] {
-                let host = request.head.authority ?? ""
-                guard let url = URL(string: origin), let originHost = url.host,
-                    originHost + (url.port.map { ":\($0)" } ?? "") == host || (url.port == nil && originHost == host)
-                else {
-                    throw Problem(
-                        .forbidden, code: "cross-origin", title: "Cross-origin request refused",
-                        detail: "origin \(origin.prefix(100)) may not change this data")
+                guard let normalized = Self.normalized(origin: origin), origins.contains(normalized) else {
+                    throw Self.refused("origin \(origin.prefix(100)) may not change this data")
                 }
             }
         }
         return try await next(request, context)
+    }
+
+    static func refused(_ detail: String) -> Problem {
+        Problem(.forbidden, code: "cross-origin", title: "Cross-origin request refused", detail: detail)
     }
 }

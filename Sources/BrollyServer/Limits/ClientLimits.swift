@@ -1,0 +1,89 @@
+import BrollyCore
+import Foundation
+import Hummingbird
+
+/// Fairness between clients: each client may cause `callsPerMinute` upstream calls a minute
+/// (cached answers are always served), and each IP address may be given `devicesPerMinute` new
+/// devices a minute. A client is its device when it has one (with its IP address as a backstop,
+/// allowed ten times as much, so minting devices does not multiply the share), else its IP
+/// address. The buckets live in an LRU, so a flood of clients cannot grow memory without bound.
+final class ClientLimits: Sendable {
+    let callsPerMinute: Int
+    let devicesPerMinute: Int
+    private let buckets: MemoryCache<TokenBuckets>
+
+    init(callsPerMinute: Int = 30, devicesPerMinute: Int = 30, capacity: Int = 100_000) {
+        self.callsPerMinute = callsPerMinute
+        self.devicesPerMinute = devicesPerMinute
+        buckets = MemoryCache(capacity: capacity)
+    }
+
+    private func bucket(_ key: String, count: Int) -> TokenBuckets {
+        if let hit = buckets.get(key) { return hit.value }
+        let made = TokenBuckets(Budget([RateLimit(count, per: 60)]))
+        buckets.set(key, CacheEntry(value: made, receivedAt: Date()))
+        return made
+    }
+
+    private static func take(_ bucket: TokenBuckets) -> TimeInterval? {
+        switch bucket.reserve(maxWait: 0) {
+        case .granted: nil
+        case .refused(let retryAfter): retryAfter
+        }
+    }
+
+    /// The allowance of upstream calls for a request from `ip` with `device` (nil: none).
+    func allowance(device: String?, ip: String) -> ClientAllowance {
+        ClientAllowance { [self] in
+            if let device, !device.isEmpty {
+                if let wait = Self.take(bucket("d:" + device, count: callsPerMinute)) { return wait }
+                return Self.take(bucket("i:" + ip, count: callsPerMinute * 10))
+            }
+            return Self.take(bucket("i:" + ip, count: callsPerMinute))
+        }
+    }
+
+    /// Nil when `ip` may be given a new device now; else the seconds until it may.
+    func mayMintDevice(ip: String) -> TimeInterval? {
+        Self.take(bucket("n:" + ip, count: devicesPerMinute))
+    }
+}
+
+/// Finds the client's IP address (the peer, or `X-Forwarded-For` when the peer is one of
+/// `BROLLY_TRUSTED_PROXIES`) and runs the request with that address's allowance of upstream calls.
+/// `DeviceMiddleware` then narrows the allowance to the device.
+struct ClientMiddleware: RouterMiddleware {
+    let limits: ClientLimits
+    let trustedProxies: Set<String>
+
+    func handle(_ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response) async throws
+        -> Response
+    {
+        var context = context
+        context.clientIP = Self.clientIP(peer: context.peerIP, forwardedFor: request.headers[.init("X-Forwarded-For")!], trusted: trustedProxies)
+        return try await ClientAllowance.$current.withValue(limits.allowance(device: nil, ip: context.clientIP)) {
+            try await next(request, context)
+        }
+    }
+
+    /// The rightmost address of `X-Forwarded-For` that is not a trusted proxy, when the peer is one.
+    static func clientIP(peer: String, forwardedFor: String?, trusted: Set<String>) -> String {
+        guard trusted.contains(peer), let forwardedFor else { return peer }
+        let hops = forwardedFor.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        return hops.last { !trusted.contains($0) } ?? peer
+    }
+}
+
+/// Runs the rest of an API request with its device's allowance of upstream calls.
+struct DeviceAllowanceMiddleware: RouterMiddleware {
+    let limits: ClientLimits
+
+    func handle(_ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response) async throws
+        -> Response
+    {
+        let device = context.deviceID.isEmpty ? nil : context.deviceID
+        return try await ClientAllowance.$current.withValue(limits.allowance(device: device, ip: context.clientIP)) {
+            try await next(request, context)
+        }
+    }
+}

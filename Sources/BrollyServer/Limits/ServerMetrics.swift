@@ -1,0 +1,120 @@
+import BrollyCore
+import BrollyUseCases
+import CoreMetrics
+import Foundation
+import Hummingbird
+import Prometheus
+
+/// The server's metrics, through swift-metrics on a Prometheus registry of its own (not the
+/// process-wide bootstrap, so tests can build many servers): requests by route, method and status
+/// with a latency histogram; upstream calls by provider and outcome; weather answers from the
+/// cache (fresh or stale) or fetched; and, read when scraped, each upstream's budget left and
+/// breaker state and the history rows written.
+public final class ServerMetrics: Sendable {
+    let registry = PrometheusCollectorRegistry()
+    let factory: PrometheusMetricsFactory
+    private let requests = MemoryCache<RequestMetrics>(capacity: 4096)
+    private let upstreamCalls: [String: CoreMetrics.Counter]
+    private let cacheAnswers: [String: CoreMetrics.Counter]
+    /// Read when scraped.
+    nonisolated(unsafe) private var sources: (guards: UpstreamGuards, history: HistoryWriter?)?
+    // nonisolated(unsafe): set once by `watch` while the router is built, before the server
+    // accepts a connection; only read afterwards.
+
+    struct RequestMetrics: Sendable {
+        let counter: CoreMetrics.Counter
+        let timer: CoreMetrics.Timer
+    }
+
+    public init() {
+        var factory = PrometheusMetricsFactory(registry: registry)
+        factory.defaultDurationHistogramBuckets = [
+            .microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10),
+            .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1),
+            .seconds(2.5), .seconds(5), .seconds(10),
+        ]
+        self.factory = factory
+        var calls: [String: CoreMetrics.Counter] = [:]
+        for upstream in Upstream.allCases {
+            for outcome in UpstreamOutcome.allCases {
+                calls[upstream.rawValue + "|" + outcome.rawValue] = CoreMetrics.Counter(
+                    label: "brolly_upstream_calls_total", dimensions: [("provider", upstream.rawValue), ("outcome", outcome.rawValue)],
+                    factory: factory)
+            }
+        }
+        upstreamCalls = calls
+        var answers: [String: CoreMetrics.Counter] = [:]
+        for kind in ["hit", "stale", "miss"] {
+            answers[kind] = CoreMetrics.Counter(label: "brolly_cache_answers_total", dimensions: [("result", kind)], factory: factory)
+        }
+        cacheAnswers = answers
+    }
+
+    func watch(guards: UpstreamGuards, history: HistoryWriter?) {
+        sources = (guards, history)
+    }
+
+    func request(route: String, method: String, status: Int, nanoseconds: Int64) {
+        let key = route + "|" + method + "|" + String(status)
+        let metrics: RequestMetrics
+        if let hit = requests.get(key) {
+            metrics = hit.value
+        } else {
+            let dimensions = [("route", route), ("method", method), ("status", String(status))]
+            metrics = RequestMetrics(
+                counter: CoreMetrics.Counter(label: "brolly_http_requests_total", dimensions: dimensions, factory: factory),
+                timer: CoreMetrics.Timer(label: "brolly_http_request_duration_seconds", dimensions: dimensions, factory: factory))
+            requests.set(key, CacheEntry(value: metrics, receivedAt: Date()))
+        }
+        metrics.counter.increment()
+        metrics.timer.recordNanoseconds(nanoseconds)
+    }
+
+    public func upstream(_ upstream: Upstream, _ outcome: UpstreamOutcome) {
+        upstreamCalls[upstream.rawValue + "|" + outcome.rawValue]?.increment()
+    }
+
+    /// Counts a weather answer: fresh from the cache, stale from the cache, or fetched.
+    func weatherAnswer(_ result: WeatherResult) {
+        cacheAnswers[result.isStale ? "stale" : result.isFromCache ? "hit" : "miss"]?.increment()
+    }
+
+    /// The Prometheus text exposition.
+    func render() -> [UInt8] {
+        var out = registry.emitToBuffer()
+        guard let (guards, history) = sources else { return out }
+        var text = "# TYPE brolly_upstream_budget_remaining gauge\n"
+        for upstream in Upstream.allCases {
+            let left = guards.buckets[upstream]!.remaining()
+            text += "brolly_upstream_budget_remaining{provider=\"\(upstream.rawValue)\"} \(String(format: "%.1f", left))\n"
+        }
+        text += "# TYPE brolly_upstream_breaker_open gauge\n"
+        for upstream in Upstream.allCases {
+            let state = guards.breakers[upstream]!.currentState
+            let value = state == .open ? 1 : state == .halfOpen ? 0.5 : 0
+            text += "brolly_upstream_breaker_open{provider=\"\(upstream.rawValue)\",state=\"\(state.rawValue)\"} \(value)\n"
+        }
+        text += "# TYPE brolly_history_rows_written_total counter\n"
+        text += "brolly_history_rows_written_total \(history?.rowsWritten ?? 0)\n"
+        text += "# TYPE brolly_history_rows_buffered gauge\n"
+        text += "brolly_history_rows_buffered \(history?.buffered ?? 0)\n"
+        out.append(contentsOf: Array(text.utf8))
+        return out
+    }
+}
+
+/// Counts every request by route (the matched pattern, never the raw path), method and status,
+/// with its latency.
+struct MetricsMiddleware<Context: RequestContext>: RouterMiddleware {
+    let metrics: ServerMetrics
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let response = try await next(request, context)
+        let elapsed = Int64(DispatchTime.now().uptimeNanoseconds - start)
+        metrics.request(
+            route: context.endpointPath ?? (response.status == .notFound ? "unmatched" : "static"), method: request.method.rawValue,
+            status: Int(response.status.code), nanoseconds: elapsed)
+        return response
+    }
+}

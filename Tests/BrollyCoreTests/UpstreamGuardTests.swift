@@ -1,0 +1,187 @@
+import Foundation
+import Testing
+
+@testable import BrollyCore
+
+@Suite struct UpstreamGuardTests {
+    let url = URL(string: "http://127.0.0.1:1/v1/forecast")!
+
+    func network(_ transport: ScriptedTransport, guards: UpstreamGuards, attempts: Int = 3) -> NetworkService {
+        var n = NetworkService(
+            transport: transport, retry: RetryPolicy(maxAttempts: attempts, baseDelay: 0.01, maxDelay: 0.05), timeout: 4,
+            sleep: { _ in }, jitter: { 0 })
+        n.guards = guards
+        return n
+    }
+
+    @Test func budgetsParseAndPrint() throws {
+        let budget = try Budget.parse("600/min, 5000/h,10000/day")
+        #expect(budget == Budget([.init(600, per: 60), .init(5_000, per: 3_600), .init(10_000, per: 86_400)]))
+        #expect(budget.description == "600/min,5000/h,10000/day")
+        #expect(Upstream.openMeteo.defaultBudget == budget)
+        #expect(Upstream.nominatim.budgetVariable == "BROLLY_NOMINATIM_BUDGET")
+        #expect(Upstream.openMeteo.budgetVariable == "BROLLY_OPEN_METEO_BUDGET")
+        for bad in ["", "600", "x/min", "10/fortnight", "-1/s", "0/s"] {
+            #expect(throws: BrollyError.self) { try Budget.parse(bad) }
+        }
+        #expect(throws: BrollyError.self) { try UpstreamGuards.budgets(from: ["BROLLY_NOMINATIM_BUDGET": "lots"]) }
+        #expect(try UpstreamGuards.budgets(from: ["BROLLY_NOMINATIM_BUDGET": "2/s"])[.nominatim] == Budget([.init(2, per: 1)]))
+    }
+
+    @Test func tokenBucketsRefillAndNeverQueueBeyondTheWait() {
+        let start = Date(timeIntervalSince1970: 1_000_000)
+        let buckets = TokenBuckets(Budget([.init(2, per: 1), .init(3, per: 60)]), now: start)
+        #expect(buckets.reserve(maxWait: 0, now: start) == .granted(after: 0))
+        #expect(buckets.reserve(maxWait: 0, now: start) == .granted(after: 0))
+        // The per-second bucket is empty: a call may wait half a second for its token, not more.
+        #expect(buckets.reserve(maxWait: 0, now: start) == .refused(retryAfter: 0.5))
+        #expect(buckets.reserve(maxWait: 2, now: start) == .granted(after: 0.5))
+        // Now the per-minute bucket (3/min) is spent too: 20 s per token, beyond any 2 s wait.
+        guard case .refused(let wait) = buckets.reserve(maxWait: 2, now: start.addingTimeInterval(1)) else {
+            Issue.record("expected a refusal")
+            return
+        }
+        #expect(wait > 2 && wait <= 20)
+        #expect(buckets.reserve(maxWait: 0, now: start.addingTimeInterval(25)) == .granted(after: 0))
+    }
+
+    @Test func aSpentBudgetRefusesTheCallWithoutAskingTheProvider() async {
+        let guards = UpstreamGuards(budgets: [.openMeteo: Budget([.init(2, per: 3_600)])])
+        let transport = ScriptedTransport([.respond(200, [:], "{}")])
+        let n = network(transport, guards: guards)
+        _ = try? await n.get(url, provider: "Open-Meteo")
+        _ = try? await n.get(url, provider: "Open-Meteo geocoding")
+        do {
+            _ = try await n.get(url, provider: "Open-Meteo")
+            Issue.record("expected the budget to be spent")
+        } catch let e as BrollyError {
+            #expect(e.kind == .rateLimited && (e.retryAfter ?? 0) > 1_000 && e.message.contains("budget"))
+        } catch { Issue.record("\(error)") }
+        #expect(transport.count == 2)
+        // Other upstreams have budgets of their own.
+        _ = try? await n.get(url, provider: "Nominatim")
+        #expect(transport.count == 3)
+    }
+
+    @Test func retriesStayWithinTheBudget() async {
+        let guards = UpstreamGuards(budgets: [.openMeteo: Budget([.init(2, per: 3_600)])])
+        let transport = ScriptedTransport([.respond(500, [:], "")])
+        do {
+            _ = try await network(transport, guards: guards, attempts: 5).get(url, provider: "Open-Meteo")
+            Issue.record("expected a failure")
+        } catch let e as BrollyError {
+            // The provider's failure is reported, not the budget that stopped the retries.
+            #expect(e.kind == .providerUnavailable)
+        } catch { Issue.record("\(error)") }
+        #expect(transport.count == 2)
+    }
+
+    @Test func theBreakerOpensAfterRepeatedFailuresThenLetsOneTrialThrough() async throws {
+        let outcomes = Mutex<[UpstreamOutcome]>([])
+        let guards = UpstreamGuards(breakerThreshold: 3, breakerCoolDown: 0.3, observe: { _, o in outcomes.withLock { $0.append(o) } })
+        let failing = ScriptedTransport([.respond(503, [:], "")])
+        let n = network(failing, guards: guards, attempts: 1)
+        for _ in 0..<3 { _ = try? await n.get(url, provider: "Open-Meteo") }
+        #expect(guards.breakers[.openMeteo]!.currentState == .open)
+        // Open: no call is made, the answer is immediate.
+        do {
+            _ = try await n.get(url, provider: "Open-Meteo")
+            Issue.record("expected the breaker to refuse")
+        } catch let e as BrollyError { #expect(e.kind == .providerUnavailable && e.message.contains("paused")) }
+        #expect(failing.count == 3 && outcomes.withLock { $0.last } == .circuitOpen)
+        // After the cool-down one trial goes through; it fails, so the circuit opens again.
+        try await Task.sleep(nanoseconds: 350_000_000)
+        _ = try? await n.get(url, provider: "Open-Meteo")
+        #expect(failing.count == 4 && guards.breakers[.openMeteo]!.currentState == .open)
+        // A successful trial closes it.
+        try await Task.sleep(nanoseconds: 350_000_000)
+        let healthy = ScriptedTransport([.respond(200, [:], "{}")])
+        _ = try await network(healthy, guards: guards, attempts: 1).get(url, provider: "Open-Meteo")
+        #expect(guards.breakers[.openMeteo]!.currentState == .closed)
+        // A 404 is an answer, not a failure of the provider.
+        let notFound = ScriptedTransport([.respond(404, [:], "")])
+        for _ in 0..<5 { _ = try? await network(notFound, guards: guards, attempts: 1).get(url, provider: "Open-Meteo") }
+        #expect(guards.breakers[.openMeteo]!.currentState == .closed)
+    }
+
+    @Test func aClientPastItsAllowanceIsRefusedWithoutACall() async {
+        let guards = UpstreamGuards()
+        let transport = ScriptedTransport([.respond(200, [:], "{}")])
+        let n = network(transport, guards: guards)
+        let left = Mutex(2)
+        let allowance = ClientAllowance {
+            left.withLock { n in
+                if n > 0 {
+                    n -= 1
+                    return nil
+                }
+                return 42
+            }
+        }
+        await ClientAllowance.$current.withValue(allowance) {
+            for _ in 0..<4 { _ = try? await n.get(url, provider: "Open-Meteo") }
+            do {
+                _ = try await n.get(url, provider: "Open-Meteo")
+                Issue.record("expected the client to be limited")
+            } catch let e as BrollyError { #expect(e.kind == .clientLimited && e.retryAfter == 42) } catch { Issue.record("\(error)") }
+        }
+        #expect(transport.count == 2)
+        // Without an allowance (the CLI), no client limit applies.
+        _ = try? await n.get(url, provider: "Open-Meteo")
+        #expect(transport.count == 3)
+    }
+
+    @Test func theSharedDeadlineBoundsTheWholeCall() async {
+        let transport = ScriptedTransport([.respond(200, [:], "{}")])
+        let n = NetworkService(transport: transport, timeout: 10)
+        await RequestDeadline.$current.withValue(Date().addingTimeInterval(2)) {
+            _ = try? await n.get(url, provider: "X")
+        }
+        let given = transport.requests.withLock { $0[0].timeout }
+        #expect(given <= 2 && given > 1.5)
+        await RequestDeadline.$current.withValue(Date().addingTimeInterval(-1)) {
+            do {
+                _ = try await n.get(url, provider: "X")
+                Issue.record("expected a time-out")
+            } catch let e as BrollyError { #expect(e.kind == .timedOut) } catch { Issue.record("\(error)") }
+        }
+        #expect(transport.count == 1)
+    }
+}
+
+@Suite struct LRUTests {
+    @Test func theLeastRecentlyUsedEntryGoesFirst() {
+        let cache = MemoryCache<Int>(capacity: 3)
+        let at = Date()
+        for (i, key) in ["a", "b", "c"].enumerated() { cache.set(key, CacheEntry(value: i, receivedAt: at)) }
+        _ = cache.get("a")  // a is now the most recent; b the least
+        cache.set("d", CacheEntry(value: 3, receivedAt: at))
+        #expect(cache.get("b") == nil && cache.get("a")?.value == 0 && cache.get("c")?.value == 2 && cache.get("d")?.value == 3)
+        #expect(cache.count == 3)
+        cache.set("c", CacheEntry(value: 9, receivedAt: at))
+        cache.remove("a")
+        #expect(cache.count == 2 && cache.get("c")?.value == 9 && cache.get("a") == nil)
+        for i in 0..<1_000 { cache.set("k\(i)", CacheEntry(value: i, receivedAt: at)) }
+        #expect(cache.count == 3 && cache.get("k999")?.value == 999 && cache.get("k996") == nil)
+    }
+}
+
+@Suite struct CacheEvictionTests {
+    @Test func oldEntriesGoThenTheOldestUntilTheSizeFits() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("brolly-evict-\(UUID().uuidString)")
+        let cache = FileCache(directory: dir)
+        let payload = String(repeating: "x", count: 10_000)
+        for i in 0..<10 { try cache.write(payload, key: "k\(i)", receivedAt: Date()) }
+        let now = Date()
+        // k0 was last written 40 days ago; k1…k9 one minute apart, k1 the oldest.
+        for i in 0..<10 {
+            let date = i == 0 ? now.addingTimeInterval(-40 * 86_400) : now.addingTimeInterval(Double(i - 10) * 60)
+            try FileManager.default.setAttributes([.modificationDate: date], ofItemAtPath: cache.fileURL(for: "k\(i)").path)
+        }
+        let size = try FileManager.default.attributesOfItem(atPath: cache.fileURL(for: "k5").path)[.size] as! Int
+        let (removed, bytes) = cache.evict(maxBytes: size * 5, now: now)
+        #expect(cache.read(String.self, key: "k0") == nil && cache.read(String.self, key: "k1") == nil)
+        #expect(cache.read(String.self, key: "k9") != nil)
+        #expect(bytes <= size * 5 && removed >= 5)
+    }
+}
