@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the tests need on a fresh Debian machine, skipping what is already there:
-# Chromium and its driver, Leaflet (Debian's libjs-leaflet), and pytest + Selenium from PyPI.
+# Chromium and its driver, Leaflet (Debian's libjs-leaflet), wrk (the flood test), and pytest,
+# Selenium and schemathesis from PyPI.
 set -euo pipefail
 
 SUDO=""
@@ -11,13 +12,14 @@ command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
 [ -f /usr/share/javascript/leaflet/leaflet.js ] || missing+=(libjs-leaflet)
 [ -f /usr/include/sqlite3.h ] || missing+=(libsqlite3-dev)
+command -v wrk >/dev/null 2>&1 || missing+=(wrk)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "installing Debian packages: ${missing[*]}"
   $SUDO apt-get update -q
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q "${missing[@]}"
 fi
 
-if ! python3 -c "import pytest, selenium, jsonschema, openapi_spec_validator" >/dev/null 2>&1; then
-  echo "installing Python packages: pytest selenium jsonschema openapi-spec-validator"
-  python3 -m pip install -q --disable-pip-version-check pytest selenium jsonschema openapi-spec-validator
+if ! python3 -c "import pytest, selenium, jsonschema, openapi_spec_validator, schemathesis" >/dev/null 2>&1; then
+  echo "installing Python packages: pytest selenium jsonschema openapi-spec-validator schemathesis"
+  python3 -m pip install -q --disable-pip-version-check pytest selenium jsonschema openapi-spec-validator schemathesis
 fi

@@ -107,7 +107,9 @@ def test_concurrent_requests_make_one_upstream_call(server, double):
     assert double.calls("/v1/forecast") == 1
 
 
-def test_provider_failures_with_nothing_cached(server, double):
+def test_provider_failures_with_nothing_cached(server_factory, double):
+    # Each failure in turn (the circuit breaker, which would open after five, is tested elsewhere).
+    server = server_factory(args=("--timeout", "2"), extra_env={"BROLLY_BREAKER_FAILURES": "1000"})
     double.fault("500")
     status, headers, body = get_json(server, "/api/v1/weather?lat=1&lon=1")
     assert status == 502 and headers["Content-Type"].startswith("application/problem+json") and body["code"] == "provider"

@@ -35,7 +35,7 @@ struct CommandContext {
             Terminal.note(message + "; this lookup is not saved in the history")
             store = try AppDatabase.inMemory()
         }
-        transport = AsyncHTTPTransport(connectTimeout: min(5, options.timeout))
+        transport = AsyncHTTPTransport(connectTimeout: min(3, options.timeout))
         useCases = UseCases(
             services: Services.make(configuration: configuration, transport: transport, store: store),
             historyFailed: { Terminal.note("could not save this lookup in the history: \($0)") })
@@ -50,7 +50,10 @@ struct CommandContext {
     ) async throws {
         var context = try CommandContext(options, needsStore: needsStore)
         do {
-            try await body(&context)
+            // `--timeout` is the whole command's deadline, retries included.
+            try await RequestDeadline.$current.withValue(Date().addingTimeInterval(options.timeout)) {
+                try await body(&context)
+            }
         } catch {
             await context.transport.shutdown()
             throw error

@@ -16,10 +16,35 @@ struct Query {
 
     func double(_ name: String) throws -> Double? {
         guard let raw = try string(name) else { return nil }
-        guard let v = Double(raw.trimmingCharacters(in: .whitespaces)), v.isFinite else {
+        let text = raw.trimmingCharacters(in: .whitespaces)
+        // Decimal numbers only: `Double("0x1p3")` is 8, and "nan" and "inf" parse too.
+        guard Self.isDecimal(text), let v = Double(text), v.isFinite else {
             throw Problem.badRequest("parameter '\(name)' must be a number, got '\(raw.prefix(40))'")
         }
         return v
+    }
+
+    /// `[+-]digits[.digits][e[+-]digits]`, as JSON and OpenAPI numbers are written.
+    static func isDecimal(_ text: String) -> Bool {
+        var bytes = Substring(text).utf8[...]
+        func digits() -> Int {
+            let n = bytes.prefix { $0 >= 0x30 && $0 <= 0x39 }.count
+            bytes = bytes.dropFirst(n)
+            return n
+        }
+        if bytes.first == 0x2b || bytes.first == 0x2d { bytes = bytes.dropFirst() }
+        var count = digits()
+        if bytes.first == 0x2e {
+            bytes = bytes.dropFirst()
+            count += digits()
+        }
+        guard count > 0 else { return false }
+        if bytes.first == 0x65 || bytes.first == 0x45 {
+            bytes = bytes.dropFirst()
+            if bytes.first == 0x2b || bytes.first == 0x2d { bytes = bytes.dropFirst() }
+            guard digits() > 0 else { return false }
+        }
+        return bytes.isEmpty
     }
 
     /// `lat` and `lon`, both required and in range.

@@ -78,7 +78,8 @@ public struct Services: Sendable {
     public static func make(
         configuration c: BrollyConfiguration, transport: any HTTPTransport, store: AppDatabase, options: Options = Options()
     ) -> Services {
-        let guards = options.guards ?? UpstreamGuards(budgets: c.budgets)
+        let guards =
+            options.guards ?? UpstreamGuards(budgets: c.budgets, breakerThreshold: c.breakerFailures, breakerCoolDown: c.breakerCoolDown)
         func network(timeout: TimeInterval, retry: RetryPolicy) -> NetworkService {
             var n = NetworkService(transport: transport, retry: retry, timeout: timeout)
             if let log = options.log { n.log = log }

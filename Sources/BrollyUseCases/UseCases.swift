@@ -76,10 +76,23 @@ extension UseCases {
             }
             if let remembered { return ResolvedPlace(place: remembered) }
             if offline { throw BrollyError.notCached("your location (no remembered place; give --place or --lat/--lon)") }
+            // A lookup that failed a moment ago is not tried again at once (without a network each
+            // try costs seconds); the note is a file, so it spans separate CLI runs.
+            let failedKey = "ip-location-failed"
+            if let failed = services.cache.read(String.self, key: failedKey), now().timeIntervalSince(failed.receivedAt) < 600 {
+                throw BrollyError(
+                    .offline, "could not find your location from your IP address a moment ago (\(failed.value)); give --place or --lat/--lon")
+            }
             let found: Place
             do { found = try await services.ipLocator.locate() } catch let error as BrollyError {
-                throw BrollyError(
-                    error.kind, "could not find your location from your IP address (\(error.message)); give --place or --lat/--lon")
+                let reason =
+                    switch error.kind {
+                    case .offline: "the IP location service cannot be reached; check the network connection"
+                    case .timedOut: "the IP location service did not answer in time"
+                    default: error.message
+                    }
+                try? services.cache.write(reason, key: failedKey, receivedAt: now())
+                throw BrollyError(error.kind, "could not find your location from your IP address (\(reason)); give --place or --lat/--lon")
             }
             return ResolvedPlace(
                 place: found, note: "assuming you are in \(found.displayName) (from your IP address); remembered for next time",

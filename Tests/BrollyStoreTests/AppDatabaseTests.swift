@@ -128,3 +128,26 @@ func report(_ name: String, temperature: Double = 5) -> WeatherReport {
         #expect(try db.history(device: "d", limit: 1000).count == AppDatabase.historyLimit)
     }
 }
+
+@Suite struct BatchedHistoryTests {
+    let berlin = Coordinate(latitude: 52.52, longitude: 13.41)
+    let paris = Coordinate(latitude: 48.86, longitude: 2.35)
+
+    @Test func manyLookupsAreWrittenInOneBatchAndAddressesFollow() throws {
+        let db = try AppDatabase.inMemory()
+        let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+        try db.recordLookups([
+            .init(device: "a", coordinate: berlin, report: report("Berlin"), address: nil, createdAt: t0),
+            .init(device: "b", coordinate: paris, report: report("Paris"), address: nil, createdAt: t0 + 0.5),
+            .init(device: "a", coordinate: paris, report: report("Paris"), address: nil, createdAt: t0 + 1),
+        ])
+        #expect(try db.history(device: "a").map(\.placeName) == ["Paris", "Berlin"])
+        #expect(try db.history(device: "b").map(\.placeName) == ["Paris"])
+        let address = Address(latitude: 52.52, longitude: 13.41, city: "Berlin", country: "Germany", display: "Unter den Linden, Berlin")
+        try db.recordLookups([], addresses: [.init(device: "a", coordinate: berlin, since: t0, address: address)])
+        let a = try db.history(device: "a")
+        #expect(a.first { $0.placeName == "Berlin" }?.address?.city == "Berlin")
+        #expect(a.first { $0.placeName == "Paris" }?.address == nil)
+        #expect(try db.history(device: "b").first?.address == nil)
+    }
+}

@@ -64,7 +64,9 @@ struct Serve: AsyncParsableCommand {
         }
         let transport = AsyncHTTPTransport(connectTimeout: min(5, timeout))
         let metrics = ServerMetrics()
-        let guards = UpstreamGuards(budgets: configuration.budgets, observe: { metrics.upstream($0, $1) })
+        let guards = UpstreamGuards(
+            budgets: configuration.budgets, breakerThreshold: configuration.breakerFailures,
+            breakerCoolDown: configuration.breakerCoolDown, observe: { metrics.upstream($0, $1) })
         logger.info(
             "budgets: \(Upstream.allCases.map { "\($0.rawValue) \(guards.buckets[$0]!.budget)" }.joined(separator: "; "))")
         let services = Services.make(

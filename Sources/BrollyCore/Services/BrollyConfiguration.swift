@@ -22,6 +22,10 @@ public struct BrollyConfiguration: Sendable {
     public var budgets: [Upstream: Budget]
     /// The disk cache's size limit (`BROLLY_CACHE_MAX_MB`, default 256).
     public var cacheMaxBytes: Int
+    /// Failures in a row that open an upstream's circuit (`BROLLY_BREAKER_FAILURES`, default 5).
+    public var breakerFailures = 5
+    /// Seconds an open circuit waits before its trial call (`BROLLY_BREAKER_COOLDOWN_SECONDS`, default 30).
+    public var breakerCoolDown: TimeInterval = 30
 
     /// Chooses the provider: the named one; else OpenWeatherMap when `OPENWEATHERMAP_API_KEY` is
     /// set and non-empty; else Open-Meteo. Throws a usage error for an unknown name or a missing key.
@@ -67,6 +71,18 @@ public struct BrollyConfiguration: Sendable {
                 throw BrollyError.invalidInput("BROLLY_CACHE_MAX_MB must be a whole number of megabytes (1 or more), got \(raw)")
             }
             cacheMaxBytes = mb << 20
+        }
+        if let raw = env["BROLLY_BREAKER_FAILURES"]?.trimmingCharacters(in: .whitespaces), !raw.isEmpty {
+            guard let n = Int(raw), (1...10_000).contains(n) else {
+                throw BrollyError.invalidInput("BROLLY_BREAKER_FAILURES must be a whole number from 1 to 10000, got \(raw)")
+            }
+            breakerFailures = n
+        }
+        if let raw = env["BROLLY_BREAKER_COOLDOWN_SECONDS"]?.trimmingCharacters(in: .whitespaces), !raw.isEmpty {
+            guard let n = TimeInterval(raw), n.isFinite, n >= 0.1, n <= 86_400 else {
+                throw BrollyError.invalidInput("BROLLY_BREAKER_COOLDOWN_SECONDS must be between 0.1 and 86400, got \(raw)")
+            }
+            breakerCoolDown = n
         }
         self.cacheDirectory = cacheDirectory
     }

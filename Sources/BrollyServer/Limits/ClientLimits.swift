@@ -4,9 +4,9 @@ import Hummingbird
 
 /// Fairness between clients: each client may cause `callsPerMinute` upstream calls a minute
 /// (cached answers are always served), and each IP address may be given `devicesPerMinute` new
-/// devices a minute. A client is its device when it has one (with its IP address as a backstop,
-/// allowed ten times as much, so minting devices does not multiply the share), else its IP
-/// address. The buckets live in an LRU, so a flood of clients cannot grow memory without bound.
+/// devices a minute. A client is its device when it comes back with one (with its IP address as a
+/// backstop, allowed four times as much, so that minting devices does not multiply the share),
+/// else its IP address: a request without a cookie gets a new device, but the IP's share. The buckets live in an LRU, so a flood of clients cannot grow memory without bound.
 final class ClientLimits: Sendable {
     let callsPerMinute: Int
     let devicesPerMinute: Int
@@ -37,7 +37,7 @@ final class ClientLimits: Sendable {
         ClientAllowance { [self] in
             if let device, !device.isEmpty {
                 if let wait = Self.take(bucket("d:" + device, count: callsPerMinute)) { return wait }
-                return Self.take(bucket("i:" + ip, count: callsPerMinute * 10))
+                return Self.take(bucket("i:" + ip, count: callsPerMinute * 4))
             }
             return Self.take(bucket("i:" + ip, count: callsPerMinute))
         }
@@ -81,7 +81,8 @@ struct DeviceAllowanceMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response) async throws
         -> Response
     {
-        let device = context.deviceID.isEmpty ? nil : context.deviceID
+        // A device minted by this very request is not yet a client of its own.
+        let device = context.isReturningDevice ? context.deviceID : nil
         return try await ClientAllowance.$current.withValue(limits.allowance(device: device, ip: context.clientIP)) {
             try await next(request, context)
         }
