@@ -69,6 +69,7 @@ let package = Package(
             dependencies: [
                 "BrollyCore", "BrollyHTTP", "BrollyServer", "BrollyStore", "BrollyUseCases", "BrollyTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -361,3 +361,21 @@ def test_timeout_is_the_whole_deadline_retries_included(cli, double):
     started = time.time()
     r = cli.run("now", "--lat", "52.52", "--lon", "13.41", "--timeout", "3", timeout=60)
     assert r.returncode != 0 and time.time() - started < 5, r.stderr
+
+
+# ---------- the OpenAPI document agrees with the validation ----------
+
+def test_schemathesis_finds_no_failures(server_factory, tmp_path):
+    """schemathesis against /api/openapi.json, positive and negative data: no server errors, and
+    statuses, content types and bodies as documented."""
+    s = server_factory(args=("--timeout", "3"), extra_env={
+        "BROLLY_CLIENT_CALLS_PER_MINUTE": "100000", "BROLLY_NEW_DEVICES_PER_MINUTE": "100000"})
+    r = subprocess.run(
+        ["schemathesis", "run", s.url + "/api/openapi.json",
+         "--checks", "not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance",
+         "--mode", "all", "--max-examples", "15", "--generation-deterministic", "--request-timeout", "20",
+         "--suppress-health-check", "all"],
+        capture_output=True, text=True, timeout=900, cwd=tmp_path)
+    print(r.stdout[-3000:])
+    assert r.returncode == 0, r.stdout[-6000:] + r.stderr[-2000:]
+    assert " passed" in r.stdout and "failed" not in r.stdout.split("SUMMARY")[-1].lower().replace("0 failed", "")

@@ -17,7 +17,7 @@ enum OpenAPIDocument {
                 "parameters": [
                   { "name": "lat", "in": "query", "schema": { "type": "number", "minimum": -90, "maximum": 90 } },
                   { "name": "lon", "in": "query", "schema": { "type": "number", "minimum": -180, "maximum": 180 } },
-                  { "name": "place", "in": "query", "schema": { "type": "string", "minLength": 1, "maxLength": 200 } },
+                  { "name": "place", "in": "query", "schema": { "type": "string", "minLength": 1, "maxLength": 200, "pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f]*[^\\s\\u0000-\\u001f\\u007f-\\u009f][^\\u0000-\\u001f\\u007f-\\u009f]*$" } },
                   { "name": "units", "in": "query", "schema": { "enum": ["metric", "imperial", "standard"] } }
                 ],
                 "responses": {
@@ -35,7 +35,7 @@ enum OpenAPIDocument {
                 "parameters": [
                   { "name": "lat", "in": "query", "schema": { "type": "number", "minimum": -90, "maximum": 90 }, "description": "Latitude; with lon. Not with place." },
                   { "name": "lon", "in": "query", "schema": { "type": "number", "minimum": -180, "maximum": 180 }, "description": "Longitude; with lat." },
-                  { "name": "place", "in": "query", "schema": { "type": "string", "minLength": 1, "maxLength": 200 }, "description": "A place name; the best match is used." },
+                  { "name": "place", "in": "query", "schema": { "type": "string", "minLength": 1, "maxLength": 200, "pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f]*[^\\s\\u0000-\\u001f\\u007f-\\u009f][^\\u0000-\\u001f\\u007f-\\u009f]*$" }, "description": "A place name; the best match is used." },
                   { "name": "units", "in": "query", "schema": { "type": "string", "enum": ["metric", "imperial", "standard"], "default": "metric" } }
                 ],
                 "responses": {
@@ -53,7 +53,7 @@ enum OpenAPIDocument {
               "get": {
                 "operationId": "searchPlaces",
                 "summary": "Places matching a name, best first",
-                "parameters": [ { "name": "q", "in": "query", "required": true, "schema": { "type": "string", "minLength": 1, "maxLength": 200 } } ],
+                "parameters": [ { "name": "q", "in": "query", "required": true, "schema": { "type": "string", "minLength": 1, "maxLength": 200, "pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f]*[^\\s\\u0000-\\u001f\\u007f-\\u009f][^\\u0000-\\u001f\\u007f-\\u009f]*$" } } ],
                 "responses": {
                   "200": { "description": "Matching places (possibly none)", "content": { "application/json": { "schema": { "type": "array", "items": { "$ref": "#/components/schemas/Place" } } } } },
                   "304": { "description": "Not modified" },
@@ -112,7 +112,7 @@ enum OpenAPIDocument {
               "parameters": [ { "name": "id", "in": "path", "required": true, "schema": { "type": "integer", "minimum": 1 } } ],
               "patch": {
                 "operationId": "updatePlace", "summary": "Rename (customName, null clears) or move (position, from 0) a saved place",
-                "requestBody": { "required": true, "content": { "application/json": { "schema": { "type": "object", "properties": { "customName": { "type": ["string", "null"], "maxLength": 100 }, "position": { "type": "integer", "minimum": 0 } } } } } },
+                "requestBody": { "required": true, "content": { "application/json": { "schema": { "type": "object", "anyOf": [ { "required": ["customName"] }, { "required": ["position"] } ], "properties": { "customName": { "type": ["string", "null"], "maxLength": 100, "pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f]*$" }, "position": { "type": "integer", "minimum": 0 } } } } } },
                 "responses": {
                   "200": { "description": "The place", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/SavedPlace" } } } },
                   "400": { "$ref": "#/components/responses/Problem" }, "403": { "$ref": "#/components/responses/Problem" }, "404": { "$ref": "#/components/responses/Problem" }
@@ -208,9 +208,11 @@ enum OpenAPIDocument {
               },
               "NewPlace": {
                 "type": "object",
+                "anyOf": [ { "required": ["query"] }, { "required": ["latitude", "longitude"] } ],
                 "properties": {
-                  "query": { "type": "string", "maxLength": 200 }, "latitude": { "type": "number" }, "longitude": { "type": "number" },
-                  "name": { "type": "string", "maxLength": 100 }, "customName": { "type": ["string", "null"], "maxLength": 100 },
+                  "query": { "type": "string", "minLength": 1, "maxLength": 200, "pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f]*[^\\s\\u0000-\\u001f\\u007f-\\u009f][^\\u0000-\\u001f\\u007f-\\u009f]*$" },
+                  "latitude": { "type": "number", "minimum": -90, "maximum": 90 }, "longitude": { "type": "number", "minimum": -180, "maximum": 180 },
+                  "name": { "type": "string", "maxLength": 100, "pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f]*$" }, "customName": { "type": ["string", "null"], "maxLength": 100, "pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f]*$" },
                   "region": { "type": ["string", "null"] }, "country": { "type": ["string", "null"] }, "countryCode": { "type": ["string", "null"] },
                   "timezone": { "type": ["string", "null"] }
                 }

@@ -16,7 +16,7 @@ struct Query {
 
     func double(_ name: String) throws -> Double? {
         guard let raw = try string(name) else { return nil }
-        let text = raw.trimmingCharacters(in: .whitespaces)
+        let text = raw.first == " " || raw.last == " " ? raw.trimmingCharacters(in: .whitespaces) : raw
         // Decimal numbers only: `Double("0x1p3")` is 8, and "nan" and "inf" parse too.
         guard Self.isDecimal(text), let v = Double(text), v.isFinite else {
             throw Problem.badRequest("parameter '\(name)' must be a number, got '\(raw.prefix(40))'")

@@ -188,5 +188,9 @@ import Testing
     @Test func keysRoundToAboutOneKilometre() {
         #expect(Coordinate(latitude: 52.5244, longitude: 13.4105).cacheKey == "52.52_13.41")
         #expect(Coordinate(latitude: -0.001, longitude: -0.004).cacheKey == "0.00_0.00")
+        // Written like %.2f / %.3f, without String(format:).
+        for (value, places) in [(-0.126, 2), (13.4, 2), (-12.3456, 3), (179.999, 2), (0.5, 3), (-89.995, 2), (7.0051, 3)] {
+            #expect(Coordinate.fixed(value, places: places) == String(format: "%.\(places)f", (value * (places == 3 ? 1000 : 100)).rounded() / (places == 3 ? 1000 : 100)))
+        }
     }
 }

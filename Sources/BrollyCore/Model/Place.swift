@@ -35,8 +35,20 @@ public struct Coordinate: Codable, Sendable, Hashable {
 
     /// A stable key such as `52.52_13.41` for the rounded coordinate.
     public var cacheKey: String {
-        let r = rounded
-        return String(format: "%.2f_%.2f", r.latitude, r.longitude)
+        Self.fixed(latitude, places: 2) + "_" + Self.fixed(longitude, places: 2)
+    }
+
+    /// `value` rounded to `places` decimals and written like `%.Nf` (without `String(format:)`,
+    /// which is slow on Linux and this runs on every request): `52.52`, `-0.13`, `13.40`.
+    public static func fixed(_ value: Double, places: Int) -> String {
+        let scale = places == 3 ? 1_000 : places == 1 ? 10 : 100
+        let scaled = (value * Double(scale)).rounded()
+        guard scaled.isFinite, abs(scaled) < 1e15 else { return String(value) }
+        let units = Int(scaled)
+        let magnitude = units.magnitude
+        var fraction = String(magnitude % UInt(scale))
+        while fraction.count < places { fraction = "0" + fraction }
+        return (units < 0 ? "-" : "") + String(magnitude / UInt(scale)) + "." + fraction
     }
 
     private static func round2(_ value: Double) -> Double {

@@ -27,7 +27,9 @@ public struct AddressService: Sendable {
         self.now = now
     }
 
-    func cacheKey(_ c: Coordinate) -> String { String(format: "address-%.3f_%.3f", c.latitude, c.longitude) }
+    func cacheKey(_ c: Coordinate) -> String {
+        "address-" + Coordinate.fixed(c.latitude, places: 3) + "_" + Coordinate.fixed(c.longitude, places: 3)
+    }
 
     /// The cached address at `c`, whatever its age, without any network call.
     public func cachedAddress(for c: Coordinate) -> Address? {

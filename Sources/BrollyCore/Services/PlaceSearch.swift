@@ -18,7 +18,7 @@ public struct PlaceSearch: Sendable {
         let q = query.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !q.isEmpty else { throw BrollyError.invalidInput("the place name is empty") }
         guard q.count <= 200 else { throw BrollyError.invalidInput("the place name is longer than 200 characters") }
-        guard !q.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) }) else {
+        guard !q.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             throw BrollyError.invalidInput("the place name contains control characters")
         }
         return q

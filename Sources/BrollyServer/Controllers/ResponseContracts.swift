@@ -16,13 +16,17 @@ extension Address: ResponseEncodable {}
 
 /// A JSON body encoded earlier (memoized), with its ETag.
 struct EncodedJSON: ResponseGenerator {
-    var body: Data
+    /// Kept as a `ByteBuffer`, so answering shares the bytes instead of copying them.
+    var body: ByteBuffer
     var etag: String
 
+    init(body: Data, etag: String) {
+        self.body = ByteBuffer(bytes: body)
+        self.etag = etag
+    }
+
     func response(from request: Request, context: some RequestContext) throws -> Response {
-        Response(
-            status: .ok, headers: [.contentType: "application/json; charset=utf-8", .eTag: etag],
-            body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8", .eTag: etag], body: .init(byteBuffer: body))
     }
 }
 

@@ -60,6 +60,9 @@ struct DeviceTokens: Sendable {
     let key: SymmetricKey
     /// Asked whether a device id is known, for tokens minted before the HMAC.
     let isKnownDevice: @Sendable (String) -> Bool
+    /// Tokens found valid, with their device ids: a returning browser's token is checked (HMAC,
+    /// SHA-256) once, not on every request.
+    let verified = MemoryCache<String>(capacity: 8192)
 
     /// The device id of requests that have none (a client past its new-device limit): it owns
     /// nothing and nothing is written for it.
@@ -91,8 +94,24 @@ struct DeviceTokens: Sendable {
 
     /// The stored id of the device whose valid cookie `request` carries; nil without one.
     func deviceID(of request: Request) -> String? {
-        guard let token = request.cookies[DeviceMiddleware.cookieName]?.value, isValid(token) else { return nil }
-        return Self.id(forToken: token)
+        guard let token = Self.cookie(in: request) else { return nil }
+        if let hit = verified.get(token) { return hit.value }
+        guard isValid(token) else { return nil }
+        let id = Self.id(forToken: token)
+        verified.set(token, CacheEntry(value: id, receivedAt: Date()))
+        return id
+    }
+
+    /// The value of the `brolly_device` cookie, read straight from the `Cookie` headers.
+    static func cookie(in request: Request) -> String? {
+        let prefix = DeviceMiddleware.cookieName + "="
+        for header in request.headers[values: .cookie] {
+            for part in header.split(separator: ";") {
+                let trimmed = part.drop { $0 == " " }
+                if trimmed.hasPrefix(prefix) { return String(trimmed.dropFirst(prefix.count)) }
+            }
+        }
+        return nil
     }
 
     static func isWellFormed(_ token: String) -> Bool {
@@ -120,9 +139,9 @@ struct DeviceTokens: Sendable {
     }
 
     static func bytes(base64url text: String) -> [UInt8]? {
-        var s = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while s.count % 4 != 0 { s += "=" }
-        return Data(base64Encoded: s).map { Array($0) }
+        var s = Array(text.utf8).map { $0 == 0x2d ? 0x2b : $0 == 0x5f ? 0x2f : $0 }
+        while s.count % 4 != 0 { s.append(0x3d) }
+        return Data(base64Encoded: Data(s)).map { Array($0) }
     }
 
     /// The server's secret: 32 random bytes in `secret` under the data directory, made once with

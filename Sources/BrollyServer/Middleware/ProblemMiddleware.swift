@@ -44,11 +44,14 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
 
     /// True when the path, raw or percent-decoded, holds a C0 control byte or DEL.
     static func hasControlBytes(_ path: String) -> Bool {
-        func control(_ s: Substring.UTF8View) -> Bool { s.contains { $0 < 0x20 || $0 == 0x7f } }
-        if control(Substring(path).utf8) { return true }
-        guard path.contains("%") else { return false }
+        var escaped = false
+        for byte in path.utf8 {
+            if byte < 0x20 || byte == 0x7f { return true }
+            if byte == 0x25 { escaped = true }
+        }
+        guard escaped else { return false }
         guard let decoded = path.removingPercentEncoding else { return true }
-        return control(Substring(decoded).utf8)
+        return decoded.utf8.contains { $0 < 0x20 || $0 == 0x7f }
     }
 }
 
