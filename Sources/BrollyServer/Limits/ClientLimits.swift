@@ -73,18 +73,3 @@ struct ClientMiddleware: RouterMiddleware {
         return hops.last { !trusted.contains($0) } ?? peer
     }
 }
-
-/// Runs the rest of an API request with its device's allowance of upstream calls.
-struct DeviceAllowanceMiddleware: RouterMiddleware {
-    let limits: ClientLimits
-
-    func handle(_ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response) async throws
-        -> Response
-    {
-        // A device minted by this very request is not yet a client of its own.
-        let device = context.isReturningDevice ? context.deviceID : nil
-        return try await ClientAllowance.$current.withValue(limits.allowance(device: device, ip: context.clientIP)) {
-            try await next(request, context)
-        }
-    }
-}

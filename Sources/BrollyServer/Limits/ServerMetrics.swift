@@ -104,13 +104,14 @@ public final class ServerMetrics: Sendable {
 }
 
 /// Counts every request by route (the matched pattern, never the raw path), method and status,
-/// with its latency.
+/// with its latency; and adds the security headers every response carries.
 struct MetricsMiddleware<Context: RequestContext>: RouterMiddleware {
     let metrics: ServerMetrics
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = DispatchTime.now().uptimeNanoseconds
-        let response = try await next(request, context)
+        var response = try await next(request, context)
+        SecurityHeaders.add(to: &response)
         let elapsed = Int64(DispatchTime.now().uptimeNanoseconds - start)
         metrics.request(
             route: context.endpointPath ?? (response.status == .notFound ? "unmatched" : "static"), method: request.method.rawValue,

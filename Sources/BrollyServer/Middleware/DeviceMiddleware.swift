@@ -36,8 +36,12 @@ struct DeviceMiddleware: RouterMiddleware {
             }
         }
         var response: Response
+        // The rest of the request runs with the client's allowance of upstream calls: the device's
+        // when it came back with one (a device minted by this very request is not yet a client of
+        // its own), else its IP address's.
+        let allowance = limits.allowance(device: context.isReturningDevice ? context.deviceID : nil, ip: context.clientIP)
         do {
-            response = try await next(request, context)
+            response = try await ClientAllowance.$current.withValue(allowance) { try await next(request, context) }
         } catch is CancellationError {
             throw CancellationError()
         } catch {
