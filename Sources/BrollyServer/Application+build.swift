@@ -5,56 +5,98 @@ import Hummingbird
 import Logging
 import ServiceLifecycle
 
+/// What the routers of one server share: the use cases, the settings, the metrics, the client
+/// limits, the device tokens and the table of routes (for `405`).
+struct ServerParts: Sendable {
+    let useCases: UseCases
+    let settings: ServerSettings
+    let metrics: ServerMetrics
+    let limits: ClientLimits
+    let tokens: DeviceTokens
+    let routes: RouteTable
+
+    init(useCases: UseCases, settings: ServerSettings, metrics: ServerMetrics) {
+        self.useCases = useCases
+        self.settings = settings
+        self.metrics = metrics
+        limits = ClientLimits(callsPerMinute: settings.clientCallsPerMinute, devicesPerMinute: settings.newDevicesPerMinute)
+        let store = useCases.services.store
+        tokens = DeviceTokens(secret: settings.deviceSecret, isKnownDevice: { (try? store.deviceExists($0)) ?? false })
+        routes = RouteTable()
+        metrics.watch(guards: useCases.services.guards, history: useCases.historyWriter)
+    }
+}
+
 /// Builds the router: middleware, the API controllers over the use cases, health, metrics, the
-/// OpenAPI document, Leaflet and the web app. Tests build the same router.
+/// OpenAPI document, Leaflet and the web app. (`buildApplication` serves the API from a router of
+/// its own, which is this one without the static files and the terminal pages.)
 public func buildRouter(useCases: UseCases, settings: ServerSettings, metrics: ServerMetrics = ServerMetrics()) -> Router<AppRequestContext> {
-    let router = Router(context: AppRequestContext.self)
-    let routes = RouteTable()
-    let limits = ClientLimits(callsPerMinute: settings.clientCallsPerMinute, devicesPerMinute: settings.newDevicesPerMinute)
-    let store = useCases.services.store
-    let tokens = DeviceTokens(secret: settings.deviceSecret, isKnownDevice: { (try? store.deviceExists($0)) ?? false })
-    metrics.watch(guards: useCases.services.guards, history: useCases.historyWriter)
-    // Metrics and the security headers in one middleware: every layer costs on the hot path.
-    router.add(middleware: MetricsMiddleware(metrics: metrics))
-    if settings.logLevel <= .info { router.add(middleware: LogRequestsMiddleware(.info)) }
-    router.add(middleware: ProblemMiddleware(routes: routes))
-    router.add(middleware: ClientMiddleware(limits: limits, trustedProxies: settings.trustedProxies))
-    router.add(middleware: TerminalRootMiddleware())
-    router.add(
-        middleware: FileMiddleware(
-            settings.leafletDirectory, urlBasePath: "/vendor/leaflet",
-            cacheControl: .init([(MediaType(type: .any), [.public, .maxAge(86_400)])])))
-    router.add(
-        middleware: FileMiddleware(
-            settings.webDirectory, cacheControl: .init([(MediaType(type: .any), [.noCache])]), searchForIndexHtml: true))
-    router.get("/healthz") { _, _ -> Response in
-        Response(
-            status: .ok, headers: [.contentType: "text/plain", .cacheControl: "no-store"],
-            body: .init(byteBuffer: ByteBuffer(string: "ok\n")))
-    }
-    router.get("/metrics") { request, context -> Response in
-        try MetricsAccess.check(request, context: context, token: settings.metricsToken)
-        return Response(
-            status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
-            body: .init(byteBuffer: ByteBuffer(bytes: metrics.render())))
-    }
-    router.get("/api/openapi.json") { _, _ -> Response in
-        Response(
-            status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: OpenAPIDocument.json)))
-    }
-    let api = router.group("/api/v1")
-        .add(middleware: ETagMiddleware())
-        .add(middleware: SameOriginMiddleware(allowedOrigins: settings.allowedOrigins))
-        .add(middleware: DeviceMiddleware(tokens: tokens, limits: limits))
-    WeatherController(useCases: useCases, metrics: metrics).add(to: api)
-    PlacesController(useCases: useCases).add(to: api)
-    HistoryController(useCases: useCases).add(to: api)
-    LookupsController(useCases: useCases).add(to: api)
-    WidgetController(webDirectory: settings.webDirectory).add(to: router)
-    ManifestController(useCases: useCases, webDirectory: settings.webDirectory, tokens: tokens).add(to: router)
-    TerminalController(useCases: useCases, webDirectory: settings.webDirectory, metrics: metrics).add(to: router)
-    routes.load(router.routes.map { ($0.path.description, $0.method) })
+    let parts = ServerParts(useCases: useCases, settings: settings, metrics: metrics)
+    let router = makeRouter(parts, api: true, site: true)
+    parts.routes.load(router.routes.map { ($0.path.description, $0.method) })
     return router
+}
+
+/// A router with the API (`api`), the rest of the site (`site`), or both.
+func makeRouter(_ p: ServerParts, api: Bool, site: Bool) -> Router<AppRequestContext> {
+    let router = Router(context: AppRequestContext.self)
+    // Metrics and the security headers in one middleware: every layer costs on the hot path.
+    router.add(middleware: MetricsMiddleware(metrics: p.metrics))
+    if p.settings.logLevel <= .info { router.add(middleware: LogRequestsMiddleware(.info)) }
+    router.add(middleware: ProblemMiddleware(routes: p.routes))
+    router.add(middleware: ClientMiddleware(limits: p.limits, trustedProxies: p.settings.trustedProxies, setsAllowance: site))
+    if site {
+        router.add(middleware: TerminalRootMiddleware())
+        router.add(
+            middleware: FileMiddleware(
+                p.settings.leafletDirectory, urlBasePath: "/vendor/leaflet",
+                cacheControl: .init([(MediaType(type: .any), [.public, .maxAge(86_400)])])))
+        router.add(
+            middleware: FileMiddleware(
+                p.settings.webDirectory, cacheControl: .init([(MediaType(type: .any), [.noCache])]), searchForIndexHtml: true))
+        router.get("/healthz") { _, _ -> Response in
+            Response(
+                status: .ok, headers: [.contentType: "text/plain", .cacheControl: "no-store"],
+                body: .init(byteBuffer: ByteBuffer(string: "ok\n")))
+        }
+        router.get("/metrics") { request, context -> Response in
+            try MetricsAccess.check(request, context: context, token: p.settings.metricsToken)
+            return Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
+                body: .init(byteBuffer: ByteBuffer(bytes: p.metrics.render())))
+        }
+        router.get("/api/openapi.json") { _, _ -> Response in
+            Response(
+                status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: OpenAPIDocument.json)))
+        }
+        WidgetController(webDirectory: p.settings.webDirectory).add(to: router)
+        ManifestController(useCases: p.useCases, webDirectory: p.settings.webDirectory, tokens: p.tokens).add(to: router)
+        TerminalController(useCases: p.useCases, webDirectory: p.settings.webDirectory, metrics: p.metrics).add(to: router)
+    }
+    if api {
+        let group = router.group("/api/v1")
+            .add(middleware: ETagMiddleware())
+            .add(middleware: SameOriginMiddleware(allowedOrigins: p.settings.allowedOrigins))
+            .add(middleware: DeviceMiddleware(tokens: p.tokens, limits: p.limits))
+        WeatherController(useCases: p.useCases, metrics: p.metrics).add(to: group)
+        PlacesController(useCases: p.useCases).add(to: group)
+        HistoryController(useCases: p.useCases).add(to: group)
+        LookupsController(useCases: p.useCases).add(to: group)
+    }
+    return router
+}
+
+/// Sends `/api/v1/…` to the API's router, which has no static files or terminal pages to pass
+/// through, and everything else to the site's.
+struct TwoLaneResponder: HTTPResponder {
+    typealias Context = AppRequestContext
+    let api: RouterResponder<AppRequestContext>
+    let site: RouterResponder<AppRequestContext>
+
+    func respond(to request: Request, context: AppRequestContext) async throws -> Response {
+        if request.uri.path.utf8.starts(with: "/api/v1/".utf8) { return try await api.respond(to: request, context: context) }
+        return try await site.respond(to: request, context: context)
+    }
 }
 
 /// `/metrics` is for operators: loopback clients only, unless `BROLLY_METRICS_TOKEN` is set,
@@ -93,8 +135,12 @@ public func buildApplication(
     ]
     if exitsByShutdownDeadline { services.append(ShutdownDeadline(seconds: 9, history: useCases.historyWriter, logger: logger)) }
     if let writer = useCases.historyWriter { services.append(HistoryFlusher(writer: writer)) }
+    let parts = ServerParts(useCases: useCases, settings: settings, metrics: metrics)
+    let api = makeRouter(parts, api: true, site: false)
+    let site = makeRouter(parts, api: false, site: true)
+    parts.routes.load((api.routes + site.routes).map { ($0.path.description, $0.method) })
     return Application(
-        router: buildRouter(useCases: useCases, settings: settings, metrics: metrics),
+        responder: TwoLaneResponder(api: api.buildResponder(), site: site.buildResponder()),
         configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "Brolly"),
         services: services,
         logger: logger)

@@ -47,10 +47,11 @@ struct WeatherController: Sendable {
     @Sendable func weather(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<EncodedJSON> {
         let (result, units) = try await lookup(request, context: context)
         let r = result.report
-        let key = [
-            r.place.coordinate.cacheKey, units.rawValue, String(r.fetchedAt.timeIntervalSince1970), String(result.isStale), r.place.name,
-            r.place.region ?? "", r.place.country, String(r.place.latitude), String(r.place.longitude),
-        ].joined(separator: "|")
+        // What the body is made from: the request (place and units), the cache entry it answers
+        // from, and the name the place was given.
+        let key =
+            (request.uri.query ?? "") + "|" + String(Int(r.fetchedAt.timeIntervalSince1970 * 1000)) + (result.isStale ? "|s|" : "|f|")
+            + r.place.name + "|" + (r.place.region ?? "") + "|" + r.place.country
         let json: EncodedJSON
         if let hit = encoded.get(key) {
             json = hit.value

@@ -55,12 +55,17 @@ final class ClientLimits: Sendable {
 struct ClientMiddleware: RouterMiddleware {
     let limits: ClientLimits
     let trustedProxies: Set<String>
+    /// False for the API's router, where `DeviceMiddleware` sets the allowance.
+    var setsAllowance = true
 
     func handle(_ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response) async throws
         -> Response
     {
         var context = context
-        context.clientIP = Self.clientIP(peer: context.peerIP, forwardedFor: request.headers[.init("X-Forwarded-For")!], trusted: trustedProxies)
+        context.clientIP =
+            trustedProxies.isEmpty
+            ? context.peerIP : Self.clientIP(peer: context.peerIP, forwardedFor: request.headers[.init("X-Forwarded-For")!], trusted: trustedProxies)
+        guard setsAllowance else { return try await next(request, context) }
         return try await ClientAllowance.$current.withValue(limits.allowance(device: nil, ip: context.clientIP)) {
             try await next(request, context)
         }

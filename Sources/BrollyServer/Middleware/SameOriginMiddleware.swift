@@ -32,8 +32,11 @@ struct SameOriginMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let unsafe: Set<HTTPRequest.Method> = [.post, .put, .patch, .delete]
-        if unsafe.contains(request.method) {
+        switch request.method {
+        case .get, .head, .options: return try await next(request, context)
+        default: break
+        }
+        do {
             if let site = request.headers[.init("Sec-Fetch-Site")!], site != "same-origin", site != "none" {
                 throw Self.refused("this request must come from Brolly's own page")
             }
