@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NIOCore
 
 /// The request context: Hummingbird's core storage, the device the request comes from, and the
 /// JSON coding every response uses (sorted keys, so bodies and their ETags are stable).
@@ -10,14 +11,25 @@ public struct AppRequestContext: RequestContext {
     /// Whether the request came with the device's cookie: a client that keeps no cookies gets a
     /// new device each time, and no history is recorded for it.
     public var isReturningDevice = false
-    /// The address of the connection's peer ("" when unknown, as in router tests).
-    public var peerIP: String
-    /// The client's address: the peer, or what a trusted proxy says; set by `ClientMiddleware`.
-    public var clientIP: String = ""
+    /// The connection's peer (nil when unknown, as in router tests).
+    public var remoteAddress: SocketAddress?
+    /// Proxies whose `X-Forwarded-For` is believed; set by the middleware that needs the client.
+    var trustedProxies: Set<String> = []
+    /// The request's `X-Forwarded-For`, kept when the peer may be a trusted proxy.
+    var forwardedFor: String?
 
     public init(source: Source) {
         coreContext = .init(source: source)
-        peerIP = source.channel.remoteAddress?.ipAddress ?? ""
+        remoteAddress = source.channel.remoteAddress
+    }
+
+    /// The address of the connection's peer ("" when unknown). Worked out only when asked: most
+    /// requests never need it.
+    public var peerIP: String { remoteAddress?.ipAddress ?? "" }
+
+    /// The client's address: the peer, or what a trusted proxy says it forwarded.
+    public var clientIP: String {
+        trustedProxies.isEmpty ? peerIP : ClientMiddleware.clientIP(peer: peerIP, forwardedFor: forwardedFor, trusted: trustedProxies)
     }
 
     /// Request bodies are small JSON documents.

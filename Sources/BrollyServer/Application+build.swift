@@ -44,7 +44,9 @@ func makeRouter(_ p: ServerParts, api: Bool, site: Bool) -> Router<AppRequestCon
     router.add(middleware: MetricsMiddleware(metrics: p.metrics))
     if p.settings.logLevel <= .info { router.add(middleware: LogRequestsMiddleware(.info)) }
     router.add(middleware: ProblemMiddleware(routes: p.routes))
-    router.add(middleware: ClientMiddleware(limits: p.limits, trustedProxies: p.settings.trustedProxies, setsAllowance: site))
+    if site || !p.settings.trustedProxies.isEmpty {
+        router.add(middleware: ClientMiddleware(limits: p.limits, trustedProxies: p.settings.trustedProxies, setsAllowance: site))
+    }
     if site {
         router.add(middleware: TerminalRootMiddleware())
         router.add(

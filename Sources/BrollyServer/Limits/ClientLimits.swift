@@ -32,14 +32,15 @@ final class ClientLimits: Sendable {
         }
     }
 
-    /// The allowance of upstream calls for a request from `ip` with `device` (nil: none).
-    func allowance(device: String?, ip: String) -> ClientAllowance {
+    /// The allowance of upstream calls for a request with `device` (nil: none) from the address
+    /// `ip` gives (worked out only when a call is about to be made).
+    func allowance(device: String?, ip: @escaping @Sendable () -> String) -> ClientAllowance {
         ClientAllowance { [self] in
             if let device, !device.isEmpty {
                 if let wait = Self.take(bucket("d:" + device, count: callsPerMinute)) { return wait }
-                return Self.take(bucket("i:" + ip, count: callsPerMinute * 4))
+                return Self.take(bucket("i:" + ip(), count: callsPerMinute * 4))
             }
-            return Self.take(bucket("i:" + ip, count: callsPerMinute))
+            return Self.take(bucket("i:" + ip(), count: callsPerMinute))
         }
     }
 
@@ -49,24 +50,26 @@ final class ClientLimits: Sendable {
     }
 }
 
-/// Finds the client's IP address (the peer, or `X-Forwarded-For` when the peer is one of
-/// `BROLLY_TRUSTED_PROXIES`) and runs the request with that address's allowance of upstream calls.
-/// `DeviceMiddleware` then narrows the allowance to the device.
+/// Tells the context how to find the client's IP address (the peer, or `X-Forwarded-For` when the
+/// peer is one of `BROLLY_TRUSTED_PROXIES`) and, for the site's pages (`setsAllowance`), runs the
+/// request with that address's allowance of upstream calls. In the API, `DeviceMiddleware` sets
+/// the allowance of the device.
 struct ClientMiddleware: RouterMiddleware {
     let limits: ClientLimits
     let trustedProxies: Set<String>
-    /// False for the API's router, where `DeviceMiddleware` sets the allowance.
     var setsAllowance = true
 
     func handle(_ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response) async throws
         -> Response
     {
         var context = context
-        context.clientIP =
-            trustedProxies.isEmpty
-            ? context.peerIP : Self.clientIP(peer: context.peerIP, forwardedFor: request.headers[.init("X-Forwarded-For")!], trusted: trustedProxies)
+        if !trustedProxies.isEmpty {
+            context.trustedProxies = trustedProxies
+            context.forwardedFor = request.headers[.init("X-Forwarded-For")!]
+        }
         guard setsAllowance else { return try await next(request, context) }
-        return try await ClientAllowance.$current.withValue(limits.allowance(device: nil, ip: context.clientIP)) {
+        let client = context
+        return try await ClientAllowance.$current.withValue(limits.allowance(device: nil, ip: { client.clientIP })) {
             try await next(request, context)
         }
     }

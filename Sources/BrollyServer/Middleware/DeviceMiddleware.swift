@@ -39,7 +39,8 @@ struct DeviceMiddleware: RouterMiddleware {
         // The rest of the request runs with the client's allowance of upstream calls: the device's
         // when it came back with one (a device minted by this very request is not yet a client of
         // its own), else its IP address's.
-        let allowance = limits.allowance(device: context.isReturningDevice ? context.deviceID : nil, ip: context.clientIP)
+        let client = context
+        let allowance = limits.allowance(device: context.isReturningDevice ? context.deviceID : nil, ip: { client.clientIP })
         do {
             response = try await ClientAllowance.$current.withValue(allowance) { try await next(request, context) }
         } catch is CancellationError {
