@@ -31,14 +31,18 @@ extension UseCases {
                 Task { [self] in await record(result.report, at: c, device: device, offline: false) }
                 break
             }
-            // Recorded at once with the place's name; the street address follows when it arrives.
+            // Recorded at once with the place's name; the street address follows (from the cache
+            // at once, else when it arrives). A repeat of the latest lookup keeps its address.
             let at = now()
-            let known = services.addresses.cachedAddress(for: c)
-            let lookup = AppDatabase.Lookup(device: device, coordinate: c, report: result.report, address: known, createdAt: at)
+            let lookup = AppDatabase.Lookup(device: device, coordinate: c, report: result.report, address: nil, createdAt: at)
             if writer.record(lookup) {
-                Task { [addresses = services.addresses] in
-                    if let address = try? await addresses.address(for: c) {
-                        writer.addAddress(address, device: device, coordinate: c, since: at)
+                if let known = services.addresses.cachedAddress(for: c) {
+                    writer.addAddress(known, device: device, coordinate: c, since: at)
+                } else {
+                    Task { [addresses = services.addresses] in
+                        if let address = try? await addresses.address(for: c) {
+                            writer.addAddress(address, device: device, coordinate: c, since: at)
+                        }
                     }
                 }
             }

@@ -5,13 +5,14 @@ import Foundation
 /// What people do with Brolly, each written once: resolve a place, get its weather (recorded in
 /// the history when asked), search, keep saved places, read the history, look up a street
 /// address and today's news. The CLI commands and the HTTP controllers only parse input, call one
-/// of these, and render the result.
-public struct UseCases: Sendable {
+/// of these, and render the result. A class, so that the many services it holds are shared by
+/// reference rather than copied (and retained one by one) into every request's async frames.
+public final class UseCases: Sendable {
     public let services: Services
     let now: @Sendable () -> Date
     /// How long a weather answer waits for coordinates to be named before it uses the
     /// coordinates themselves (the naming goes on and is cached for the next request).
-    public var namingDeadline: TimeInterval = 1.5
+    public let namingDeadline: TimeInterval = 1.5
     /// Told when a lookup could not be added to the history. The lookup itself still answers:
     /// the server logs this, the CLI prints a note.
     let historyFailed: @Sendable (any Error) -> Void

@@ -62,6 +62,13 @@ import Testing
         #expect(!tokens.isValid(String(repeating: "y", count: 43)))
     }
 
+    @Test func theCookieIsFoundAmongOthers() {
+        #expect(DeviceTokens.cookie(inHeader: "brolly_device=abc") == "abc")
+        #expect(DeviceTokens.cookie(inHeader: "a=1; brolly_device=abc ; b=2") == "abc")
+        #expect(DeviceTokens.cookie(inHeader: "xbrolly_device=no; brolly_device=yes") == "yes")
+        #expect(DeviceTokens.cookie(inHeader: "a=1;b=2") == nil && DeviceTokens.cookie(inHeader: "brolly_device=") == nil)
+    }
+
     @Test func theSecretIsMadeOnceWithMode0600() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("brolly-secret-\(UUID().uuidString)")
         let url = dir.appendingPathComponent("device-secret")

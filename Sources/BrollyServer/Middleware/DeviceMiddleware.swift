@@ -107,14 +107,31 @@ struct DeviceTokens: Sendable {
         return id
     }
 
-    /// The value of the `brolly_device` cookie, read straight from the `Cookie` headers.
+    /// The value of the `brolly_device` cookie, read straight from the `Cookie` headers' bytes.
     static func cookie(in request: Request) -> String? {
-        let prefix = DeviceMiddleware.cookieName + "="
         for header in request.headers[values: .cookie] {
-            for part in header.split(separator: ";") {
-                let trimmed = part.drop { $0 == " " }
-                if trimmed.hasPrefix(prefix) { return String(trimmed.dropFirst(prefix.count)) }
+            if let value = cookie(inHeader: header) { return value }
+        }
+        return nil
+    }
+
+    static let cookiePrefix = Array((DeviceMiddleware.cookieName + "=").utf8)
+
+    /// The `brolly_device` value in one `Cookie` header (`a=1; brolly_device=…; b=2`).
+    static func cookie(inHeader header: String) -> String? {
+        let bytes = Array(header.utf8)
+        let prefix = cookiePrefix
+        var i = 0
+        while i < bytes.count {
+            while i < bytes.count && (bytes[i] == 0x20 || bytes[i] == 0x3b) { i += 1 }  // spaces, ';'
+            var end = i
+            while end < bytes.count && bytes[end] != 0x3b { end += 1 }
+            if end - i > prefix.count && bytes[i..<(i + prefix.count)].elementsEqual(prefix) {
+                var last = end
+                while last > i + prefix.count && bytes[last - 1] == 0x20 { last -= 1 }
+                return String(decoding: bytes[(i + prefix.count)..<last], as: UTF8.self)
             }
+            i = end + 1
         }
         return nil
     }
