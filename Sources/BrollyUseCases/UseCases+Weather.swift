@@ -26,28 +26,32 @@ extension UseCases {
         case .beforeReturning(let device):
             await record(result.report, at: place.coordinate, device: device, offline: mode == .offline)
         case .inBackground(let device):
-            let c = place.coordinate
-            guard let writer = historyWriter else {
-                Task { [self] in await record(result.report, at: c, device: device, offline: false) }
-                break
-            }
-            // Recorded at once with the place's name; the street address follows (from the cache
-            // at once, else when it arrives). A repeat of the latest lookup keeps its address.
-            let at = now()
-            let lookup = AppDatabase.Lookup(device: device, coordinate: c, report: result.report, address: nil, createdAt: at)
-            if writer.record(lookup) {
-                if let known = services.addresses.cachedAddress(for: c) {
-                    writer.addAddress(known, device: device, coordinate: c, since: at)
-                } else {
-                    Task { [addresses = services.addresses] in
-                        if let address = try? await addresses.address(for: c) {
-                            writer.addAddress(address, device: device, coordinate: c, since: at)
-                        }
-                    }
+            record(result.report, at: place.coordinate, device: device)
+        }
+        return result
+    }
+
+    /// Records a lookup without holding the caller up: into the batched history writer at once,
+    /// with the place's name; the street address follows (from the cache at once, else when it
+    /// arrives). A repeat of the device's latest lookup keeps its address. Without a writer, a
+    /// task of its own writes it.
+    public func record(_ report: WeatherReport, at c: Coordinate, device: String) {
+        guard let writer = historyWriter else {
+            Task { [self] in await record(report, at: c, device: device, offline: false) }
+            return
+        }
+        let at = now()
+        let lookup = AppDatabase.Lookup(device: device, coordinate: c, report: report, address: nil, createdAt: at)
+        guard writer.record(lookup) else { return }
+        if let known = services.addresses.cachedAddress(for: c) {
+            writer.addAddress(known, device: device, coordinate: c, since: at)
+        } else {
+            Task { [addresses = services.addresses] in
+                if let address = try? await addresses.address(for: c) {
+                    writer.addAddress(address, device: device, coordinate: c, since: at)
                 }
             }
         }
-        return result
     }
 
     /// Adds one lookup to the device's history with the street address (best effort).

@@ -10,6 +10,17 @@ struct WeatherController: Sendable {
     /// Encoded weather bodies by what they were made from: a cached answer is encoded (and
     /// checksummed) once per unit system and place label, not on every request.
     let encoded = MemoryCache<EncodedJSON>(capacity: 512)
+    /// The latest answer to each query string, while it is fresh and its place is named: a repeat
+    /// of the same request is answered from here without parsing, naming or reading the cache
+    /// again (the hot path of many browsers asking for the same places). Stale answers and
+    /// unnamed places always take the full path, so refreshes and names are never held back.
+    let answers = MemoryCache<Answer>(capacity: 2048)
+
+    struct Answer: Sendable {
+        let json: EncodedJSON
+        let report: WeatherReport
+        let coordinate: Coordinate
+    }
 
     func add(to group: RouterGroup<AppRequestContext>) {
         group.get("weather", use: weather)
@@ -44,7 +55,16 @@ struct WeatherController: Sendable {
     }
 
     /// `GET /api/v1/weather?lat=&lon=[&units=]` or `?place=NAME[&units=]`: the weather contract.
-    @Sendable func weather(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<EncodedJSON> {
+    @Sendable func weather(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let query = request.uri.query ?? ""
+        if let answer = answers.get(query)?.value {
+            let age = Date().timeIntervalSince(answer.report.fetchedAt)
+            if age >= 0, age < useCases.services.weather.policy.freshFor {
+                if context.isReturningDevice { useCases.record(answer.report, at: answer.coordinate, device: context.deviceID) }
+                metrics.weatherAnswerFromCache()
+                return answer.json.response(cacheControl: "public, no-cache")
+            }
+        }
         let (result, units) = try await lookup(request, context: context)
         let r = result.report
         // What the body is made from: the request (place and units), the cache entry it answers
@@ -60,6 +80,9 @@ struct WeatherController: Sendable {
             json = EncodedJSON(body: body, etag: "\"\(Checksum.hex(body))\"")
             encoded.set(key, CacheEntry(value: json, receivedAt: r.fetchedAt))
         }
-        return EditedResponse(headers: CacheControl.revalidate, response: json)
+        if !result.isStale, result.refreshError == nil, r.place.name != Place.unnamed(r.place.coordinate).name {
+            answers.set(query, CacheEntry(value: Answer(json: json, report: r, coordinate: r.place.coordinate), receivedAt: r.fetchedAt))
+        }
+        return json.response(cacheControl: "public, no-cache")
     }
 }

@@ -13,7 +13,16 @@ import Prometheus
 public final class ServerMetrics: Sendable {
     let registry = PrometheusCollectorRegistry()
     let factory: PrometheusMetricsFactory
-    private let requests = MemoryCache<RequestMetrics>(capacity: 4096)
+    /// Per route, method and status; bounded (past `maxSeries`, new combinations are counted as
+    /// route "other"), read under a lock without reordering anything.
+    private let requests = LockedBox<[RequestKey: RequestMetrics]>([:])
+    private let maxSeries = 2048
+
+    struct RequestKey: Hashable, Sendable {
+        var route: String
+        var method: String
+        var status: Int
+    }
     private let upstreamCalls: [String: CoreMetrics.Counter]
     private let cacheAnswers: [String: CoreMetrics.Counter]
     /// Read when scraped.
@@ -55,23 +64,31 @@ public final class ServerMetrics: Sendable {
     }
 
     func request(route: String, method: String, status: Int, nanoseconds: Int64) {
-        let key = route + "|" + method + "|" + String(status)
-        let metrics: RequestMetrics
-        if let hit = requests.get(key) {
-            metrics = hit.value
-        } else {
-            let dimensions = [("route", route), ("method", method), ("status", String(status))]
-            metrics = RequestMetrics(
-                counter: CoreMetrics.Counter(label: "brolly_http_requests_total", dimensions: dimensions, factory: factory),
-                timer: CoreMetrics.Timer(label: "brolly_http_request_duration_seconds", dimensions: dimensions, factory: factory))
-            requests.set(key, CacheEntry(value: metrics, receivedAt: Date()))
+        var key = RequestKey(route: route, method: method, status: status)
+        var metrics = requests.read { $0[key] }
+        if metrics == nil {
+            metrics = requests.update { series in
+                if series.count >= maxSeries { key.route = "other" }
+                if let made = series[key] { return made }
+                let dimensions = [("route", key.route), ("method", key.method), ("status", String(key.status))]
+                let made = RequestMetrics(
+                    counter: CoreMetrics.Counter(label: "brolly_http_requests_total", dimensions: dimensions, factory: factory),
+                    timer: CoreMetrics.Timer(label: "brolly_http_request_duration_seconds", dimensions: dimensions, factory: factory))
+                series[key] = made
+                return made
+            }
         }
-        metrics.counter.increment()
-        metrics.timer.recordNanoseconds(nanoseconds)
+        metrics?.counter.increment()
+        metrics?.timer.recordNanoseconds(nanoseconds)
     }
 
     public func upstream(_ upstream: Upstream, _ outcome: UpstreamOutcome) {
         upstreamCalls[upstream.rawValue + "|" + outcome.rawValue]?.increment()
+    }
+
+    /// Counts a fresh answer from the cache.
+    func weatherAnswerFromCache() {
+        cacheAnswers["hit"]?.increment()
     }
 
     /// Counts a weather answer: fresh from the cache, stale from the cache, or fetched.

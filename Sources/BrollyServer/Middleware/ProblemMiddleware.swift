@@ -103,6 +103,18 @@ final class LockedBox<Value: Sendable>: @unchecked Sendable {
         defer { lock.unlock() }
         self.value = value
     }
+
+    func read<T>(_ body: (Value) -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(value)
+    }
+
+    func update<T>(_ body: (inout Value) -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&value)
+    }
 }
 
 extension Problem {
