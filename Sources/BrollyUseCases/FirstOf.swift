@@ -5,13 +5,18 @@ enum FirstOf {
     static func value<T: Sendable>(_ task: Task<T?, Never>, orNilAfter seconds: Double) async -> T? {
         await withCheckedContinuation { (continuation: CheckedContinuation<T?, Never>) in
             let once = Once()
-            Task {
-                let value = await task.value
-                if once.claim() { continuation.resume(returning: value) }
-            }
-            Task {
+            let timer = Task {
                 try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
                 if once.claim() { continuation.resume(returning: nil) }
+            }
+            Task {
+                let value = await task.value
+                if once.claim() {
+                    // The timer is not left sleeping: under a flood of new places it would hold a
+                    // task per request for the whole deadline.
+                    timer.cancel()
+                    continuation.resume(returning: value)
+                }
             }
         }
     }
