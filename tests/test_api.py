@@ -75,6 +75,13 @@ def test_weather_by_coordinates_and_by_place(server, double):
     assert status == 200 and headers["Content-Type"].startswith("application/json")
     assert doc["place"]["name"] == "Berlin"  # named by reverse geocoding
     assert doc["current"]["temperature"] == round(20 - 52.52 / 3, 1)
+    # The sun's and the moon's day, computed locally: dawn < sunrise < solar noon < sunset < dusk.
+    sky = doc["sky"]
+    assert sky["dawn"] < sky["sunrise"] < sky["solarNoon"] < sky["sunset"] < sky["dusk"]
+    assert sky["solarNoon"][11:13] in ("11", "12", "13") and sky["solarNoon"][-6:] in ("+01:00", "+02:00")
+    assert sky["moon"]["phase"] in ("new moon", "waxing crescent", "first quarter", "waxing gibbous", "full moon",
+                                    "waning gibbous", "last quarter", "waning crescent")
+    assert 0 <= sky["moon"]["illumination"] <= 1 and 0 <= sky["moon"]["age"] < 29.6
     status, _, doc = get_json(server, "/api/v1/weather?place=Kathmandu&units=imperial")
     assert status == 200 and doc["place"]["timezone"] == "Asia/Kathmandu" and doc["units"]["temperature"] == "°F"
     status, _, problem = get_json(server, "/api/v1/weather?place=Atlantis")

@@ -289,7 +289,15 @@ enum OpenAPIDocument {
                   "units": { "type": "object", "required": ["temperature", "windSpeed", "pressure", "precipitation"],
                     "properties": { "temperature": { "enum": ["°C", "°F", "K"] }, "windSpeed": { "enum": ["m/s", "km/h", "mph"] }, "pressure": { "const": "hPa" }, "precipitation": { "enum": ["mm", "in"] } } },
                   "source": { "type": "object", "required": ["provider", "fetchedAt", "stale"],
-                    "properties": { "provider": { "enum": ["open-meteo", "openweathermap"] }, "fetchedAt": { "type": "string", "format": "date-time" }, "stale": { "type": "boolean" } } }
+                    "properties": { "provider": { "enum": ["open-meteo", "openweathermap"] }, "fetchedAt": { "type": "string", "format": "date-time" }, "stale": { "type": "boolean" } } },
+                  "sky": { "type": "object", "description": "The day of the sun and the moon at the place: sunrise and sunset from the provider (computed when it has none); civil dawn and dusk, solar noon and the moon computed locally. Times null where the sun does not cross (polar day or night).",
+                    "required": ["solarNoon", "moon"],
+                    "properties": { "dawn": { "type": ["string", "null"], "format": "date-time" }, "sunrise": { "type": ["string", "null"], "format": "date-time" },
+                      "solarNoon": { "type": "string", "format": "date-time" }, "sunset": { "type": ["string", "null"], "format": "date-time" },
+                      "dusk": { "type": ["string", "null"], "format": "date-time" },
+                      "moon": { "type": "object", "required": ["phase", "symbol", "illumination", "age"],
+                        "properties": { "phase": { "enum": ["new moon", "waxing crescent", "first quarter", "waxing gibbous", "full moon", "waning gibbous", "last quarter", "waning crescent"] },
+                          "symbol": { "type": "string" }, "illumination": { "type": "number", "minimum": 0, "maximum": 1 }, "age": { "type": "number", "minimum": 0 } } } } }
                 }
               }
             }

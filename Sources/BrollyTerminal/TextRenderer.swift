@@ -163,9 +163,16 @@ public struct TextRenderer: Sendable {
         }
         if let rain = c.rain, rain > 0 { rows.append(("Rain", amount(rain))) }
         if let snow = c.snow, snow > 0 { rows.append(("Snow", amount(snow))) }
-        if let sr = c.sunrise, let ss = c.sunset {
-            rows.append(("Sun", "↑ \(LocalTime.clock(sr, in: zone))  ↓ \(LocalTime.clock(ss, in: zone))"))
+        let sun = SkyCalculator.sunTimes(on: c.time, in: zone, at: r.place.coordinate)
+        if let sr = c.sunrise ?? sun.sunrise, let ss = c.sunset ?? sun.sunset {
+            var text = "↑ \(LocalTime.clock(sr, in: zone))  ↓ \(LocalTime.clock(ss, in: zone))"
+            if let dawn = sun.dawn, let dusk = sun.dusk {
+                text += "  (dawn \(LocalTime.clock(dawn, in: zone)), noon \(LocalTime.clock(sun.zenith, in: zone)), dusk \(LocalTime.clock(dusk, in: zone)))"
+            }
+            rows.append(("Sun", text))
         }
+        let lit = Int((SkyCalculator.moonIllumination(at: c.time) * 100).rounded())
+        rows.append(("Moon", "\(SkyCalculator.moonSymbol(at: c.time)) \(SkyCalculator.moonPhaseName(at: c.time)), \(lit) % lit"))
         for (k, v) in rows { lines.append("   " + k.padding(toLength: 11, withPad: " ", startingAt: 0) + v) }
         let outlook = r.days.dropFirst().prefix(3).map {
             "\(LocalTime.weekday(ofDate: $0.date)) \(Self.symbol($0.condition)) \(temp($0.temperatureMin))…\(temp($0.temperatureMax))"

@@ -101,4 +101,20 @@ func formatReport() -> WeatherReport {
         #expect(SkyCalculator.moonSymbol(at: utc("2024-04-23T23:49:00Z")) == "🌕")  // full moon
         #expect(Int(SkyCalculator.moonAge(at: utc("2024-04-23T23:49:00Z"))) == 15)
     }
+
+    @Test func moonIlluminationAndPhaseNamesAtPublishedDates() {
+        // Published (USNO): new moon 2024-01-11 11:57 UTC, first quarter 2024-01-18 03:52,
+        // full moon 2024-01-25 17:54, last quarter 2024-02-02 23:18.
+        #expect(SkyCalculator.moonIllumination(at: utc("2024-01-11T11:57:00Z")) < 0.02)
+        #expect(SkyCalculator.moonPhaseName(at: utc("2024-01-11T11:57:00Z")) == "new moon")
+        // The mean moon: the real one runs up to about 15 hours ahead or behind, so a quarter's
+        // illumination is 0.5 within 0.1.
+        #expect(abs(SkyCalculator.moonIllumination(at: utc("2024-01-18T03:52:00Z")) - 0.5) < 0.1)
+        #expect(SkyCalculator.moonPhaseName(at: utc("2024-01-18T03:52:00Z")) == "first quarter")
+        #expect(SkyCalculator.moonIllumination(at: utc("2024-01-25T17:54:00Z")) > 0.98)
+        #expect(SkyCalculator.moonPhaseName(at: utc("2024-01-25T17:54:00Z")) == "full moon")
+        #expect(SkyCalculator.moonPhaseName(at: utc("2024-02-02T23:18:00Z")) == "last quarter")
+        #expect(SkyCalculator.moonPhaseName(at: utc("2024-01-21T12:00:00Z")) == "waxing gibbous")
+        #expect(SkyCalculator.moonPhaseName(at: utc("2024-01-29T12:00:00Z")) == "waning gibbous")
+    }
 }

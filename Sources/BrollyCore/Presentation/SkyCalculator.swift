@@ -61,4 +61,18 @@ public enum SkyCalculator {
         let symbols = ["🌑", "🌒", "🌓", "🌔", "🌕", "🌖", "🌗", "🌘"]
         return symbols[Int((moonAge(at: date) / synodicMonth * 8).rounded()) % 8]
     }
+
+    /// The lit fraction of the moon's disc, 0 (new) … 1 (full), from its age.
+    public static func moonIllumination(at date: Date) -> Double {
+        (1 - cos(2 * .pi * moonAge(at: date) / synodicMonth)) / 2
+    }
+
+    /// One of eight phase names, in the order of `moonSymbol`.
+    public static func moonPhaseName(at date: Date) -> String {
+        let names = [
+            "new moon", "waxing crescent", "first quarter", "waxing gibbous", "full moon", "waning gibbous", "last quarter",
+            "waning crescent",
+        ]
+        return names[Int((moonAge(at: date) / synodicMonth * 8).rounded()) % 8]
+    }
 }

@@ -57,6 +57,25 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
         public var pressure: String
         public var precipitation: String
     }
+    /// The sun's and the moon's day at the place: sunrise and sunset from the provider (computed
+    /// when it has none), dawn, solar noon and dusk (civil twilight) and the moon computed locally.
+    public struct Sky: Codable, Sendable, Hashable {
+        public var dawn: String?
+        public var sunrise: String?
+        public var solarNoon: String
+        public var sunset: String?
+        public var dusk: String?
+        public var moon: Moon
+    }
+    public struct Moon: Codable, Sendable, Hashable {
+        /// "new moon", "waxing crescent", "first quarter", … "waning crescent".
+        public var phase: String
+        public var symbol: String
+        /// The lit fraction of the disc, 0 … 1.
+        public var illumination: Double
+        /// Days since the new moon.
+        public var age: Double
+    }
     public struct Source: Codable, Sendable, Hashable {
         public var provider: String
         public var fetchedAt: String
@@ -69,6 +88,8 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
     public var hours: [Hour]
     public var units: Units
     public var source: Source
+    /// Absent only in documents written before it existed.
+    public var sky: Sky?
 
     /// Builds the document for a result in `units`.
     public init(_ result: WeatherResult, units: UnitSystem) {
@@ -114,6 +135,14 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
         units = Units(
             temperature: u.temperatureSymbol, windSpeed: u.windSpeedSymbol, pressure: u.pressureSymbol,
             precipitation: u.precipitationSymbol)
+        let sun = SkyCalculator.sunTimes(on: cur.time, in: zone, at: report.place.coordinate)
+        sky = Sky(
+            dawn: iso(sun.dawn), sunrise: iso(cur.sunrise ?? sun.sunrise), solarNoon: LocalTime.iso8601(sun.zenith, in: zone),
+            sunset: iso(cur.sunset ?? sun.sunset), dusk: iso(sun.dusk),
+            moon: Moon(
+                phase: SkyCalculator.moonPhaseName(at: cur.time), symbol: SkyCalculator.moonSymbol(at: cur.time),
+                illumination: Self.round(SkyCalculator.moonIllumination(at: cur.time), 2),
+                age: Self.round(SkyCalculator.moonAge(at: cur.time), 1)))
         source = Source(
             provider: report.provider.rawValue, fetchedAt: LocalTime.iso8601(report.fetchedAt, in: TimeZone(secondsFromGMT: 0)!),
             stale: stale)

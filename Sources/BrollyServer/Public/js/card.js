@@ -145,6 +145,11 @@ export function render(doc, opts = {}) {
   text('clouds', typeof c.clouds === 'number' ? `${Math.round(c.clouds)}%` : '—');
   text('rain', amountText(typeof c.rain === 'number' ? c.rain : 0));
   text('snow', amountText(typeof c.snow === 'number' ? c.snow : 0));
+  const sky = doc.sky;
+  const clock = (t) => String(t).slice(11, 16);
+  text('sun', sky && sky.sunrise && sky.sunset ? `↑ ${clock(sky.sunrise)} · ↓ ${clock(sky.sunset)}` : '—');
+  text('twilight', sky && sky.dawn && sky.dusk ? `${clock(sky.dawn)} – ${clock(sky.dusk)}` : '—');
+  text('moon', sky ? `${sky.moon.symbol} ${sky.moon.phase}, ${Math.round(sky.moon.illumination * 100)}% lit` : '—');
   $('hours').replaceChildren(...doc.hours.slice(0, 24).map(hourItem));
   $('days').replaceChildren(...doc.days.slice(0, 7).map((d, i) => dayItem(d, i, Boolean(opts.historyNote))));
   updateAge();
