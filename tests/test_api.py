@@ -75,6 +75,8 @@ def test_weather_by_coordinates_and_by_place(server, double):
     assert status == 200 and headers["Content-Type"].startswith("application/json")
     assert doc["place"]["name"] == "Berlin"  # named by reverse geocoding
     assert doc["current"]["temperature"] == round(20 - 52.52 / 3, 1)
+    # Yesterday at this hour, from past_days=1 in the same call.
+    assert isinstance(doc["current"]["temperatureYesterday"], (int, float))
     # The sun's and the moon's day, computed locally: dawn < sunrise < solar noon < sunset < dusk.
     sky = doc["sky"]
     assert sky["dawn"] < sky["sunrise"] < sky["solarNoon"] < sky["sunset"] < sky["dusk"]

@@ -89,6 +89,7 @@ def test_first_launch_allowed_with_network(server, browser_factory, double):
     assert not b.exists("stale")
     assert b.text("sun").startswith("↑ ") and " · ↓ " in b.text("sun")
     assert " – " in b.text("twilight") and b.text("moon").endswith("% lit")
+    assert b.text("yesterday").endswith("than yesterday") or b.text("yesterday") == "About the same as yesterday"
     assert b.js("return document.querySelectorAll('#days li').length") >= 5
     assert b.js("return document.querySelectorAll('#hours li').length") >= 12
     assert "OpenStreetMap" in b.js("return document.querySelector('.leaflet-control-attribution').textContent")

@@ -28,6 +28,7 @@ def test_now_prints_the_json_contract(cli, double):
     assert len(doc["days"]) >= 5 and all(len(d["date"]) == 10 for d in doc["days"])
     assert doc["units"] == {"temperature": "°C", "windSpeed": "m/s", "pressure": "hPa", "precipitation": "mm"}
     assert doc["source"]["provider"] == "open-meteo" and doc["source"]["stale"] is False
+    assert isinstance(c["temperatureYesterday"], (int, float))
 
 
 def test_fresh_cache_makes_no_second_call(cli, double):

@@ -277,7 +277,8 @@ enum OpenAPIDocument {
                       "pressure": { "type": ["number", "null"] }, "windSpeed": { "type": ["number", "null"] }, "windDirection": { "type": ["number", "null"] },
                       "windGust": { "type": ["number", "null"] }, "clouds": { "type": ["number", "null"] }, "visibility": { "type": ["number", "null"] },
                       "rain": { "type": ["number", "null"] }, "snow": { "type": ["number", "null"] }, "condition": { "$ref": "#/components/schemas/Condition" },
-                      "sunrise": { "type": ["string", "null"] }, "sunset": { "type": ["string", "null"] }
+                      "sunrise": { "type": ["string", "null"] }, "sunset": { "type": ["string", "null"] },
+                      "temperatureYesterday": { "type": ["number", "null"], "description": "The temperature at this hour yesterday (Open-Meteo only; absent rather than guessed)" }
                     }
                   },
                   "days": { "type": "array", "items": { "type": "object", "required": ["date", "temperatureMin", "temperatureMax", "condition"],

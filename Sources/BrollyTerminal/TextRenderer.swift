@@ -147,7 +147,13 @@ public struct TextRenderer: Sendable {
         var headline = "\(Self.symbol(c.condition))  \(colouredTemp(c.temperature))  \(c.condition.description.capitalizedFirst)"
         if let f = c.feelsLike { headline += dim("  feels like \(temp(f))") }
         lines.append(headline)
-        lines.append("   Today      \(temp(c.temperatureMin)) … \(temp(c.temperatureMax))")
+        var today = "   Today      \(temp(c.temperatureMin)) … \(temp(c.temperatureMax))"
+        if let compared = WeatherDocument.comparedWithYesterday(
+            now: units.temperature(c.temperature), yesterday: c.temperatureYesterday.map(units.temperature))
+        {
+            today += " · " + compared
+        }
+        lines.append(today)
         var rows: [(String, String)] = []
         if let h = c.humidity { rows.append(("Humidity", String(format: "%.0f %%", h))) }
         if let p = c.pressure { rows.append(("Pressure", String(format: "%.0f hPa", p))) }

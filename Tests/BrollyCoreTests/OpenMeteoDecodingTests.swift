@@ -93,5 +93,33 @@ import Testing
         let url = provider.forecastURL(for: Coordinate(latitude: 52.52, longitude: 13.41)).absoluteString
         #expect(url.hasPrefix("http://127.0.0.1:1/proxy/v1/forecast?latitude=52.5200&longitude=13.4100"))
         #expect(url.contains("timezone=auto") && url.contains("wind_speed_unit=ms") && url.contains("temperature_unit=celsius"))
+        // Yesterday comes in the same call, for "warmer than yesterday".
+        #expect(url.contains("past_days=1"))
+    }
+
+    @Test func yesterdaysTemperatureAtThisHourComesFromPastDays() throws {
+        // An answer with past_days=1: hourly from yesterday 00:00 (UTC+1), now 2026-11-23 14:15.
+        var times: [String] = [], temps: [Double] = []
+        for h in 0..<48 {
+            times.append(String(format: "2026-11-%02dT%02d:00", 22 + h / 24, h % 24))
+            temps.append(Double(h % 24) + (h < 24 ? 0 : 3))
+        }
+        let json: [String: Any] = [
+            "latitude": 52.52, "longitude": 13.41, "utc_offset_seconds": 3600, "timezone": "Europe/Berlin",
+            "current": ["time": "2026-11-23T14:15", "temperature_2m": 17.0, "weather_code": 3, "is_day": 1],
+            "hourly": ["time": times, "temperature_2m": temps],
+            "daily": ["time": ["2026-11-22", "2026-11-23"], "temperature_2m_max": [23.0, 26.0], "temperature_2m_min": [0.0, 3.0],
+                      "weather_code": [3, 3]],
+        ]
+        let data = try JSONSerialization.data(withJSONObject: json)
+        let report = try OpenMeteoProvider.report(
+            from: data, place: Place(name: "Berlin", country: "Germany", latitude: 52.52, longitude: 13.41, timezone: "Europe/Berlin"),
+            fetchedAt: Date())
+        #expect(report.current.temperatureYesterday == 14)  // yesterday's 14:00 slot
+        #expect(report.days.first?.date == "2026-11-23" && report.hours.allSatisfy { $0.temperature >= 16 })
+        #expect(WeatherDocument.comparedWithYesterday(now: 17, yesterday: 14) == "3° warmer than yesterday")
+        #expect(WeatherDocument.comparedWithYesterday(now: 12.2, yesterday: 14) == "2° colder than yesterday")
+        #expect(WeatherDocument.comparedWithYesterday(now: 14.6, yesterday: 14) == "about the same as yesterday")
+        #expect(WeatherDocument.comparedWithYesterday(now: 14, yesterday: nil) == nil)
     }
 }

@@ -99,6 +99,9 @@ public struct CurrentConditions: Codable, Sendable, Hashable {
     public var condition: Condition
     public var sunrise: Date?
     public var sunset: Date?
+    /// The temperature at this hour yesterday (°C), when the provider gives it in the same answer
+    /// (Open-Meteo's `past_days=1`); nil otherwise — never guessed.
+    public var temperatureYesterday: Double?
 
     public init(
         time: Date, temperature: Double, feelsLike: Double? = nil, temperatureMin: Double,

@@ -35,6 +35,8 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
         public var condition: ConditionInfo
         public var sunrise: String?
         public var sunset: String?
+        /// The temperature at this hour yesterday, when the provider gives it (Open-Meteo).
+        public var temperatureYesterday: Double?
     }
     public struct Day: Codable, Sendable, Hashable {
         public var date: String
@@ -119,7 +121,7 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
             windSpeed: w(cur.windSpeed), windDirection: cur.windDirection.map { Self.round($0, 0) },
             windGust: w(cur.windGust), clouds: cur.clouds, visibility: cur.visibility,
             rain: p(cur.rain), snow: p(cur.snow), condition: c(cur.condition),
-            sunrise: iso(cur.sunrise), sunset: iso(cur.sunset))
+            sunrise: iso(cur.sunrise), sunset: iso(cur.sunset), temperatureYesterday: cur.temperatureYesterday.map(t))
         days = report.days.map {
             Day(
                 date: $0.date, temperatureMin: t($0.temperatureMin), temperatureMax: t($0.temperatureMax),
@@ -146,6 +148,15 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
         source = Source(
             provider: report.provider.rawValue, fetchedAt: LocalTime.iso8601(report.fetchedAt, in: TimeZone(secondsFromGMT: 0)!),
             stale: stale)
+    }
+
+    /// "3° warmer than yesterday", "2° colder than yesterday", "about the same as yesterday"
+    /// (within 1°), from two temperatures in the same unit; nil without yesterday's.
+    public static func comparedWithYesterday(now: Double, yesterday: Double?) -> String? {
+        guard let yesterday else { return nil }
+        let difference = now - yesterday
+        if abs(difference) < 1 { return "about the same as yesterday" }
+        return "\(Int(abs(difference).rounded()))° \(difference > 0 ? "warmer" : "colder") than yesterday"
     }
 
     static func round(_ v: Double, _ places: Int) -> Double {

@@ -31,7 +31,8 @@ public struct OpenMeteoProvider: WeatherProvider {
         "precipitation_probability_max", "sunrise", "sunset",
     ]
 
-    /// The forecast URL: metric units, local time zone, 7 days.
+    /// The forecast URL: metric units, local time zone, 7 days, and yesterday (`past_days=1`, in
+    /// the same call) for "warmer than yesterday".
     public func forecastURL(for c: Coordinate) -> URL {
         baseURL.appending(
             providerPath: "/v1/forecast",
@@ -40,7 +41,7 @@ public struct OpenMeteoProvider: WeatherProvider {
                 ("current", Self.currentFields.joined(separator: ",")),
                 ("hourly", Self.hourlyFields.joined(separator: ",")),
                 ("daily", Self.dailyFields.joined(separator: ",")),
-                ("timezone", "auto"), ("forecast_days", "7"), ("temperature_unit", "celsius"),
+                ("timezone", "auto"), ("forecast_days", "7"), ("past_days", "1"), ("temperature_unit", "celsius"),
                 ("wind_speed_unit", "ms"), ("precipitation_unit", "mm"),
             ])
     }
@@ -209,7 +210,7 @@ public struct OpenMeteoProvider: WeatherProvider {
     /// answer has no current conditions.
     public static func report(from data: Data, place: Place, fetchedAt: Date) throws -> WeatherReport {
         let decoded = try decode(data)
-        guard let current = decoded.current else {
+        guard var current = decoded.current else {
             throw BrollyError.unreadableResponse("Open-Meteo answer has no current conditions")
         }
         var place = place
@@ -217,11 +218,18 @@ public struct OpenMeteoProvider: WeatherProvider {
         place.utcOffsetSeconds = decoded.timeZone.secondsFromGMT(for: current.time)
         let today = LocalTime.dateString(current.time, in: decoded.timeZone)
         let hourStart = current.time.addingTimeInterval(-3600)
+        current.temperatureYesterday = temperature(atOrJustBefore: current.time.addingTimeInterval(-86_400), in: decoded.hours)
         return WeatherReport(
             place: place, current: current,
             days: decoded.days.filter { $0.date >= today },
             hours: Array(decoded.hours.filter { $0.time > hourStart }.prefix(48)),
             provider: .openMeteo, fetchedAt: fetchedAt)
+    }
+
+    /// The hourly temperature of the slot that holds `instant` (the latest slot starting at or
+    /// within an hour before it); nil when the answer has no such slot.
+    static func temperature(atOrJustBefore instant: Date, in hours: [HourForecast]) -> Double? {
+        hours.last { $0.time <= instant && instant.timeIntervalSince($0.time) < 3600 }?.temperature
     }
 
     /// Decodes a `/v1/search` answer; a missing `results` key means no match.

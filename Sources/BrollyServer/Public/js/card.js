@@ -4,7 +4,7 @@
 import { $, el, text } from './dom.js';
 import { setIcon } from './icons.js';
 import { state } from './state.js';
-import { amountText, shortTemp, speedText, tempText } from './units.js';
+import { amountText, comparedWithYesterday, shortTemp, speedText, tempText } from './units.js';
 
 export const region = $('weather');
 
@@ -129,6 +129,9 @@ export function render(doc, opts = {}) {
   text('description', c.condition.description);
   text('feels', typeof c.feelsLike === 'number' ? `Feels like ${tempText(c.feelsLike)}` : 'Feels like —');
   text('minmax', `Min ${tempText(c.temperatureMin)} · Max ${tempText(c.temperatureMax)}`);
+  const compared = comparedWithYesterday(c.temperature, c.temperatureYesterday);
+  text('yesterday', compared);
+  $('yesterday').hidden = !compared;
   text('humidity', typeof c.humidity === 'number' ? `${Math.round(c.humidity)}%` : '—');
   text('pressure', typeof c.pressure === 'number' ? `${Math.round(c.pressure)} hPa` : '—');
   if (typeof c.windSpeed === 'number') {

@@ -24,3 +24,11 @@ export const shortTemp = (c) => state.units === 'K' ? `${whole(temp(c))}` : `${w
 export const speedText = (ms) => state.units === 'F' ? `${(ms * 2.236936).toFixed(1)} mph` : `${ms.toFixed(1)} m/s`;
 /** The JSON keeps the provider's precision (0.25 mm); the display rounds. */
 export const amountText = (mm) => state.units === 'F' ? `${(mm / 25.4).toFixed(2)} in` : `${mm.toFixed(1)} mm`;
+
+/** "3° warmer than yesterday", "about the same as yesterday" (within 1°), in the shown unit. */
+export function comparedWithYesterday(nowC, yesterdayC) {
+  if (typeof yesterdayC !== 'number') return '';
+  const difference = temp(nowC) - temp(yesterdayC);
+  if (Math.abs(difference) < 1) return 'About the same as yesterday';
+  return `${Math.round(Math.abs(difference))}° ${difference > 0 ? 'warmer' : 'colder'} than yesterday`;
+}
