@@ -27,17 +27,9 @@ struct ServerParts: Sendable {
     }
 }
 
-/// Builds the router: middleware, the API controllers over the use cases, health, metrics, the
-/// OpenAPI document, Leaflet and the web app. (`buildApplication` serves the API from a router of
-/// its own, which is this one without the static files and the terminal pages.)
-public func buildRouter(useCases: UseCases, settings: ServerSettings, metrics: ServerMetrics = ServerMetrics()) -> Router<AppRequestContext> {
-    let parts = ServerParts(useCases: useCases, settings: settings, metrics: metrics)
-    let router = makeRouter(parts, api: true, site: true)
-    parts.routes.load(router.routes.map { ($0.path.description, $0.method) })
-    return router
-}
-
-/// A router with the API (`api`), the rest of the site (`site`), or both.
+/// The router of the API (`api`) or of the rest of the site (`site`): `buildApplication` serves
+/// `/api/v1/*` from the first, without the static-file and terminal middleware, and all else from
+/// the second.
 func makeRouter(_ p: ServerParts, api: Bool, site: Bool) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     // Metrics and the security headers in one middleware: every layer costs on the hot path.
@@ -106,7 +98,7 @@ struct TwoLaneResponder: HTTPResponder {
 enum MetricsAccess {
     static func check(_ request: Request, context: AppRequestContext, token: String?) throws {
         if let token {
-            guard let auth = request.headers[.authorization], Self.constantTimeEqual(auth, "Bearer " + token) else {
+            guard let auth = request.headers[.authorization], constantTimeEqual(Array(auth.utf8), Array(("Bearer " + token).utf8)) else {
                 throw Problem(.unauthorized, code: "unauthorized", title: "Unauthorized", detail: "the metrics need the bearer token")
             }
             return
@@ -116,12 +108,6 @@ enum MetricsAccess {
             throw Problem(
                 .forbidden, code: "forbidden", title: "Forbidden", detail: "the metrics are served to loopback only (or set BROLLY_METRICS_TOKEN)")
         }
-    }
-
-    static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-        let (x, y) = (Array(a.utf8), Array(b.utf8))
-        guard x.count == y.count else { return false }
-        return zip(x, y).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
     }
 }
 

@@ -74,11 +74,10 @@ public struct ServerSettings: Sendable {
         if let raw = value("BROLLY_PUBLIC_ORIGIN") {
             settings.publicOrigins = try raw.split(separator: ",").map { item in
                 let text = item.trimmingCharacters(in: .whitespaces)
-                guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-                    let host = url.host, url.path.isEmpty || url.path == "/"
+                guard let url = URL(string: text), url.path.isEmpty || url.path == "/", let origin = Origin(text),
+                    origin.scheme == "http" || origin.scheme == "https"
                 else { throw BrollyServerError.invalidSetting("BROLLY_PUBLIC_ORIGIN must list origins like https://weather.example.com, got \(text)") }
-                let port = url.port ?? (scheme == "https" ? 443 : 80)
-                return "\(scheme)://\(host.lowercased()):\(port)"
+                return origin.normalized
             }
         }
         settings.metricsToken = value("BROLLY_METRICS_TOKEN")

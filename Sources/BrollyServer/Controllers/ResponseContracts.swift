@@ -15,7 +15,7 @@ extension NowDocument: ResponseEncodable {}
 extension Address: ResponseEncodable {}
 
 /// A JSON body encoded earlier (memoized), with its ETag.
-struct EncodedJSON: ResponseGenerator {
+struct EncodedJSON: Sendable {
     /// Kept as a `ByteBuffer`, so answering shares the bytes instead of copying them.
     var body: ByteBuffer
     var etag: String
@@ -23,10 +23,6 @@ struct EncodedJSON: ResponseGenerator {
     init(body: Data, etag: String) {
         self.body = ByteBuffer(bytes: body)
         self.etag = etag
-    }
-
-    func response(from request: Request, context: some RequestContext) throws -> Response {
-        Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8", .eTag: etag], body: .init(byteBuffer: body))
     }
 
     /// The response with its `Cache-Control`, built in one go (the hot path's answer).

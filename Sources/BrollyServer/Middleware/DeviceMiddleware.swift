@@ -91,10 +91,7 @@ struct DeviceTokens: Sendable {
     /// Whether the server minted `token` (or it is a known device from before the HMAC).
     func isValid(_ token: String) -> Bool {
         guard Self.isWellFormed(token), let bytes = Self.bytes(base64url: token), bytes.count == 32 else { return false }
-        let expected = mac(Array(bytes[0..<16]))
-        var difference: UInt8 = 0
-        for (a, b) in zip(expected, bytes[16..<32]) { difference |= a ^ b }
-        return difference == 0 || isKnownDevice(Self.id(forToken: token))
+        return constantTimeEqual(mac(Array(bytes[0..<16])), Array(bytes[16..<32])) || isKnownDevice(Self.id(forToken: token))
     }
 
     /// The stored id of the device whose valid cookie `request` carries; nil without one.
@@ -182,4 +179,11 @@ struct DeviceTokens: Sendable {
 /// The server's device secret, kept in the data directory with mode 0600.
 public enum DeviceSecret {
     public static func load(at url: URL) throws -> [UInt8] { try DeviceTokens.loadSecret(at: url) }
+}
+
+/// Whether two byte strings are equal, in time that does not depend on where they differ (for
+/// secrets: the device tokens' HMAC, the metrics token).
+func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+    guard a.count == b.count else { return false }
+    return zip(a, b).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
 }

@@ -16,19 +16,11 @@ struct SameOriginMiddleware<Context: RequestContext>: RouterMiddleware {
         origins = allowedOrigins
         var hosts: Set<String> = []
         for origin in allowedOrigins {
-            guard let url = URL(string: origin), let host = url.host?.lowercased() else { continue }
-            let shown = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
-            let port = url.port ?? (url.scheme == "https" ? 443 : 80)
-            hosts.insert("\(shown):\(port)")
-            if (url.scheme == "https" && port == 443) || (url.scheme == "http" && port == 80) { hosts.insert(shown) }
+            guard let o = Origin(origin) else { continue }
+            hosts.insert("\(o.host):\(o.port)")
+            if o.port == (o.scheme == "https" ? 443 : 80) { hosts.insert(o.host) }
         }
         self.hosts = hosts
-    }
-
-    static func normalized(origin: String) -> String? {
-        guard let url = URL(string: origin), let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased() else { return nil }
-        let shown = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
-        return "\(scheme)://\(shown):\(url.port ?? (scheme == "https" ? 443 : 80))"
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
@@ -47,7 +39,7 @@ struct SameOriginMiddleware<Context: RequestContext>: RouterMiddleware {
                 throw Self.refused("this server does not accept changes addressed to \(host.prefix(100)); set BROLLY_PUBLIC_ORIGIN")
             }
             if let origin = request.headers[.origin] {
-                guard let normalized = Self.normalized(origin: origin), origins.contains(normalized) else {
+                guard let normalized = Origin(origin)?.normalized, origins.contains(normalized) else {
                     throw Self.refused("origin \(origin.prefix(100)) may not change this data")
                 }
             }
@@ -58,4 +50,21 @@ struct SameOriginMiddleware<Context: RequestContext>: RouterMiddleware {
     static func refused(_ detail: String) -> Problem {
         Problem(.forbidden, code: "cross-origin", title: "Cross-origin request refused", detail: detail)
     }
+}
+
+/// An origin's scheme, host (lower-case, IPv6 in brackets) and port (the scheme's default when
+/// absent): `Origin("https://Weather.example.org")?.normalized` is `https://weather.example.org:443`.
+struct Origin {
+    let scheme: String
+    let host: String
+    let port: Int
+
+    init?(_ text: String) {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased() else { return nil }
+        self.scheme = scheme
+        self.host = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        port = url.port ?? (scheme == "https" ? 443 : 80)
+    }
+
+    var normalized: String { "\(scheme)://\(host):\(port)" }
 }
