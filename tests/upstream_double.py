@@ -2,7 +2,8 @@
 """A local stand-in for Brolly's upstreams, in their real wire formats.
 
 Serves, on 127.0.0.1:
-  Open-Meteo        GET /v1/forecast, GET /v1/search
+  Open-Meteo        GET /v1/forecast (with minutely_15, past_days), GET /v1/search,
+                    GET /v1/air-quality
   OpenWeatherMap    GET /data/2.5/weather, /data/2.5/forecast, /geo/1.0/direct, /geo/1.0/reverse
   Nominatim         GET /reverse
   IP location       GET /json            (ip-api.com format)
@@ -92,7 +93,7 @@ def open_meteo_forecast(q):
         daily_max.append(max(ts + [base]) if d == now.date() else max(ts))
         daily_min.append(min(ts + [base]) if d == now.date() else min(ts))
     offset = int(now.utcoffset().total_seconds())
-    return {
+    body = {
         "latitude": round(lat, 4), "longitude": round(lon, 4), "generationtime_ms": 0.1,
         "utc_offset_seconds": offset, "timezone": tzname, "timezone_abbreviation": now.tzname() or "GMT",
         "elevation": 38.0,
@@ -124,6 +125,79 @@ def open_meteo_forecast(q):
                   "precipitation_probability_max": [10 * max(0, i) for i in range(-past, 7)],
                   "sunrise": [f"{d.isoformat()}T07:41" for d in days],
                   "sunset": [f"{d.isoformat()}T16:02" for d in days]},
+    }
+    if "minutely_15" in q:
+        body.update(minutely_15(q, lat, lon, now))
+    return body
+
+
+def minutely_15(q, lat, lon, now):
+    """15-minute slots around `now` (the start of the quarter hour under way). A value is what
+    falls in the 15 minutes before its time. Scenarios by place: Berlin, rain starting two slots
+    after the one under way and lasting three (45 min); London, raining now and stopping after the
+    next slot; Oslo (59.91, 10.75), snow from the slot under way to the end; elsewhere dry."""
+    past = int(q.get("past_minutely_15", ["0"])[0])
+    count = int(q.get("forecast_minutely_15", ["8"])[0])
+    ends = [now + timedelta(minutes=15 * k) for k in range(1 - past, 1 + count)]
+    g = nearest(lat, lon)
+    name = g[0] if g else ""
+    snowy = abs(lat - 59.91) < 0.5 and abs(lon - 10.75) < 0.5
+
+    def wet(k):  # k = 1 is the slot under way
+        if name == "Berlin":
+            return 3 <= k <= 5
+        if name == "London":
+            return k <= 2
+        return snowy and k >= 1
+
+    ks = list(range(1 - past, 1 + count))
+    fields = q["minutely_15"][0].split(",")
+    block = {"time": [e.strftime("%Y-%m-%dT%H:%M") for e in ends]}
+    units = {"time": "iso8601"}
+    if "precipitation" in fields:
+        block["precipitation"] = [0.6 if wet(k) else 0.0 for k in ks]
+        units["precipitation"] = "mm"
+    if "snowfall" in fields:
+        block["snowfall"] = [0.42 if wet(k) and snowy else 0.0 for k in ks]
+        units["snowfall"] = "cm"
+    return {"minutely_15_units": units, "minutely_15": block}
+
+
+def in_european_pollen_model(lat, lon):
+    return 30 <= lat <= 72 and -25 <= lon <= 45
+
+
+def open_meteo_air_quality(q):
+    """Open-Meteo's /v1/air-quality: current values and hourly UV for the local day. Pollen is null
+    outside CAMS Europe's domain, as the real API answers."""
+    lat, lon = float(q["latitude"][0]), float(q["longitude"][0])
+    tz, tzname = zone_for(lat, lon)
+    now = datetime.now(tz).replace(minute=0, second=0, microsecond=0)
+    offset = int(now.utcoffset().total_seconds())
+    europe = in_european_pollen_model(lat, lon)
+    eaqi = 44 if europe else 27
+    usaqi = 65 if europe else 38
+    current = {"time": now.strftime("%Y-%m-%dT%H:%M"), "interval": 3600, "european_aqi": eaqi, "us_aqi": usaqi,
+               "pm2_5": 22.1, "pm10": 28.2, "ozone": 42.0, "nitrogen_dioxide": 11.2, "uv_index": 2.1}
+    pollen = {"alder": 0.0, "birch": 12.5, "grass": 3.1, "mugwort": 0.0, "olive": 0.0, "ragweed": 0.4}
+    for plant, v in pollen.items():
+        current[f"{plant}_pollen"] = v if europe else None
+    wanted = set(q.get("current", [""])[0].split(","))
+    current = {k: v for k, v in current.items() if k in ("time", "interval") or k in wanted}
+    day = now.replace(hour=0)
+    hours = [day + timedelta(hours=h) for h in range(24)]
+    return {
+        "latitude": round(lat, 4), "longitude": round(lon, 4), "generationtime_ms": 0.2,
+        "utc_offset_seconds": offset, "timezone": tzname, "timezone_abbreviation": now.tzname() or "GMT",
+        "elevation": 38.0,
+        "current_units": {"time": "iso8601", "interval": "seconds", "european_aqi": "EAQI", "us_aqi": "USAQI",
+                          "pm2_5": "\u03bcg/m\u00b3", "pm10": "\u03bcg/m\u00b3", "ozone": "\u03bcg/m\u00b3",
+                          "nitrogen_dioxide": "\u03bcg/m\u00b3", "uv_index": "",
+                          **{f"{p}_pollen": "grains/m\u00b3" for p in pollen}},
+        "current": current,
+        "hourly_units": {"time": "iso8601", "uv_index": ""},
+        "hourly": {"time": [h.strftime("%Y-%m-%dT%H:%M") for h in hours],
+                   "uv_index": [round(max(0.0, 6.2 * math.sin((h.hour - 6) / 12 * math.pi)), 2) for h in hours]},
     }
 
 
@@ -357,6 +431,8 @@ class Handler(BaseHTTPRequestHandler):
                 return self.send_json(200, open_meteo_forecast(q))
             if path == "/v1/search":
                 return self.send_json(200, open_meteo_search(q))
+            if path == "/v1/air-quality":
+                return self.send_json(200, open_meteo_air_quality(q))
             if path.startswith("/data/2.5/") or path.startswith("/geo/1.0/"):
                 if q.get("appid", [""])[0] in ("", "badkey"):
                     return self.send_json(401, {"cod": 401, "message": "Invalid API key. Please see https://openweathermap.org/faq#error401 for more info."})

@@ -140,7 +140,7 @@ public struct TextRenderer: Sendable {
     }
 
     /// `brolly now`: the place, current conditions, today's range and a short outlook.
-    public func now(_ result: WeatherResult) -> String {
+    public func now(_ result: WeatherResult, now: Date = Date()) -> String {
         let r = result.report, c = r.current, zone = r.place.timeZone
         var lines: [String] = []
         lines.append(bold(r.place.displayName) + dim(String(format: "  (%.2f, %.2f)", r.place.latitude, r.place.longitude)))
@@ -177,6 +177,23 @@ public struct TextRenderer: Sendable {
             }
             rows.append(("Sun", text))
         }
+        if let slots = r.nowcast, let sentence = NowcastSummary.sentence(slots, now: now) {
+            rows.append(("Next hour", sentence))
+        }
+        if let air = result.airQuality?.airQuality {
+            var parts: [String] = []
+            if let e = air.europeanAQI { parts.append("European AQI \(Int(e.rounded())) (\(AirQualityBand.european(e).category))") }
+            if let u = air.usAQI { parts.append("US AQI \(Int(u.rounded())) (\(AirQualityBand.us(u).category))") }
+            if let pm = air.pm2_5 { parts.append(String(format: "PM2.5 %.0f μg/m³", pm)) }
+            if !parts.isEmpty { rows.append(("Air", parts.joined(separator: " · ") + (result.airQuality!.isStale ? dim(" (stale)") : ""))) }
+            if let uv = air.uvIndex {
+                var text = String(format: "%.0f (%@)", uv, AirQualityBand.uv(uv).category)
+                if let max = air.uvIndexMax { text += String(format: ", today's highest %.0f (%@)", max, AirQualityBand.uv(max).category) }
+                rows.append(("UV", text))
+            }
+            let pollen = AirQuality.plants.compactMap { plant in air.pollen[plant].map { "\(plant) \(Int($0.rounded()))" } }
+            if !pollen.isEmpty { rows.append(("Pollen", pollen.joined(separator: ", ") + " grains/m³")) }
+        }
         let lit = Int((SkyCalculator.moonIllumination(at: c.time) * 100).rounded())
         rows.append(("Moon", "\(SkyCalculator.moonSymbol(at: c.time)) \(SkyCalculator.moonPhaseName(at: c.time)), \(lit) % lit"))
         for (k, v) in rows { lines.append("   " + k.padding(toLength: 11, withPad: " ", startingAt: 0) + v) }
@@ -193,7 +210,7 @@ public struct TextRenderer: Sendable {
     public var showsFooter = true
 
     func footer(_ result: WeatherResult) -> String {
-        var s = "   \(result.report.provider.rawValue), updated \(Self.age(result.age))"
+        var s = "   \(result.report.provider.attribution(fallbackFrom: result.fallbackFrom)), updated \(Self.age(result.age))"
         if result.isStale { s += " " + paint("[stale]", "33") }
         return dim(s)
     }

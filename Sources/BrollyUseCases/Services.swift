@@ -17,6 +17,8 @@ public struct Services: Sendable {
     public let addresses: AddressService
     /// Today's news (NewsAPI with a key, else BBC News RSS).
     public let news: NewsService
+    /// Air quality, UV and pollen (Open-Meteo's air-quality API), cached for an hour.
+    public let airQuality: AirQualityService
     /// The one-time IP location lookup (used by the CLI when it has no place at all).
     public let ipLocator: IPLocator
     /// Saved places, history and devices.
@@ -59,9 +61,10 @@ public struct Services: Sendable {
 
     public init(
         configuration: BrollyConfiguration, weather: WeatherService, search: PlaceSearch, namer: PlaceNamer,
-        addresses: AddressService, news: NewsService, ipLocator: IPLocator, store: AppDatabase,
+        addresses: AddressService, news: NewsService, airQuality: AirQualityService, ipLocator: IPLocator, store: AppDatabase,
         guards: UpstreamGuards = UpstreamGuards()
     ) {
+        self.airQuality = airQuality
         self.guards = guards
         self.configuration = configuration
         self.weather = weather
@@ -93,10 +96,21 @@ public struct Services: Sendable {
         let provider = makeProvider(c, network: standard)
         let quickProvider = makeProvider(c, network: quick)
 
+        // With an OpenWeatherMap key, Open-Meteo and OpenWeatherMap back each other up.
+        let fallback = c.fallbackProvider.map { id in
+            var other = c
+            other.provider = id
+            return FallbackProvider(
+                provider: makeProvider(other, network: standard), quickProvider: makeProvider(other, network: quick),
+                policy: c.cachePolicy)
+        }
         let weather = WeatherService(
             provider: provider, quickProvider: quickProvider, cache: cache, policy: c.cachePolicy,
             keepsEntriesInMemory: options.keepsEntriesInMemory, memoryEntries: options.memoryEntries, staleLimit: options.staleLimit,
-            now: options.now)
+            fallback: fallback, now: options.now)
+        let airQuality = AirQualityService(
+            source: OpenMeteoAirQuality(network: quick, baseURL: c.urls.openMeteoAirQuality, now: options.now), cache: cache,
+            keepsEntriesInMemory: options.keepsEntriesInMemory, memoryEntries: options.memoryEntries, now: options.now)
 
         let addressNetwork = network(timeout: min(c.timeout, 5), retry: RetryPolicy(maxAttempts: 2))
         // Nominatim's one request a second is its budget in `guards`, shared by the process.
@@ -118,6 +132,7 @@ public struct Services: Sendable {
                 provider: quickProvider, addresses: addresses, cache: cache, memoryEntries: options.memoryEntries, now: options.now),
             addresses: addresses,
             news: NewsService(network: newsNetwork, source: newsSource, cache: cache, now: options.now),
+            airQuality: airQuality,
             ipLocator: IPLocator(network: network(timeout: min(c.timeout, 5), retry: RetryPolicy(maxAttempts: 2)), url: c.urls.ipLocation),
             store: store, guards: guards)
     }

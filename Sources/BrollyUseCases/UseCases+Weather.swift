@@ -16,10 +16,21 @@ extension UseCases {
     /// The weather at `place` under the cache policy `mode`, added to the history as asked, with
     /// the street address of the point when one can be had quickly. A history that cannot be
     /// written does not fail the lookup: it is reported to `historyFailed`.
+    ///
+    /// `withAirQuality`: air quality, UV and pollen are looked up at the same time (their own
+    /// one-hour window); when they are not cached they are waited for at most
+    /// ``airQualityGrace`` seconds after the weather (the lookup goes on and is cached for the next
+    /// request). They never fail the lookup.
     public func weather(
-        for place: Place, mode: FetchMode = .normal, recording: HistoryRecording = .none
+        for place: Place, mode: FetchMode = .normal, recording: HistoryRecording = .none, withAirQuality: Bool = false
     ) async throws -> WeatherResult {
-        let result = try await services.weather.weather(for: place, mode: mode)
+        let air: Task<AirQualityService.Result?, Never>? =
+            withAirQuality
+            ? Task { [airQuality = services.airQuality] in
+                await airQuality.airQuality(at: place.coordinate, offline: mode == .offline)
+            } : nil
+        var result = try await services.weather.weather(for: place, mode: mode)
+        if let air { result.airQuality = await FirstOf.value(air, orNilAfter: airQualityGrace) }
         switch recording {
         case .none:
             break

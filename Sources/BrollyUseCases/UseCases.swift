@@ -13,6 +13,8 @@ public final class UseCases: Sendable {
     /// How long a weather answer waits for coordinates to be named before it uses the
     /// coordinates themselves (the naming goes on and is cached for the next request).
     public let namingDeadline: TimeInterval = 1.5
+    /// How long a weather answer waits, after the weather is in, for air quality that is not cached.
+    public let airQualityGrace: TimeInterval = 1.0
     /// Told when a lookup could not be added to the history. The lookup itself still answers:
     /// the server logs this, the CLI prints a note.
     let historyFailed: @Sendable (any Error) -> Void

@@ -60,6 +60,17 @@ import Testing
                         #expect(day.temperatureMin <= day.temperatureMax, "\(file): \(day.date)")
                     }
                     Self.checkCoordinate(d.latitude, d.longitude, file)
+                    for slot in d.minutely {
+                        #expect((0...100).contains(slot.precipitation), "\(file): 15-minute precipitation \(slot.precipitation)")
+                    }
+                    if n.contains("minutely_15") { #expect(!d.minutely.isEmpty, "\(file): no minutely_15 slots") }
+                case ("open-meteo", let n) where n.hasPrefix("air-quality"):
+                    let a = try OpenMeteoAirQuality.decode(data, fetchedAt: Date())
+                    #expect(!a.isEmpty, "\(file): no values")
+                    if let e = a.europeanAQI { #expect((0...500).contains(e), "\(file): European AQI \(e)") }
+                    if let u = a.usAQI { #expect((0...500).contains(u), "\(file): US AQI \(u)") }
+                    if let uv = a.uvIndex { #expect((0...20).contains(uv), "\(file): UV \(uv)") }
+                    a.pollen.values.forEach { #expect($0 >= 0, "\(file): pollen") }
                 case ("open-meteo", let n) where n.hasPrefix("geocoding"):
                     try OpenMeteoProvider.places(from: data).forEach { Self.checkCoordinate($0.latitude, $0.longitude, file) }
                 case ("openweathermap", let n) where n.hasPrefix("current"):

@@ -72,6 +72,8 @@ func makeApp(_ provider: StubProvider) -> some ApplicationProtocol {
         search: PlaceSearch(provider: provider, cache: cache), namer: PlaceNamer(provider: provider, addresses: addresses, cache: cache),
         addresses: addresses,
         news: NewsService(network: refusing, source: .bbc(baseURL: URL(string: "http://127.0.0.1:9")!), cache: cache),
+        airQuality: AirQualityService(
+            source: OpenMeteoAirQuality(network: refusing, baseURL: URL(string: "http://127.0.0.1:9")!), cache: cache),
         ipLocator: IPLocator(network: refusing, url: URL(string: "http://127.0.0.1:9")!), store: try! AppDatabase.inMemory())
     let settings = ServerSettings(leafletDirectory: "/nonexistent", webDirectory: ServerSettings.bundledWebDirectory)
     return buildApplication(useCases: UseCases(services: services), settings: settings, logger: Logger(label: "test"))

@@ -36,12 +36,14 @@ struct Now: AsyncParsableCommand {
     func run() async throws {
         try await CommandContext.with(providerOptions, needsStore: false) { context in
             let units = context.units(output.units)
-            let result = try await context.weather(location)
+            // Air quality for the full views and for formats that ask for it (%q, %u).
+            let wantsAir = format.map { $0 != "waybar" && ($0.contains("%q") || $0.contains("%u")) } ?? true
+            let result = try await context.weather(location, withAirQuality: wantsAir)
             if format == "waybar" {
                 let data = try JSONEncoder().encode(WaybarDocument(result, units: units))
                 print(String(decoding: data, as: UTF8.self))
             } else if let format {
-                print(OneLineFormat(units: units).render(format, result.report))
+                print(OneLineFormat(units: units).render(format, result.report, airQuality: result.airQuality?.airQuality))
             } else if output.json {
                 try Terminal.printJSON(WeatherDocument(result, units: units))
             } else {

@@ -188,6 +188,19 @@ public enum ProviderID: String, Codable, Sendable, CaseIterable {
     case openMeteo = "open-meteo"
     case openWeatherMap = "openweathermap"
 
+    /// The provider's name as people write it.
+    public var displayName: String {
+        switch self {
+        case .openMeteo: "Open-Meteo"
+        case .openWeatherMap: "OpenWeatherMap"
+        }
+    }
+
+    /// "from OpenWeatherMap (Open-Meteo unavailable)" when `fallbackFrom` failed, else "from Open-Meteo".
+    public func attribution(fallbackFrom: ProviderID?) -> String {
+        "from \(displayName)" + (fallbackFrom.map { " (\($0.displayName) unavailable)" } ?? "")
+    }
+
     /// The shortest time a response is served without a new call. OpenWeatherMap asks for at
     /// least 10 minutes between calls for one place; Open-Meteo sets no such floor.
     public var minimumFreshness: TimeInterval {
@@ -207,10 +220,13 @@ public struct WeatherReport: Codable, Sendable, Hashable {
     public var provider: ProviderID
     /// When the provider's answer was received.
     public var fetchedAt: Date
+    /// Precipitation in 15-minute slots for the next two hours, from the slot under way (Open-Meteo's
+    /// `minutely_15`, in the same call); nil when the provider gives none.
+    public var nowcast: [NowcastSlot]?
 
     public init(
         place: Place, current: CurrentConditions, days: [DayForecast], hours: [HourForecast],
-        provider: ProviderID, fetchedAt: Date
+        provider: ProviderID, fetchedAt: Date, nowcast: [NowcastSlot]? = nil
     ) {
         self.place = place
         self.current = current
@@ -218,7 +234,28 @@ public struct WeatherReport: Codable, Sendable, Hashable {
         self.hours = hours
         self.provider = provider
         self.fetchedAt = fetchedAt
+        self.nowcast = nowcast
     }
+}
+
+/// One 15-minute slot of the next hours' precipitation: what falls in the quarter hour that ends at
+/// `end` (Open-Meteo's convention: a value is the sum over the preceding 15 minutes).
+public struct NowcastSlot: Codable, Sendable, Hashable {
+    public var end: Date
+    /// mm in the slot.
+    public var precipitation: Double
+    /// cm of snow in the slot, when the provider says.
+    public var snowfall: Double?
+
+    public init(end: Date, precipitation: Double, snowfall: Double? = nil) {
+        self.end = end
+        self.precipitation = precipitation
+        self.snowfall = snowfall
+    }
+
+    public var start: Date { end.addingTimeInterval(-900) }
+    /// 0.1 mm in a quarter hour (0.4 mm/h) or more: rain a person notices.
+    public var isWet: Bool { precipitation >= 0.1 }
 }
 
 extension WeatherReport {

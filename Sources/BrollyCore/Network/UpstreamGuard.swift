@@ -3,6 +3,9 @@ import Foundation
 /// The upstream services Brolly calls, each with its own budget and circuit breaker.
 public enum Upstream: String, Sendable, CaseIterable, Hashable {
     case openMeteo = "open-meteo"
+    /// Open-Meteo's air-quality API: its own breaker (its failures must not pause the forecast) and
+    /// a budget of its own, small beside the forecast's since answers keep for an hour.
+    case openMeteoAirQuality = "open-meteo-air-quality"
     case openWeatherMap = "openweathermap"
     case nominatim
     case google
@@ -13,6 +16,7 @@ public enum Upstream: String, Sendable, CaseIterable, Hashable {
     /// The upstream a request for `provider` (the label providers give `NetworkService.get`) goes to.
     public init?(providerLabel label: String) {
         switch label {
+        case "Open-Meteo air quality": self = .openMeteoAirQuality
         case let l where l.hasPrefix("Open-Meteo"): self = .openMeteo
         case let l where l.hasPrefix("OpenWeatherMap"): self = .openWeatherMap
         case "Nominatim": self = .nominatim
@@ -36,6 +40,7 @@ public enum Upstream: String, Sendable, CaseIterable, Hashable {
     public var defaultBudget: Budget {
         switch self {
         case .openMeteo: Budget([.init(600, per: 60), .init(5_000, per: 3_600), .init(10_000, per: 86_400)])
+        case .openMeteoAirQuality: Budget([.init(60, per: 60), .init(600, per: 3_600), .init(2_000, per: 86_400)])
         case .openWeatherMap: Budget([.init(60, per: 60)])
         case .nominatim: Budget([.init(1, per: 1)])
         case .google: Budget([.init(600, per: 60)])

@@ -5,6 +5,7 @@ import Foundation
 public struct UpstreamURLs: Sendable, Hashable {
     public var openMeteo: URL
     public var openMeteoGeocoding: URL
+    public var openMeteoAirQuality: URL
     public var openWeatherMap: URL
     public var ipLocation: URL
     public var nominatim: URL
@@ -15,6 +16,7 @@ public struct UpstreamURLs: Sendable, Hashable {
     public init(
         openMeteo: URL = URL(string: "https://api.open-meteo.com")!,
         openMeteoGeocoding: URL = URL(string: "https://geocoding-api.open-meteo.com")!,
+        openMeteoAirQuality: URL = URL(string: "https://air-quality-api.open-meteo.com")!,
         openWeatherMap: URL = URL(string: "https://api.openweathermap.org")!,
         ipLocation: URL = URL(string: "http://ip-api.com/json")!,
         nominatim: URL = URL(string: "https://nominatim.openstreetmap.org")!,
@@ -24,6 +26,7 @@ public struct UpstreamURLs: Sendable, Hashable {
     ) {
         self.openMeteo = openMeteo
         self.openMeteoGeocoding = openMeteoGeocoding
+        self.openMeteoAirQuality = openMeteoAirQuality
         self.openWeatherMap = openWeatherMap
         self.ipLocation = ipLocation
         self.nominatim = nominatim
@@ -32,7 +35,8 @@ public struct UpstreamURLs: Sendable, Hashable {
         self.newsAPI = newsAPI
     }
 
-    /// Reads `BROLLY_OPEN_METEO_URL`, `BROLLY_OPEN_METEO_GEOCODING_URL`, `BROLLY_OPENWEATHERMAP_URL`,
+    /// Reads `BROLLY_OPEN_METEO_URL`, `BROLLY_OPEN_METEO_GEOCODING_URL`,
+    /// `BROLLY_OPEN_METEO_AIR_QUALITY_URL`, `BROLLY_OPENWEATHERMAP_URL`,
     /// `BROLLY_IP_LOCATION_URL`, `BROLLY_NOMINATIM_URL`, `BROLLY_GOOGLE_GEOCODING_URL`,
     /// `BROLLY_BBC_FEEDS_URL` and `BROLLY_NEWSAPI_URL`.
     public static func fromEnvironment(_ env: [String: String]) throws -> UpstreamURLs {
@@ -46,6 +50,7 @@ public struct UpstreamURLs: Sendable, Hashable {
         }
         try read("BROLLY_OPEN_METEO_URL", into: \.openMeteo)
         try read("BROLLY_OPEN_METEO_GEOCODING_URL", into: \.openMeteoGeocoding)
+        try read("BROLLY_OPEN_METEO_AIR_QUALITY_URL", into: \.openMeteoAirQuality)
         try read("BROLLY_OPENWEATHERMAP_URL", into: \.openWeatherMap)
         try read("BROLLY_IP_LOCATION_URL", into: \.ipLocation)
         try read("BROLLY_NOMINATIM_URL", into: \.nominatim)

@@ -17,7 +17,7 @@ import Foundation
 /// | `%M` | moon day | | `%y` | warmer or colder than yesterday (Brolly) |
 /// | `%p` | precipitation now (mm, Brolly's latest reading, not wttr.in's 3 h) | | `%q` | air quality (Brolly) |
 /// | `%P` | pressure | | `%r` | the next hour's precipitation and chance (Brolly) |
-/// | `%u` | UV index | | | |
+/// | `%u` | UV index (Brolly's air-quality answer) | | | |
 ///
 /// Codes whose data the answer does not carry print nothing.
 public struct OneLineFormat: Sendable {
@@ -49,7 +49,7 @@ public struct OneLineFormat: Sendable {
     public static func expanding(_ format: String) -> String { presets[format] ?? format }
 
     /// The format filled in for one answer at `now`.
-    public func render(_ format: String, _ report: WeatherReport, now: Date = Date()) -> String {
+    public func render(_ format: String, _ report: WeatherReport, airQuality: AirQuality? = nil, now: Date = Date()) -> String {
         var out = ""
         var sun: SkyCalculator.SunTimes?  // computed once, and only for a format that asks for it
         var chars = Self.expanding(format).makeIterator()
@@ -62,13 +62,15 @@ public struct OneLineFormat: Sendable {
                 out.append("%")
                 break
             }
-            if let value = value(for: code, report, now: now, sun: &sun) { out += value } else { out += "%\(code)" }
+            if let value = value(for: code, report, airQuality, now: now, sun: &sun) { out += value } else { out += "%\(code)" }
         }
         return out
     }
 
     /// The text for one code; nil for codes it does not know (printed as they are).
-    func value(for code: Character, _ r: WeatherReport, now: Date, sun cached: inout SkyCalculator.SunTimes?) -> String? {
+    func value(
+        for code: Character, _ r: WeatherReport, _ air: AirQuality?, now: Date, sun cached: inout SkyCalculator.SunTimes?
+    ) -> String? {
         let c = r.current, zone = r.place.timeZone
         func sun() -> SkyCalculator.SunTimes {
             if let cached { return cached }
@@ -95,7 +97,7 @@ public struct OneLineFormat: Sendable {
             let mm = (c.rain ?? 0) + (c.snow ?? 0)
             return amount(mm)
         case "P": return c.pressure.map { "\(Int($0.rounded()))hPa" } ?? ""
-        case "u": return ""  // the providers' answers Brolly keeps carry no UV index yet
+        case "u": return air?.uvIndex.map { String(Int($0.rounded())) } ?? ""
         case "D": return clock(sun().dawn)
         case "S": return clock(c.sunrise ?? sun().sunrise)
         case "z": return clock(sun().zenith)
@@ -106,7 +108,14 @@ public struct OneLineFormat: Sendable {
             return iso.dropFirst(11).prefix(8) + iso.suffix(6).replacingOccurrences(of: ":", with: "")
         case "Z": return zone.identifier
         case "%": return "%"
-        case "a", "y", "q": return ""  // alerts, yesterday and air quality: not in Brolly's answers yet
+        case "a": return ""  // alerts: not in Brolly's answers yet
+        case "y":
+            return WeatherDocument.comparedWithYesterday(
+                now: units.temperature(c.temperature), yesterday: c.temperatureYesterday.map(units.temperature)) ?? ""
+        case "q":
+            if let e = air?.europeanAQI { return "AQI \(Int(e.rounded())) \(AirQualityBand.european(e).category.lowercased())" }
+            if let u = air?.usAQI { return "US AQI \(Int(u.rounded())) \(AirQualityBand.us(u).category.lowercased())" }
+            return ""
         case "r": return nextHour(r, now: now)
         default: return nil
         }

@@ -79,9 +79,48 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
         public var age: Double
     }
     public struct Source: Codable, Sendable, Hashable {
+        /// Who answered.
         public var provider: String
         public var fetchedAt: String
         public var stale: Bool
+        /// The configured provider, when it failed and `provider` answered instead.
+        public var fallbackFrom: String?
+    }
+    /// The next two hours' precipitation (Open-Meteo's 15-minute slots).
+    public struct Nowcast: Codable, Sendable, Hashable {
+        /// "Rain starting in about 30 min, for about 45 min", "Rain stopping in about 15 min";
+        /// absent when it stays dry.
+        public var summary: String?
+        public var slots: [Slot]
+        public struct Slot: Codable, Sendable, Hashable {
+            public var start: String
+            public var end: String
+            /// In the slot, in the document's precipitation unit.
+            public var precipitation: Double
+        }
+    }
+    /// A value on a published scale, with its category name and the scale's colour.
+    public struct Index: Codable, Sendable, Hashable {
+        public var value: Double
+        public var category: String
+        public var colour: String
+    }
+    /// Air quality, UV and pollen (Open-Meteo's air-quality API, refreshed hourly).
+    public struct AirQualityInfo: Codable, Sendable, Hashable {
+        public var time: String
+        public var fetchedAt: String
+        public var stale: Bool
+        public var europeanAqi: Index?
+        public var usAqi: Index?
+        /// μg/m³.
+        public var pm2_5: Double?
+        public var pm10: Double?
+        public var ozone: Double?
+        public var nitrogenDioxide: Double?
+        public var uvIndex: Index?
+        public var uvIndexMax: Index?
+        /// Grains/m³ by plant, where the pollen model covers the place; absent elsewhere.
+        public var pollen: [String: Double]?
     }
 
     public var place: PlaceInfo
@@ -92,13 +131,34 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
     public var source: Source
     /// Absent only in documents written before it existed.
     public var sky: Sky?
+    /// Absent when the provider gives no 15-minute precipitation (OpenWeatherMap).
+    public var nowcast: Nowcast?
+    /// Absent when air quality could not be had (it never hides the weather).
+    public var airQuality: AirQualityInfo?
 
     /// Builds the document for a result in `units`.
-    public init(_ result: WeatherResult, units: UnitSystem) {
-        self.init(result.report, units: units, stale: result.isStale, age: result.age)
+    public init(_ result: WeatherResult, units: UnitSystem, now: Date = Date()) {
+        self.init(result.report, units: units, stale: result.isStale, age: result.age, now: now)
+        source.fallbackFrom = result.fallbackFrom?.rawValue
+        if let air = result.airQuality, !air.airQuality.isEmpty {
+            airQuality = Self.airQuality(air.airQuality, stale: air.isStale, in: result.report.place.timeZone)
+        }
     }
 
-    public init(_ report: WeatherReport, units u: UnitSystem, stale: Bool, age: TimeInterval) {
+    static func airQuality(_ a: AirQuality, stale: Bool, in zone: TimeZone) -> AirQualityInfo {
+        func index(_ v: Double?, _ band: (Double) -> AirQualityBand, places: Int = 0) -> Index? {
+            v.map { let b = band($0); return Index(value: round($0, places), category: b.category, colour: b.colour) }
+        }
+        func r(_ v: Double?) -> Double? { v.map { round($0, 1) } }
+        return AirQualityInfo(
+            time: LocalTime.iso8601(a.time, in: zone), fetchedAt: LocalTime.iso8601(a.fetchedAt, in: TimeZone(secondsFromGMT: 0)!),
+            stale: stale, europeanAqi: index(a.europeanAQI, AirQualityBand.european), usAqi: index(a.usAQI, AirQualityBand.us),
+            pm2_5: r(a.pm2_5), pm10: r(a.pm10), ozone: r(a.ozone), nitrogenDioxide: r(a.nitrogenDioxide),
+            uvIndex: index(a.uvIndex, AirQualityBand.uv, places: 1), uvIndexMax: index(a.uvIndexMax, AirQualityBand.uv, places: 1),
+            pollen: a.pollen.isEmpty ? nil : a.pollen.mapValues { round($0, 1) })
+    }
+
+    public init(_ report: WeatherReport, units u: UnitSystem, stale: Bool, age: TimeInterval, now: Date = Date()) {
         let zone = report.place.timeZone
         func t(_ c: Double) -> Double { Self.round(u.temperature(c), 1) }
         func w(_ v: Double?) -> Double? { v.map { Self.round(u.windSpeed($0), 1) } }
@@ -148,6 +208,16 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
         source = Source(
             provider: report.provider.rawValue, fetchedAt: LocalTime.iso8601(report.fetchedAt, in: TimeZone(secondsFromGMT: 0)!),
             stale: stale)
+        if let slots = report.nowcast {
+            let ahead = slots.filter { $0.end > now }.prefix(8)
+            nowcast = Nowcast(
+                summary: NowcastSummary.sentence(Array(ahead), now: now),
+                slots: ahead.map {
+                    Nowcast.Slot(
+                        start: LocalTime.iso8601($0.start, in: zone), end: LocalTime.iso8601($0.end, in: zone),
+                        precipitation: p($0.precipitation) ?? 0)
+                })
+        }
     }
 
     /// "3° warmer than yesterday", "2° colder than yesterday", "about the same as yesterday"

@@ -31,8 +31,11 @@ public struct OpenMeteoProvider: WeatherProvider {
         "precipitation_probability_max", "sunrise", "sunset",
     ]
 
-    /// The forecast URL: metric units, local time zone, 7 days, and yesterday (`past_days=1`, in
-    /// the same call) for "warmer than yesterday".
+    static let minutelyFields = ["precipitation", "snowfall"]
+
+    /// The forecast URL: metric units, local time zone, 7 days, yesterday (`past_days=1`) for
+    /// "warmer than yesterday", and the next two hours in 15-minute slots (`minutely_15`, from the
+    /// slot under way) for the next hour's rain — all in the same call.
     public func forecastURL(for c: Coordinate) -> URL {
         baseURL.appending(
             providerPath: "/v1/forecast",
@@ -41,6 +44,8 @@ public struct OpenMeteoProvider: WeatherProvider {
                 ("current", Self.currentFields.joined(separator: ",")),
                 ("hourly", Self.hourlyFields.joined(separator: ",")),
                 ("daily", Self.dailyFields.joined(separator: ",")),
+                ("minutely_15", Self.minutelyFields.joined(separator: ",")),
+                ("past_minutely_15", "1"), ("forecast_minutely_15", "9"),
                 ("timezone", "auto"), ("forecast_days", "7"), ("past_days", "1"), ("temperature_unit", "celsius"),
                 ("wind_speed_unit", "ms"), ("precipitation_unit", "mm"),
             ])
@@ -83,6 +88,8 @@ public struct OpenMeteoProvider: WeatherProvider {
         public var current: CurrentConditions?
         public var hours: [HourForecast]
         public var days: [DayForecast]
+        /// The `minutely_15` precipitation slots, when asked for.
+        public var minutely: [NowcastSlot]
         public var timeZone: TimeZone
         public var timezoneName: String
         public var utcOffsetSeconds: Int
@@ -165,6 +172,19 @@ public struct OpenMeteoProvider: WeatherProvider {
         }
         if days.isEmpty && !hours.isEmpty { days = DayGrouping.days(from: hours, in: zone) }
 
+        // 15-minute slots (a value is what fell in the 15 minutes before its time)
+        var minutely: [NowcastSlot] = []
+        if let m = json["minutely_15"], let times = m["time"]?.array {
+            let units = json["minutely_15_units"]
+            for (i, t) in times.enumerated() {
+                guard let end = time(t), let p = m["precipitation"]?[i]?.double, p >= 0 else { continue }
+                minutely.append(
+                    NowcastSlot(
+                        end: end, precipitation: Metric.millimetres(p, unit: units?["precipitation"]?.string),
+                        snowfall: m["snowfall"]?[i]?.double.map { Metric.millimetres($0, unit: units?["snowfall"]?.string ?? "cm") / 10 }))
+            }
+        }
+
         // Current
         var current: CurrentConditions?
         if let cur = json["current"] ?? json["current_weather"], let temp = cur["temperature_2m"]?.double ?? cur["temperature"]?.double {
@@ -201,7 +221,7 @@ public struct OpenMeteoProvider: WeatherProvider {
                 sunrise: todayDay?.sunrise, sunset: todayDay?.sunset)
         }
         return Decoded(
-            current: current, hours: hours, days: days, timeZone: zone,
+            current: current, hours: hours, days: days, minutely: minutely, timeZone: zone,
             timezoneName: tzName, utcOffsetSeconds: offset,
             latitude: json["latitude"]?.double, longitude: json["longitude"]?.double)
     }
@@ -219,11 +239,12 @@ public struct OpenMeteoProvider: WeatherProvider {
         let today = LocalTime.dateString(current.time, in: decoded.timeZone)
         let hourStart = current.time.addingTimeInterval(-3600)
         current.temperatureYesterday = temperature(atOrJustBefore: current.time.addingTimeInterval(-86_400), in: decoded.hours)
+        let nowcast = decoded.minutely.filter { $0.end > current.time }.prefix(9)
         return WeatherReport(
             place: place, current: current,
             days: decoded.days.filter { $0.date >= today },
             hours: Array(decoded.hours.filter { $0.time > hourStart }.prefix(48)),
-            provider: .openMeteo, fetchedAt: fetchedAt)
+            provider: .openMeteo, fetchedAt: fetchedAt, nowcast: nowcast.isEmpty ? nil : Array(nowcast))
     }
 
     /// The hourly temperature of the slot that holds `instant` (the latest slot starting at or

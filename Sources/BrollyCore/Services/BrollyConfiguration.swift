@@ -26,6 +26,16 @@ public struct BrollyConfiguration: Sendable {
     public var breakerFailures = 5
     /// Seconds an open circuit waits before its trial call (`BROLLY_BREAKER_COOLDOWN_SECONDS`, default 30).
     public var breakerCoolDown: TimeInterval = 30
+    /// The other provider answers when the configured one fails (needs an OpenWeatherMap key;
+    /// `BROLLY_FAILOVER=off` turns it off).
+    public var failover = true
+
+    /// The provider that backs up the configured one: the other provider when OpenWeatherMap has a
+    /// key and failover is on; nil otherwise.
+    public var fallbackProvider: ProviderID? {
+        guard failover, openWeatherMapAPIKey != nil else { return nil }
+        return provider == .openMeteo ? .openWeatherMap : .openMeteo
+    }
 
     /// Chooses the provider: the named one; else OpenWeatherMap when `OPENWEATHERMAP_API_KEY` is
     /// set and non-empty; else Open-Meteo. Throws a usage error for an unknown name or a missing key.
@@ -83,6 +93,13 @@ public struct BrollyConfiguration: Sendable {
                 throw BrollyError.invalidInput("BROLLY_BREAKER_COOLDOWN_SECONDS must be between 0.1 and 86400, got \(raw)")
             }
             breakerCoolDown = n
+        }
+        if let raw = env["BROLLY_FAILOVER"]?.trimmingCharacters(in: .whitespaces).lowercased(), !raw.isEmpty {
+            switch raw {
+            case "on", "1", "true", "yes": failover = true
+            case "off", "0", "false", "no": failover = false
+            default: throw BrollyError.invalidInput("BROLLY_FAILOVER must be on or off, got \(raw)")
+            }
         }
         self.cacheDirectory = cacheDirectory
     }

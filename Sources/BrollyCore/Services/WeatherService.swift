@@ -11,13 +11,47 @@ public struct WeatherResult: Sendable {
     public var age: TimeInterval
     /// Why a refresh failed, when the cache answered instead.
     public var refreshError: BrollyError?
+    /// The configured provider, when it failed and the other one answered (`report.provider`).
+    public var fallbackFrom: ProviderID?
+    /// Air quality, UV and pollen at the place, when they could be had (added by the use cases).
+    public var airQuality: AirQualityService.Result?
 
-    public init(report: WeatherReport, isStale: Bool, isFromCache: Bool, age: TimeInterval, refreshError: BrollyError?) {
+    public init(
+        report: WeatherReport, isStale: Bool, isFromCache: Bool, age: TimeInterval, refreshError: BrollyError?,
+        fallbackFrom: ProviderID? = nil
+    ) {
         self.report = report
         self.isStale = isStale
         self.isFromCache = isFromCache
         self.age = age
         self.refreshError = refreshError
+        self.fallbackFrom = fallbackFrom
+    }
+}
+
+/// The second provider that answers when the configured one fails (automatic failover).
+public struct FallbackProvider: Sendable {
+    public var provider: any WeatherProvider
+    /// The same provider with a short time-out.
+    public var quickProvider: any WeatherProvider
+    /// Its own cache policy (OpenWeatherMap's 10-minute floor holds for it as a fallback too).
+    public var policy: CachePolicy
+
+    public init(provider: any WeatherProvider, quickProvider: (any WeatherProvider)? = nil, policy: CachePolicy = CachePolicy()) {
+        self.provider = provider
+        self.quickProvider = quickProvider ?? provider
+        self.policy = policy.enforcing(provider.id)
+    }
+
+    /// The failures the other provider can help with: the provider being down, slow, refusing for
+    /// load, over budget, paused by the breaker, unreachable or sending unreadable data. A
+    /// rejected API key, an unknown place, bad input or this client's own limit are not among
+    /// them: they are shown, not hidden behind another provider's answer.
+    public static func helps(with error: BrollyError) -> Bool {
+        switch error.kind {
+        case .timedOut, .providerUnavailable, .rateLimited, .offline, .unreadableResponse: true
+        case .invalidAPIKey, .placeNotFound, .clientLimited, .invalidInput, .notCached, .noSuchItem: false
+        }
     }
 }
 
@@ -36,6 +70,8 @@ public final class WeatherService: Sendable {
 
     /// How old a cached answer may be and still stand in for a failed or refused call; nil: any age.
     let staleLimit: TimeInterval?
+    /// The other provider, asked when this one fails and nothing fresh is cached; nil: none.
+    public let fallback: FallbackProvider?
 
     /// - Parameters:
     ///   - keepsEntriesInMemory: for long-running processes (the server): entries are decoded once,
@@ -45,8 +81,9 @@ public final class WeatherService: Sendable {
     public init(
         provider: any WeatherProvider, quickProvider: (any WeatherProvider)? = nil, cache: FileCache,
         policy: CachePolicy = CachePolicy(), keepsEntriesInMemory: Bool = false, memoryEntries: Int = 2048,
-        staleLimit: TimeInterval? = nil, now: @escaping @Sendable () -> Date = { Date() }
+        staleLimit: TimeInterval? = nil, fallback: FallbackProvider? = nil, now: @escaping @Sendable () -> Date = { Date() }
     ) {
+        self.fallback = fallback.flatMap { $0.provider.id == provider.id ? nil : $0 }
         self.memory = keepsEntriesInMemory ? MemoryCache(capacity: memoryEntries) : nil
         self.staleLimit = staleLimit
         self.provider = provider
@@ -58,7 +95,12 @@ public final class WeatherService: Sendable {
 
     /// The cache key: provider and coordinates rounded to about 1 km.
     public func key(for coordinate: Coordinate) -> String {
-        "weather-\(provider.id.rawValue)-\(coordinate.cacheKey)"
+        key(for: coordinate, provider: provider.id)
+    }
+
+    /// Cached answers stay keyed by the provider that gave them.
+    public func key(for coordinate: Coordinate, provider: ProviderID) -> String {
+        "weather-\(provider.rawValue)-\(coordinate.cacheKey)"
     }
 
     /// The cached entry for a place, whatever its age.
@@ -77,7 +119,7 @@ public final class WeatherService: Sendable {
             guard let entry else { throw BrollyError.notCached(place.displayName) }
             return result(from: entry, for: place, stale: age! >= policy.freshFor)
         case .refresh:
-            return try await fetch(place, key: key, using: provider, fallback: entry)
+            return try await fetch(place, key: key, quick: false, fallback: entry)
         case .normal, .staleWhileRevalidate:
             if let entry, let age, age >= 0, age < policy.freshFor {
                 return result(from: entry, for: place, stale: false)
@@ -87,9 +129,9 @@ public final class WeatherService: Sendable {
                     refreshInBackground(place, key: key)
                     return result(from: entry, for: place, stale: true)
                 }
-                return try await fetch(place, key: key, using: quickProvider, fallback: entry)
+                return try await fetch(place, key: key, quick: true, fallback: entry)
             }
-            return try await fetch(place, key: key, using: provider, fallback: entry)
+            return try await fetch(place, key: key, quick: false, fallback: entry)
         }
     }
 
@@ -110,15 +152,24 @@ public final class WeatherService: Sendable {
     }
 
     private func fetch(
-        _ place: Place, key: String, using provider: any WeatherProvider,
-        fallback: CacheEntry<WeatherReport>?
+        _ place: Place, key: String, quick: Bool, fallback: CacheEntry<WeatherReport>?
     ) async throws -> WeatherResult {
+        let provider = quick ? quickProvider : self.provider
         do {
             let report = try await flights.run(key) { [self] in
                 try self.store(try await provider.weather(for: place), key: key)
             }
             return WeatherResult(report: Self.renamed(report, as: place), isStale: false, isFromCache: false, age: 0, refreshError: nil)
         } catch let error as BrollyError {
+            var error = error
+            if let alternate = self.fallback, FallbackProvider.helps(with: error) {
+                do {
+                    return try await failOver(place, to: alternate, quick: quick)
+                } catch let other as BrollyError where other.kind == .invalidAPIKey {
+                    // Not hidden: the operator has a key to fix.
+                    error = BrollyError(error.kind, error.message + "; and " + other.message, retryAfter: error.retryAfter)
+                } catch {}
+            }
             // A wrong key or an unknown place is not papered over with old data.
             if let fallback, error.kind != .invalidAPIKey,
                 staleLimit.map({ now().timeIntervalSince(fallback.receivedAt) < $0 }) ?? true
@@ -127,6 +178,29 @@ public final class WeatherService: Sendable {
             }
             throw error
         }
+    }
+
+    /// The other provider's answer after the configured one failed: its fresh cache
+    /// entry, else a call (single-flight on its own key), stored under its own key.
+    private func failOver(
+        _ place: Place, to alternate: FallbackProvider, quick: Bool
+    ) async throws -> WeatherResult {
+        let key = key(for: place.coordinate, provider: alternate.provider.id)
+        if let entry = cache.read(WeatherReport.self, key: key, memory: memory) {
+            let age = now().timeIntervalSince(entry.receivedAt)
+            if age >= 0, age < alternate.policy.freshFor {
+                var result = result(from: entry, for: place, stale: false)
+                result.fallbackFrom = provider.id
+                return result
+            }
+        }
+        let provider = quick ? alternate.quickProvider : alternate.provider
+        let report = try await flights.run(key) { [self] in
+            try self.store(try await provider.weather(for: place), key: key)
+        }
+        return WeatherResult(
+            report: Self.renamed(report, as: place), isStale: false, isFromCache: false, age: 0, refreshError: nil,
+            fallbackFrom: self.provider.id)
     }
 
     private func store(_ report: WeatherReport, key: String) throws -> WeatherReport {

@@ -28,7 +28,8 @@ struct TerminalController: Sendable {
         do {
             let query = try Self.placeQuery(location)
             let place = try await useCases.resolve(query, device: "").place
-            let result = try await useCases.weather(for: place, mode: .staleWhileRevalidate)
+            let result = try await useCases.weather(
+                for: place, mode: .staleWhileRevalidate, withAirQuality: options.wantsAirQuality)
             metrics.weatherAnswer(result)
             return Self.text(options.render(result), status: .ok)
         } catch let error as BrollyError {
@@ -127,9 +128,15 @@ struct TextOptions {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// The full view shows air quality; a one-line format only when it asks (`%q`, `%u`).
+    var wantsAirQuality: Bool {
+        guard let format, !format.isEmpty else { return true }
+        return format.contains("%q") || format.contains("%u")
+    }
+
     func render(_ result: WeatherResult) -> String {
         if let format, !format.isEmpty {
-            return OneLineFormat(units: units, windUnit: windUnit).render(format, result.report) + "\n"
+            return OneLineFormat(units: units, windUnit: windUnit).render(format, result.report, airQuality: result.airQuality?.airQuality) + "\n"
         }
         return TextRenderer(units: units, color: color).now(result) + "\n"
     }

@@ -34,7 +34,9 @@ struct WeatherController: Sendable {
     }
 
     /// The place and units of a weather request, and the weather (recorded for returning devices).
-    func lookup(_ request: Request, context: AppRequestContext) async throws -> (WeatherResult, UnitSystem) {
+    func lookup(
+        _ request: Request, context: AppRequestContext, withAirQuality: Bool = false
+    ) async throws -> (WeatherResult, UnitSystem) {
         let query = Query(request)
         let units = try query.units()
         let placeQuery: PlaceQuery
@@ -49,7 +51,7 @@ struct WeatherController: Sendable {
         let place = try await useCases.resolve(placeQuery, device: context.deviceID).place
         let result = try await useCases.weather(
             for: place, mode: .staleWhileRevalidate,
-            recording: context.isReturningDevice ? .inBackground(device: context.deviceID) : .none)
+            recording: context.isReturningDevice ? .inBackground(device: context.deviceID) : .none, withAirQuality: withAirQuality)
         metrics.weatherAnswer(result)
         return (result, units)
     }
@@ -65,13 +67,19 @@ struct WeatherController: Sendable {
                 return answer.json.response(cacheControl: "public, no-cache")
             }
         }
-        let (result, units) = try await lookup(request, context: context)
+        let (result, units) = try await lookup(request, context: context, withAirQuality: true)
         let r = result.report
         // What the body is made from: the request (place and units), the cache entry it answers
         // from, and the name the place was given.
-        let key =
-            (request.uri.query ?? "") + "|" + String(Int(r.fetchedAt.timeIntervalSince1970 * 1000)) + (result.isStale ? "|s|" : "|f|")
-            + r.place.name + "|" + (r.place.region ?? "") + "|" + r.place.country
+        var key = request.uri.query ?? ""
+        key += "|" + String(Int(r.fetchedAt.timeIntervalSince1970 * 1000)) + (result.isStale ? "|s|" : "|f|")
+        key += r.place.name + "|" + (r.place.region ?? "") + "|" + r.place.country
+        key += "|" + (result.fallbackFrom?.rawValue ?? "")
+        if let air = result.airQuality {
+            key += "|" + String(Int(air.airQuality.fetchedAt.timeIntervalSince1970)) + (air.isStale ? "s" : "f")
+        }
+        // The next hour's sentence is counted from now: re-made every 5 minutes.
+        if r.nowcast != nil { key += "|" + String(Int(Date().timeIntervalSince1970 / 300)) }
         let json: EncodedJSON
         if let hit = encoded.get(key) {
             json = hit.value
@@ -80,7 +88,11 @@ struct WeatherController: Sendable {
             json = EncodedJSON(body: body, etag: "\"\(Checksum.hex(body))\"")
             encoded.set(key, CacheEntry(value: json, receivedAt: r.fetchedAt))
         }
-        if !result.isStale, result.refreshError == nil, r.place.name != Place.unnamed(r.place.coordinate).name {
+        // Memoised only when complete: fresh, named, from the configured provider, with fresh air
+        // quality (an answer without it keeps taking the full path, which adds it when it comes).
+        if !result.isStale, result.refreshError == nil, result.fallbackFrom == nil, result.airQuality?.isStale == false,
+            r.place.name != Place.unnamed(r.place.coordinate).name
+        {
             answers.set(query, CacheEntry(value: Answer(json: json, report: r, coordinate: r.place.coordinate), receivedAt: r.fetchedAt))
         }
         return json.response(cacheControl: "public, no-cache")

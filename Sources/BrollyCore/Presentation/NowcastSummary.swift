@@ -1,0 +1,36 @@
+import Foundation
+
+/// The next two hours' precipitation in one plain sentence: "Rain starting in about 30 min, for
+/// about 45 min", "Rain stopping in about 15 min", "Rain for the next 2 hours"; nil when it stays dry.
+public enum NowcastSummary {
+    /// The sentence for `slots` (15-minute slots, in time order) seen at `now`; only the slots that
+    /// end after `now` and start within two hours of it count.
+    public static func sentence(_ slots: [NowcastSlot], now: Date) -> String? {
+        let horizon = now.addingTimeInterval(2 * 3600)
+        let ahead = slots.filter { $0.end > now && $0.start < horizon }
+        guard let first = ahead.first else { return nil }
+        // Snow when at least half of it falls as snow (1 mm of water is about 0.7 cm of snow).
+        let word = ahead.contains { $0.isWet && ($0.snowfall ?? 0) >= 0.35 * $0.precipitation } ? "Snow" : "Rain"
+        if first.isWet && first.start <= now {
+            guard let dry = ahead.firstIndex(where: { !$0.isWet }) else {
+                let covered = ahead.last!.end.timeIntervalSince(now)
+                return covered >= 105 * 60 ? "\(word) for the next 2 hours" : "\(word) for at least \(minutes(covered)) min"
+            }
+            return "\(word) stopping in about \(minutes(ahead[dry].start.timeIntervalSince(now))) min"
+        }
+        guard let wet = ahead.firstIndex(where: \.isWet) else { return nil }
+        let startsIn = minutes(ahead[wet].start.timeIntervalSince(now))
+        let rest = ahead[wet...]
+        if let dry = rest.firstIndex(where: { !$0.isWet }) {
+            let lasts = minutes(ahead[dry].start.timeIntervalSince(ahead[wet].start))
+            return "\(word) starting in about \(startsIn) min, for about \(lasts) min"
+        }
+        let lasts = minutes(ahead.last!.end.timeIntervalSince(ahead[wet].start))
+        return "\(word) starting in about \(startsIn) min, for at least \(lasts) min"
+    }
+
+    /// Seconds as whole minutes rounded to 5 (never below 5: "in about 5 min" rather than "0 min").
+    static func minutes(_ seconds: TimeInterval) -> Int {
+        max(5, Int((seconds / 300).rounded()) * 5)
+    }
+}
