@@ -70,6 +70,9 @@ class Double:
         return {
             "BROLLY_OPEN_METEO_URL": self.url,
             "BROLLY_OPEN_METEO_GEOCODING_URL": self.url,
+            "BROLLY_OPEN_METEO_AIR_QUALITY_URL": self.url,
+            "BROLLY_NWS_URL": self.url,
+            "BROLLY_METEOALARM_URL": self.url,
             "BROLLY_OPENWEATHERMAP_URL": self.url,
             "BROLLY_NOMINATIM_URL": self.url,
             "BROLLY_IP_LOCATION_URL": self.url + "/json",

@@ -7,6 +7,10 @@ Serves, on 127.0.0.1:
   OpenWeatherMap    GET /data/2.5/weather, /data/2.5/forecast, /geo/1.0/direct, /geo/1.0/reverse
   Nominatim         GET /reverse
   IP location       GET /json            (ip-api.com format)
+  NWS               GET /alerts/active?point=LAT,LON   (GeoJSON; 400 problem outside the US)
+  MeteoAlarm        GET /api/v1/warnings/feeds-<country>   (CAP in JSON)
+  OpenWeatherMap    GET /data/3.0/onecall   (alerts)
+  CAP feed          GET /cap/feed.xml   (Atom embedding CAP 1.2 XML)
 
 Forecasts are generated for the requested coordinates around the current time, so "today" is
 today wherever the place is. Temperatures are predictable: the current temperature at a place is
@@ -201,6 +205,129 @@ def open_meteo_air_quality(q):
     }
 
 
+def iso(dt):
+    return dt.isoformat(timespec="seconds")
+
+
+def nws_alerts(q):
+    """New York has a severe flood warning (an update of an earlier one), a moderate wind advisory,
+    a test message and an expired statement; anywhere else in the US, none. Outside the US: 400."""
+    lat, lon = (float(x) for x in q["point"][0].split(","))
+    if not (18 <= lat <= 72 and -180 <= lon <= -65):
+        return 400, {"correlationId": "double", "title": "Invalid Parameter", "type": "https://api.weather.gov/problems/InvalidParameter",
+                     "status": 400, "detail": "Parameter \"point\" is invalid: out of bounds", "instance": "https://api.weather.gov/requests/double"}
+    tz = ZoneInfo("America/New_York")
+    now = datetime.now(tz).replace(microsecond=0)
+    features = []
+    g = nearest(lat, lon)
+    if g and g[0] == "New York":
+        def feature(ident, event, severity, status="Actual", mtype="Alert", refs=(), expires=None, headline=None, instruction=None):
+            return {"id": f"https://api.weather.gov/alerts/{ident}", "type": "Feature",
+                    "geometry": {"type": "Polygon", "coordinates": [[[-74.3, 40.5], [-73.7, 40.5], [-73.7, 40.95], [-74.3, 40.95], [-74.3, 40.5]]]},
+                    "properties": {"@id": f"https://api.weather.gov/alerts/{ident}", "@type": "wx:Alert", "id": ident,
+                                   "areaDesc": "New York (Manhattan), NY; Kings (Brooklyn), NY",
+                                   "geocode": {"SAME": ["036061", "036047"], "UGC": ["NYZ072", "NYZ075"]},
+                                   "references": [{"@id": f"https://api.weather.gov/alerts/{r}", "identifier": r, "sender": "w-nws.webmaster@noaa.gov", "sent": iso(now - timedelta(hours=3))} for r in refs],
+                                   "sent": iso(now - timedelta(minutes=20)), "effective": iso(now - timedelta(minutes=20)),
+                                   "onset": iso(now - timedelta(minutes=20)), "expires": iso(expires or now + timedelta(hours=6)), "ends": None,
+                                   "status": status, "messageType": mtype, "category": "Met", "severity": severity,
+                                   "certainty": "Likely", "urgency": "Expected", "event": event, "sender": "w-nws.webmaster@noaa.gov",
+                                   "senderName": "NWS Upton NY", "headline": headline or f"{event} issued by NWS Upton NY",
+                                   "description": f"* WHAT...{event}.\n\n* WHERE...New York City.", "instruction": instruction,
+                                   "response": "Prepare", "parameters": {"NWSheadline": [event.upper() + " IN EFFECT"]}}}
+        features = [
+            feature("urn:oid:2.49.0.1.840.0.flood-2", "Flood Warning", "Severe", mtype="Update", refs=["urn:oid:2.49.0.1.840.0.flood-1"],
+                    instruction="Turn around, don't drown when encountering flooded roads."),
+            feature("urn:oid:2.49.0.1.840.0.flood-1", "Flood Warning", "Severe", headline="Flood Warning (superseded)"),
+            feature("urn:oid:2.49.0.1.840.0.wind-1", "Wind Advisory", "Moderate"),
+            feature("urn:oid:2.49.0.1.840.0.test-1", "Test Message", "Unknown", status="Test"),
+            feature("urn:oid:2.49.0.1.840.0.old-1", "Special Weather Statement", "Minor", expires=now - timedelta(hours=1)),
+        ]
+    return 200, {"@context": [], "type": "FeatureCollection", "features": features,
+                 "title": f"Current watches, warnings, and advisories for {lat} N, {lon} W", "updated": iso(now)}
+
+
+def meteoalarm_feed(country):
+    """Germany: an orange thunderstorm warning for Berlin (German and English), a green "no
+    warning" entry for Berlin, a yellow wind warning for Bayern (elsewhere), and a cancelled one.
+    France: a warning with only a polygon around Paris. Anything else: no warnings."""
+    tz = ZoneInfo("Europe/Berlin")
+    now = datetime.now(tz).replace(microsecond=0)
+
+    def warning(ident, area, emma, level, severity, event_en, event_de, msg="Alert", refs="", polygon=None):
+        def info(lang, event, headline, description):
+            a = {"areaDesc": area, "geocode": [{"value": emma, "valueName": "EMMA_ID"}]}
+            if polygon:
+                a["polygon"] = polygon
+            return {"area": [a], "category": ["Met"], "certainty": "Likely", "description": description,
+                    "effective": iso(now - timedelta(hours=1)), "event": event, "expires": iso(now + timedelta(hours=12)),
+                    "headline": headline, "instruction": "Avoid open spaces." if lang.startswith("en") else "Meiden Sie freie Flächen.",
+                    "language": lang, "onset": iso(now + timedelta(hours=1)),
+                    "parameter": [{"value": level, "valueName": "awareness_level"}, {"value": "3; thunderstorm", "valueName": "awareness_type"}],
+                    "responseType": ["Prepare"], "senderName": "Deutscher Wetterdienst", "severity": severity,
+                    "urgency": "Future", "web": "https://www.wettergefahren.de"}
+        alert = {"identifier": ident, "incidents": "Alert", "msgType": msg, "scope": "Public", "sender": "opendata@dwd.de",
+                 "sent": iso(now - timedelta(hours=1)), "status": "Actual",
+                 "info": [info("de-DE", event_de, f"Amtliche {event_de} für {area}", "Es treten Gewitter auf."),
+                          info("en-GB", event_en, f"Official {event_en} for {area}", "Thunderstorms are expected.")]}
+        if refs:
+            alert["references"] = refs
+        return {"alert": alert, "uuid": ident}
+
+    if country == "germany":
+        warnings = [
+            warning("2.49.0.0.276.0.DWD.1", "Berlin", "DE300", "3; orange; Severe", "Severe", "severe thunderstorm warning", "Unwetterwarnung vor Gewitter"),
+            warning("2.49.0.0.276.0.DWD.2", "Berlin", "DE300", "1; green; Minor", "Minor", "no warning", "keine Warnung"),
+            warning("2.49.0.0.276.0.DWD.3", "Bayern", "DE200", "2; yellow; Moderate", "Moderate", "wind warning", "Windwarnung"),
+            warning("2.49.0.0.276.0.DWD.4", "Berlin", "DE300", "2; yellow; Moderate", "Moderate", "frost warning", "Frostwarnung"),
+            warning("2.49.0.0.276.0.DWD.5", "Berlin", "DE300", "2; yellow; Moderate", "Moderate", "frost warning", "Frostwarnung",
+                    msg="Cancel", refs="opendata@dwd.de,2.49.0.0.276.0.DWD.4," + iso(now - timedelta(hours=2))),
+        ]
+    elif country == "france":
+        warnings = [warning("2.49.0.0.250.0.FR.1", "Département 75", "FR101", "2; yellow; Moderate", "Moderate", "rain-flood warning",
+                            "Regen", polygon=["48.80,2.20 48.80,2.50 48.92,2.50 48.92,2.20 48.80,2.20"])]
+    else:
+        warnings = []
+    return {"warnings": warnings}
+
+
+def owm_onecall(q):
+    now = int(time.time())
+    g = nearest(float(q["lat"][0]), float(q["lon"][0]))
+    alerts = []
+    if g and g[0] == "London":
+        alerts = [{"sender_name": "Met Office", "event": "Yellow wind warning", "start": now - 600, "end": now + 6 * 3600,
+                   "description": "Strong winds may cause travel disruption.", "tags": ["Wind"]}]
+    return {"lat": float(q["lat"][0]), "lon": float(q["lon"][0]), "timezone": "Europe/London", "timezone_offset": 0, "alerts": alerts}
+
+
+def cap_feed():
+    """An Atom feed embedding one CAP 1.2 alert with a polygon around Sydney."""
+    now = datetime.now(timezone.utc).replace(microsecond=0)
+    return f"""<?xml version="1.0" encoding="UTF-8"?>
+<feed xmlns="http://www.w3.org/2005/Atom">
+  <title>Test CAP feed</title><updated>{iso(now)}</updated>
+  <entry>
+    <id>urn:test:cap:1</id><title>Severe Thunderstorm Warning</title><updated>{iso(now)}</updated>
+    <content type="text/xml">
+      <alert xmlns="urn:oasis:names:tc:emergency:cap:1.2">
+        <identifier>AU-BOM-TEST-1</identifier><sender>bom@bom.gov.au</sender><sent>{iso(now)}</sent>
+        <status>Actual</status><msgType>Alert</msgType><scope>Public</scope>
+        <info>
+          <language>en-AU</language><category>Met</category><event>Severe Thunderstorm Warning</event>
+          <urgency>Immediate</urgency><severity>Extreme</severity><certainty>Observed</certainty>
+          <onset>{iso(now)}</onset><expires>{iso(now + timedelta(hours=3))}</expires>
+          <senderName>Bureau of Meteorology</senderName>
+          <headline>Very dangerous thunderstorms for Sydney</headline>
+          <description>Giant hail and damaging winds.</description><instruction>Move your car under cover.</instruction>
+          <area><areaDesc>Sydney Metropolitan</areaDesc><polygon>-34.2,150.8 -34.2,151.4 -33.6,151.4 -33.6,150.8 -34.2,150.8</polygon></area>
+        </info>
+      </alert>
+    </content>
+  </entry>
+</feed>""".encode()
+
+
 def open_meteo_search(q):
     name = q.get("name", [""])[0].strip().lower()
     count = int(q.get("count", ["10"])[0])
@@ -351,7 +478,8 @@ class Handler(BaseHTTPRequestHandler):
     def send_json(self, status, body, headers=None):
         data = json.dumps(body, ensure_ascii=False).encode()
         self.send_response(status)
-        self.send_header("Content-Type", "application/json; charset=utf-8")
+        if "Content-Type" not in (headers or {}):
+            self.send_header("Content-Type", "application/json; charset=utf-8")
         self.send_header("Content-Length", str(len(data)))
         for k, v in (headers or {}).items():
             self.send_header(k, v)
@@ -433,6 +561,23 @@ class Handler(BaseHTTPRequestHandler):
                 return self.send_json(200, open_meteo_search(q))
             if path == "/v1/air-quality":
                 return self.send_json(200, open_meteo_air_quality(q))
+            if path == "/alerts/active":
+                status, body = nws_alerts(q)
+                return self.send_json(status, body, {"Content-Type": "application/geo+json" if status == 200 else "application/problem+json"})
+            if path.startswith("/api/v1/warnings/feeds-"):
+                return self.send_json(200, meteoalarm_feed(path.rsplit("feeds-", 1)[1]))
+            if path == "/cap/feed.xml":
+                data = cap_feed()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/atom+xml; charset=utf-8")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+                return
+            if path == "/data/3.0/onecall":
+                if q.get("appid", [""])[0] in ("", "badkey"):
+                    return self.send_json(401, {"cod": 401, "message": "Invalid API key."})
+                return self.send_json(200, owm_onecall(q))
             if path.startswith("/data/2.5/") or path.startswith("/geo/1.0/"):
                 if q.get("appid", [""])[0] in ("", "badkey"):
                     return self.send_json(401, {"cod": 401, "message": "Invalid API key. Please see https://openweathermap.org/faq#error401 for more info."})

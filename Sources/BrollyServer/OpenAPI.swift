@@ -253,6 +253,11 @@ enum OpenAPIDocument {
                   "retryAfter": { "type": "integer" }
                 }
               },
+              "ScaleValue": {
+                "type": "object", "description": "A value on a published scale: the European AQI (EEA), the US AQI (EPA) or the UV index (WHO), with the category's name and the scale's colour",
+                "required": ["value", "category", "colour"],
+                "properties": { "value": { "type": "number" }, "category": { "type": "string", "examples": ["Fair", "Unhealthy for sensitive groups", "Very high"] }, "colour": { "type": "string", "pattern": "^#[0-9a-f]{6}$" } }
+              },
               "Condition": {
                 "type": "object", "required": ["code", "title", "description", "icon"],
                 "properties": { "code": { "type": "integer" }, "title": { "type": "string" }, "description": { "type": "string" }, "icon": { "type": "string" } }
@@ -290,7 +295,21 @@ enum OpenAPIDocument {
                   "units": { "type": "object", "required": ["temperature", "windSpeed", "pressure", "precipitation"],
                     "properties": { "temperature": { "enum": ["°C", "°F", "K"] }, "windSpeed": { "enum": ["m/s", "km/h", "mph"] }, "pressure": { "const": "hPa" }, "precipitation": { "enum": ["mm", "in"] } } },
                   "source": { "type": "object", "required": ["provider", "fetchedAt", "stale"],
-                    "properties": { "provider": { "enum": ["open-meteo", "openweathermap"] }, "fetchedAt": { "type": "string", "format": "date-time" }, "stale": { "type": "boolean" } } },
+                    "properties": { "provider": { "enum": ["open-meteo", "openweathermap"], "description": "Who answered" }, "fetchedAt": { "type": "string", "format": "date-time" }, "stale": { "type": "boolean" },
+                      "fallbackFrom": { "enum": ["open-meteo", "openweathermap"], "description": "Present when the configured provider failed (time-out, 5xx, 429, budget spent, circuit open) and the other one answered (automatic failover; needs OPENWEATHERMAP_API_KEY)" } } },
+                  "nowcast": { "type": "object", "description": "The next two hours' precipitation in 15-minute slots (Open-Meteo's minutely_15, from the same forecast call); absent for OpenWeatherMap.",
+                    "required": ["slots"],
+                    "properties": { "summary": { "type": "string", "description": "e.g. 'Rain starting in about 30 min, for about 45 min', 'Rain stopping in about 15 min'; absent when it stays dry", "examples": ["Rain starting in about 30 min, for about 45 min"] },
+                      "slots": { "type": "array", "maxItems": 8, "items": { "type": "object", "required": ["start", "end", "precipitation"],
+                        "properties": { "start": { "type": "string", "format": "date-time" }, "end": { "type": "string", "format": "date-time" }, "precipitation": { "type": "number", "minimum": 0, "description": "In the slot, in units.precipitation" } } } } } },
+                  "airQuality": { "type": "object", "description": "Air quality, UV and pollen from Open-Meteo's air-quality API (CAMS), refreshed hourly; absent when unavailable (never an error that hides the weather). Concentrations in μg/m³, pollen in grains/m³.",
+                    "required": ["time", "fetchedAt", "stale"],
+                    "properties": { "time": { "type": "string", "format": "date-time" }, "fetchedAt": { "type": "string", "format": "date-time" }, "stale": { "type": "boolean" },
+                      "europeanAqi": { "$ref": "#/components/schemas/ScaleValue" }, "usAqi": { "$ref": "#/components/schemas/ScaleValue" },
+                      "pm2_5": { "type": "number" }, "pm10": { "type": "number" }, "ozone": { "type": "number" }, "nitrogenDioxide": { "type": "number" },
+                      "uvIndex": { "$ref": "#/components/schemas/ScaleValue" }, "uvIndexMax": { "$ref": "#/components/schemas/ScaleValue" },
+                      "pollen": { "type": "object", "description": "Only where the European pollen model covers the place; absent elsewhere (not zero)",
+                        "properties": { "alder": { "type": "number" }, "birch": { "type": "number" }, "grass": { "type": "number" }, "mugwort": { "type": "number" }, "olive": { "type": "number" }, "ragweed": { "type": "number" } } } } },
                   "sky": { "type": "object", "description": "The day of the sun and the moon at the place: sunrise and sunset from the provider (computed when it has none); civil dawn and dusk, solar noon and the moon computed locally. Times null where the sun does not cross (polar day or night).",
                     "required": ["solarNoon", "moon"],
                     "properties": { "dawn": { "type": ["string", "null"], "format": "date-time" }, "sunrise": { "type": ["string", "null"], "format": "date-time" },

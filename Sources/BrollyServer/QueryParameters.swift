@@ -69,3 +69,26 @@ struct Query {
         return try PlaceSearch.validated(raw)
     }
 }
+
+/// The reader's language: `?lang=` (e.g. `ru`, `en-GB`), else the first of `Accept-Language`, else English.
+enum Language {
+    static func of(_ request: Request) throws -> String {
+        if let raw = try Query(request).string("lang") {
+            guard Self.isTag(raw) else { throw Problem.badRequest("'lang' must be a language tag such as en or ru, got '\(raw)'") }
+            return raw.lowercased()
+        }
+        if let header = request.headers[.acceptLanguage] {
+            for part in header.split(separator: ",") {
+                let tag = part.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+                if Self.isTag(tag) { return tag.lowercased() }
+            }
+        }
+        return "en"
+    }
+
+    static func isTag(_ s: String) -> Bool {
+        let parts = s.split(separator: "-", omittingEmptySubsequences: false)
+        guard let first = parts.first, (2...3).contains(first.count), first.allSatisfy({ $0.isASCII && $0.isLetter }) else { return false }
+        return s.count <= 35 && parts.dropFirst().allSatisfy { (1...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }
+    }
+}

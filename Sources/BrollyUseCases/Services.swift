@@ -19,6 +19,8 @@ public struct Services: Sendable {
     public let news: NewsService
     /// Air quality, UV and pollen (Open-Meteo's air-quality API), cached for an hour.
     public let airQuality: AirQualityService
+    /// Official weather warnings (NWS, MeteoAlarm, OpenWeatherMap One Call, CAP feeds), cached 5 minutes.
+    public let alerts: AlertService
     /// The one-time IP location lookup (used by the CLI when it has no place at all).
     public let ipLocator: IPLocator
     /// Saved places, history and devices.
@@ -61,9 +63,10 @@ public struct Services: Sendable {
 
     public init(
         configuration: BrollyConfiguration, weather: WeatherService, search: PlaceSearch, namer: PlaceNamer,
-        addresses: AddressService, news: NewsService, airQuality: AirQualityService, ipLocator: IPLocator, store: AppDatabase,
-        guards: UpstreamGuards = UpstreamGuards()
+        addresses: AddressService, news: NewsService, airQuality: AirQualityService, alerts: AlertService, ipLocator: IPLocator,
+        store: AppDatabase, guards: UpstreamGuards = UpstreamGuards()
     ) {
+        self.alerts = alerts
         self.airQuality = airQuality
         self.guards = guards
         self.configuration = configuration
@@ -133,6 +136,13 @@ public struct Services: Sendable {
             addresses: addresses,
             news: NewsService(network: newsNetwork, source: newsSource, cache: cache, now: options.now),
             airQuality: airQuality,
+            alerts: AlertService(
+                network: network(timeout: min(c.timeout, 5), retry: RetryPolicy(maxAttempts: 2)),
+                sources: AlertService.Sources(
+                    nws: c.urls.nws, meteoAlarm: c.urls.meteoAlarm, openWeatherMap: c.urls.openWeatherMap,
+                    openWeatherMapKey: c.openWeatherMapAPIKey, capFeeds: c.capFeeds, contact: c.contact),
+                cache: cache, keepsEntriesInMemory: options.keepsEntriesInMemory, memoryEntries: options.memoryEntries,
+                now: options.now),
             ipLocator: IPLocator(network: network(timeout: min(c.timeout, 5), retry: RetryPolicy(maxAttempts: 2)), url: c.urls.ipLocation),
             store: store, guards: guards)
     }

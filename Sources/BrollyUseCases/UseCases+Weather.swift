@@ -22,15 +22,28 @@ extension UseCases {
     /// ``airQualityGrace`` seconds after the weather (the lookup goes on and is cached for the next
     /// request). They never fail the lookup.
     public func weather(
-        for place: Place, mode: FetchMode = .normal, recording: HistoryRecording = .none, withAirQuality: Bool = false
+        for place: Place, mode: FetchMode = .normal, recording: HistoryRecording = .none, withAirQuality: Bool = false,
+        withAlerts: Bool = false, language: String = "en"
     ) async throws -> WeatherResult {
+        // Air quality and warnings are not charged to the client's allowance (the weather is): each
+        // is one call per place per window, shared by every client and bounded by its budget.
         let air: Task<AirQualityService.Result?, Never>? =
             withAirQuality
             ? Task { [airQuality = services.airQuality] in
-                await airQuality.airQuality(at: place.coordinate, offline: mode == .offline)
+                await ClientAllowance.$current.withValue(nil) {
+                    await airQuality.airQuality(at: place.coordinate, offline: mode == .offline)
+                }
+            } : nil
+        let warnings: Task<AlertSet?, Never>? =
+            withAlerts
+            ? Task {
+                await ClientAllowance.$current.withValue(nil) {
+                    await self.alerts(for: place, language: language, offline: mode == .offline)
+                }
             } : nil
         var result = try await services.weather.weather(for: place, mode: mode)
         if let air { result.airQuality = await FirstOf.value(air, orNilAfter: airQualityGrace) }
+        if let warnings { result.alerts = await FirstOf.value(warnings, orNilAfter: airQualityGrace) }
         switch recording {
         case .none:
             break
@@ -40,6 +53,36 @@ extension UseCases {
             record(result.report, at: place.coordinate, device: device)
         }
         return result
+    }
+
+    /// The official warnings at `place`, in `language` where the source has it. MeteoAlarm's
+    /// regions are matched through what the place is called: its name and region, and the city,
+    /// county and state of its street address (cached, or looked up within the naming deadline).
+    public func alerts(for place: Place, language: String = "en", offline: Bool = false) async -> AlertSet {
+        var names = [place.name, place.region].compactMap { $0 }
+        if let address = await quickAddress(place.coordinate, offline: offline) {
+            names += [address.city, address.county, address.region].compactMap { $0 }
+        }
+        return await services.alerts.alerts(for: place, names: names, language: language, offline: offline)
+    }
+
+    /// The alerts contract for `place` (`GET /api/v1/alerts`, `brolly alerts --json`), its times
+    /// in the place's zone.
+    public func alertsDocument(for place: Place, language: String = "en", offline: Bool = false) async -> AlertsDocument {
+        let (place, set) = await zonedAlerts(for: place, language: language, offline: offline)
+        return AlertsDocument(place: place, set: set)
+    }
+
+    /// The alerts for `place`, and the place with its time zone (from the cached weather when
+    /// the place was named from coordinates).
+    public func zonedAlerts(for place: Place, language: String = "en", offline: Bool = false) async -> (Place, AlertSet) {
+        var place = place
+        // A place named from coordinates has no time zone yet; the cached weather knows it.
+        if place.timezone.isEmpty || place.timezone == "UTC", let known = services.weather.cached(for: place.coordinate)?.value.place {
+            place.timezone = known.timezone
+            place.utcOffsetSeconds = known.utcOffsetSeconds
+        }
+        return (place, await alerts(for: place, language: language, offline: offline))
     }
 
     /// Records a lookup without holding the caller up: into the batched history writer at once,

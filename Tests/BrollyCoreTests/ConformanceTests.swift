@@ -99,6 +99,34 @@ import Testing
                     let error = OpenWeatherMapProvider.classifyError(HTTPResponse(status: status, body: data))
                     let expected: [Int: BrollyError.Kind] = [401: .invalidAPIKey, 404: .placeNotFound, 429: .rateLimited]
                     #expect(error?.kind == expected[status], "\(file): \(String(describing: error))")
+                case ("nws", let n) where n.contains("400-problem"):
+                    let json = try JSONValue.parse(data, provider: "NWS")
+                    #expect(json["status"]?.int == 400, "\(file): not a 400 problem")
+                case ("nws", let n):
+                    let messages = try CAPDecoding.nws(data)
+                    for m in messages {
+                        #expect(!m.infos.isEmpty && !m.infos[0].event.isEmpty, "\(file): \(m.identifier) has no event")
+                        #expect(m.sent != nil, "\(file): \(m.identifier) has no sent time")
+                    }
+                    if !n.contains("empty") { #expect(!messages.isEmpty, "\(file): no alerts") }
+                case ("meteoalarm", let n) where n.hasSuffix(".json"):
+                    let messages = try CAPDecoding.meteoAlarm(data)
+                    #expect(!messages.isEmpty, "\(file): no warnings")
+                    for m in messages {
+                        #expect(!m.infos.isEmpty, "\(file): \(m.identifier) has no info")
+                        #expect(m.infos.allSatisfy { !$0.areas.isEmpty }, "\(file): \(m.identifier) has no area")
+                        // An English info is chosen for English readers when there is one.
+                        if m.infos.contains(where: { $0.language.hasPrefix("en") }) {
+                            #expect(AlertFilter.choose(m.infos, language: "en")?.language.hasPrefix("en") == true, "\(file)")
+                        }
+                    }
+                case ("meteoalarm", _), ("cap", _):
+                    let (messages, links) = try CAPDecoding.xml(data)
+                    #expect(!messages.isEmpty || !links.isEmpty, "\(file): no CAP alert and no entry links")
+                    for m in messages {
+                        #expect(!m.infos.isEmpty && m.sent != nil, "\(file): \(m.identifier)")
+                        #expect(m.infos.allSatisfy { AlertSeverity(cap: $0.severity) != .unknown }, "\(file): severity")
+                    }
                 case ("nominatim", _):
                     let a = try NominatimGeocoder.address(from: data)
                     Self.checkCoordinate(a.latitude, a.longitude, file)

@@ -74,6 +74,7 @@ func makeApp(_ provider: StubProvider) -> some ApplicationProtocol {
         news: NewsService(network: refusing, source: .bbc(baseURL: URL(string: "http://127.0.0.1:9")!), cache: cache),
         airQuality: AirQualityService(
             source: OpenMeteoAirQuality(network: refusing, baseURL: URL(string: "http://127.0.0.1:9")!), cache: cache),
+        alerts: AlertService(network: refusing, sources: AlertService.Sources(), cache: cache),
         ipLocator: IPLocator(network: refusing, url: URL(string: "http://127.0.0.1:9")!), store: try! AppDatabase.inMemory())
     let settings = ServerSettings(leafletDirectory: "/nonexistent", webDirectory: ServerSettings.bundledWebDirectory)
     return buildApplication(useCases: UseCases(services: services), settings: settings, logger: Logger(label: "test"))

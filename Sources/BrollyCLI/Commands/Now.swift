@@ -38,12 +38,13 @@ struct Now: AsyncParsableCommand {
             let units = context.units(output.units)
             // Air quality for the full views and for formats that ask for it (%q, %u).
             let wantsAir = format.map { $0 != "waybar" && ($0.contains("%q") || $0.contains("%u")) } ?? true
-            let result = try await context.weather(location, withAirQuality: wantsAir)
+            let wantsAlerts = format.map { $0 == "waybar" || $0.contains("%a") } ?? true
+            let result = try await context.weather(location, withAirQuality: wantsAir, withAlerts: wantsAlerts)
             if format == "waybar" {
                 let data = try JSONEncoder().encode(WaybarDocument(result, units: units))
                 print(String(decoding: data, as: UTF8.self))
             } else if let format {
-                print(OneLineFormat(units: units).render(format, result.report, airQuality: result.airQuality?.airQuality))
+                print(OneLineFormat(units: units).render(format, result.report, airQuality: result.airQuality?.airQuality, alerts: result.alerts?.here))
             } else if output.json {
                 try Terminal.printJSON(WeatherDocument(result, units: units))
             } else {

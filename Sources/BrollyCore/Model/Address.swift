@@ -9,6 +9,8 @@ public struct Address: Codable, Sendable, Hashable {
     /// City, or town, village or hamlet where there is no city.
     public var city: String?
     public var region: String?
+    /// The county or district, where the provider gives one (for matching regional warnings).
+    public var county: String?
     public var country: String?
     public var countryCode: String?
     /// The provider's one-line address.

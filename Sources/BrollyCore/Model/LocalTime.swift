@@ -58,4 +58,32 @@ public enum LocalTime {
         guard (1...12).contains(mo), (1...31).contains(d) else { return nil }
         return calendar(zone).date(from: comps)
     }
+
+    /// Parses an ISO 8601 instant with an offset or `Z` (`2022-10-18T11:30:00-04:00`,
+    /// `2026-03-02T02:02:43.123Z`); without one, as UTC.
+    public static func parseISO8601(_ string: String) -> Date? {
+        let s = string.trimmingCharacters(in: .whitespaces)
+        guard s.count >= 10 else { return nil }
+        var body = Substring(s)
+        var offset = 0
+        if body.hasSuffix("Z") || body.hasSuffix("z") {
+            body = body.dropLast()
+        } else if body.count > 19, let signIndex = body.lastIndex(where: { $0 == "+" || $0 == "-" }),
+            body.distance(from: body.startIndex, to: signIndex) >= 19
+        {
+            let tz = body[body.index(after: signIndex)...].split(separator: ":")
+            let joined = tz.joined()
+            guard joined.count == 4 || joined.count == 2, let v = Int(joined) else { return nil }
+            let minutes = joined.count == 4 ? (v / 100) * 60 + v % 100 : v * 60
+            offset = (body[signIndex] == "-" ? -1 : 1) * minutes * 60
+            body = body[..<signIndex]
+        }
+        var fraction = 0.0
+        if let dot = body.firstIndex(of: ".") {
+            fraction = Double("0" + body[dot...]) ?? 0
+            body = body[..<dot]
+        }
+        guard let local = parse(String(body), in: TimeZone(secondsFromGMT: 0)!) else { return nil }
+        return local.addingTimeInterval(fraction - Double(offset))
+    }
 }

@@ -12,6 +12,12 @@ public enum Upstream: String, Sendable, CaseIterable, Hashable {
     case newsAPI = "newsapi"
     case bbc
     case ipLocation = "ip-location"
+    /// The US National Weather Service's alerts API.
+    case nws
+    /// MeteoAlarm's country feeds.
+    case meteoAlarm = "meteoalarm"
+    /// CAP feeds from `BROLLY_CAP_FEEDS`, together.
+    case cap
 
     /// The upstream a request for `provider` (the label providers give `NetworkService.get`) goes to.
     public init?(providerLabel label: String) {
@@ -24,6 +30,9 @@ public enum Upstream: String, Sendable, CaseIterable, Hashable {
         case "NewsAPI": self = .newsAPI
         case "BBC News": self = .bbc
         case "IP location service": self = .ipLocation
+        case "NWS": self = .nws
+        case "MeteoAlarm": self = .meteoAlarm
+        case "CAP feed": self = .cap
         default: return nil
         }
     }
@@ -47,6 +56,9 @@ public enum Upstream: String, Sendable, CaseIterable, Hashable {
         case .newsAPI: Budget([.init(100, per: 86_400)])
         case .bbc: Budget([.init(60, per: 60)])
         case .ipLocation: Budget([.init(45, per: 60)])
+        case .nws: Budget([.init(60, per: 60)])
+        case .meteoAlarm: Budget([.init(60, per: 60)])
+        case .cap: Budget([.init(60, per: 60)])
         }
     }
 }

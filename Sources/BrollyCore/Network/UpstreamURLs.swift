@@ -12,6 +12,8 @@ public struct UpstreamURLs: Sendable, Hashable {
     public var googleGeocoding: URL
     public var bbcFeeds: URL
     public var newsAPI: URL
+    public var nws: URL = URL(string: "https://api.weather.gov")!
+    public var meteoAlarm: URL = URL(string: "https://feeds.meteoalarm.org")!
 
     public init(
         openMeteo: URL = URL(string: "https://api.open-meteo.com")!,
@@ -38,7 +40,7 @@ public struct UpstreamURLs: Sendable, Hashable {
     /// Reads `BROLLY_OPEN_METEO_URL`, `BROLLY_OPEN_METEO_GEOCODING_URL`,
     /// `BROLLY_OPEN_METEO_AIR_QUALITY_URL`, `BROLLY_OPENWEATHERMAP_URL`,
     /// `BROLLY_IP_LOCATION_URL`, `BROLLY_NOMINATIM_URL`, `BROLLY_GOOGLE_GEOCODING_URL`,
-    /// `BROLLY_BBC_FEEDS_URL` and `BROLLY_NEWSAPI_URL`.
+    /// `BROLLY_BBC_FEEDS_URL`, `BROLLY_NEWSAPI_URL`, `BROLLY_NWS_URL` and `BROLLY_METEOALARM_URL`.
     public static func fromEnvironment(_ env: [String: String]) throws -> UpstreamURLs {
         var urls = UpstreamURLs()
         func read(_ name: String, into keyPath: WritableKeyPath<UpstreamURLs, URL>) throws {
@@ -57,6 +59,8 @@ public struct UpstreamURLs: Sendable, Hashable {
         try read("BROLLY_GOOGLE_GEOCODING_URL", into: \.googleGeocoding)
         try read("BROLLY_BBC_FEEDS_URL", into: \.bbcFeeds)
         try read("BROLLY_NEWSAPI_URL", into: \.newsAPI)
+        try read("BROLLY_NWS_URL", into: \.nws)
+        try read("BROLLY_METEOALARM_URL", into: \.meteoAlarm)
         return urls
     }
 }

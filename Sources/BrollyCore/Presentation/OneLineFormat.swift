@@ -49,7 +49,9 @@ public struct OneLineFormat: Sendable {
     public static func expanding(_ format: String) -> String { presets[format] ?? format }
 
     /// The format filled in for one answer at `now`.
-    public func render(_ format: String, _ report: WeatherReport, airQuality: AirQuality? = nil, now: Date = Date()) -> String {
+    public func render(
+        _ format: String, _ report: WeatherReport, airQuality: AirQuality? = nil, alerts: [Alert]? = nil, now: Date = Date()
+    ) -> String {
         var out = ""
         var sun: SkyCalculator.SunTimes?  // computed once, and only for a format that asks for it
         var chars = Self.expanding(format).makeIterator()
@@ -62,14 +64,15 @@ public struct OneLineFormat: Sendable {
                 out.append("%")
                 break
             }
-            if let value = value(for: code, report, airQuality, now: now, sun: &sun) { out += value } else { out += "%\(code)" }
+            if let value = value(for: code, report, airQuality, alerts, now: now, sun: &sun) { out += value } else { out += "%\(code)" }
         }
         return out
     }
 
     /// The text for one code; nil for codes it does not know (printed as they are).
     func value(
-        for code: Character, _ r: WeatherReport, _ air: AirQuality?, now: Date, sun cached: inout SkyCalculator.SunTimes?
+        for code: Character, _ r: WeatherReport, _ air: AirQuality?, _ alerts: [Alert]?, now: Date,
+        sun cached: inout SkyCalculator.SunTimes?
     ) -> String? {
         let c = r.current, zone = r.place.timeZone
         func sun() -> SkyCalculator.SunTimes {
@@ -108,7 +111,7 @@ public struct OneLineFormat: Sendable {
             return iso.dropFirst(11).prefix(8) + iso.suffix(6).replacingOccurrences(of: ":", with: "")
         case "Z": return zone.identifier
         case "%": return "%"
-        case "a": return ""  // alerts: not in Brolly's answers yet
+        case "a": return alerts?.first.map { "⚠ \($0.event)" } ?? ""
         case "y":
             return WeatherDocument.comparedWithYesterday(
                 now: units.temperature(c.temperature), yesterday: c.temperatureYesterday.map(units.temperature)) ?? ""

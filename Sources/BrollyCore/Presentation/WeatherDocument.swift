@@ -10,6 +10,18 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
         public var latitude: Double
         public var longitude: Double
         public var timezone: String
+
+        public init(
+            name: String, country: String, countryCode: String?, region: String?, latitude: Double, longitude: Double, timezone: String
+        ) {
+            self.name = name
+            self.country = country
+            self.countryCode = countryCode
+            self.region = region
+            self.latitude = latitude
+            self.longitude = longitude
+            self.timezone = timezone
+        }
     }
     public struct ConditionInfo: Codable, Sendable, Hashable {
         public var code: Int
@@ -135,6 +147,54 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
     public var nowcast: Nowcast?
     /// Absent when air quality could not be had (it never hides the weather).
     public var airQuality: AirQualityInfo?
+    /// Official warnings covering the place, most severe first; absent when alerts were not
+    /// asked for or could not be had in time, empty when there are none.
+    public var alerts: [AlertInfo]?
+    /// Warnings in the place's country that could not be matched to it (MeteoAlarm's regions).
+    public var alertsElsewhere: AlertsElsewhere?
+
+    public struct AlertInfo: Codable, Sendable, Hashable {
+        public var id: String
+        public var source: String
+        public var sender: String
+        public var event: String
+        public var severity: AlertSeverity
+        public var urgency: String
+        public var certainty: String
+        public var headline: String
+        public var description: String
+        public var instruction: String?
+        public var onset: String?
+        public var expires: String?
+        public var areas: [String]
+        public var url: String?
+
+        public init(_ a: Alert, in zone: TimeZone) {
+            id = a.id
+            source = a.source
+            sender = a.sender
+            event = a.event
+            severity = a.severity
+            urgency = a.urgency
+            certainty = a.certainty
+            headline = a.headline
+            description = a.description
+            instruction = a.instruction
+            onset = a.onset.map { LocalTime.iso8601($0, in: zone) }
+            expires = a.expires.map { LocalTime.iso8601($0, in: zone) }
+            areas = a.areas
+            url = a.url
+        }
+    }
+    public struct AlertsElsewhere: Codable, Sendable, Hashable {
+        public var country: String
+        public var alerts: [AlertInfo]
+
+        public init(country: String, alerts: [AlertInfo]) {
+            self.country = country
+            self.alerts = alerts
+        }
+    }
 
     /// Builds the document for a result in `units`.
     public init(_ result: WeatherResult, units: UnitSystem, now: Date = Date()) {
@@ -142,6 +202,13 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
         source.fallbackFrom = result.fallbackFrom?.rawValue
         if let air = result.airQuality, !air.airQuality.isEmpty {
             airQuality = Self.airQuality(air.airQuality, stale: air.isStale, in: result.report.place.timeZone)
+        }
+        if let set = result.alerts {
+            let zone = result.report.place.timeZone
+            alerts = set.here.map { AlertInfo($0, in: zone) }
+            if let country = set.elsewhereCountry, !set.elsewhere.isEmpty {
+                alertsElsewhere = AlertsElsewhere(country: country, alerts: set.elsewhere.map { AlertInfo($0, in: zone) })
+            }
         }
     }
 

@@ -37,11 +37,13 @@ public struct NominatimGeocoder: Sendable {
         let city = ["city", "town", "village", "hamlet", "municipality", "suburb", "county"].lazy
             .compactMap { a[$0].nonEmptyString }.first
         let street = ["road", "pedestrian", "footway", "street", "path", "square"].lazy.compactMap { a[$0].nonEmptyString }.first
-        return Address(
+        var address = Address(
             latitude: lat, longitude: lon, street: street, houseNumber: a["house_number"].nonEmptyString, city: city,
             region: a["state"].nonEmptyString ?? a["region"].nonEmptyString ?? a["province"].nonEmptyString,
             country: a["country"].nonEmptyString, countryCode: a["country_code"].nonEmptyString?.uppercased(),
             display: json["display_name"].nonEmptyString
                 ?? [street, city, a["country"].nonEmptyString].compactMap { $0 }.joined(separator: ", "))
+        address.county = a["county"].nonEmptyString ?? a["state_district"].nonEmptyString
+        return address
     }
 }

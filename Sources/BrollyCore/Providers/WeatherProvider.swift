@@ -19,7 +19,7 @@ extension URL {
         var comps = URLComponents(url: self, resolvingAgainstBaseURL: false)!
         let base = comps.path.hasSuffix("/") ? String(comps.path.dropLast()) : comps.path
         comps.path = base + path
-        comps.queryItems = query.map { URLQueryItem(name: $0.0, value: $0.1) }
+        comps.queryItems = query.isEmpty ? nil : query.map { URLQueryItem(name: $0.0, value: $0.1) }
         // '+' is legal in a query but means space to many servers: encode it.
         comps.percentEncodedQuery = comps.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
         return comps.url!

@@ -29,6 +29,10 @@ public struct BrollyConfiguration: Sendable {
     /// The other provider answers when the configured one fails (needs an OpenWeatherMap key;
     /// `BROLLY_FAILOVER=off` turns it off).
     public var failover = true
+    /// Atom/RSS feeds (or single documents) of CAP 1.2 alerts, `BROLLY_CAP_FEEDS` (comma-separated).
+    public var capFeeds: [URL] = []
+    /// A contact for upstreams that ask for one (NWS), `BROLLY_CONTACT` (an e-mail address or URL).
+    public var contact = "https://github.com/brolly-weather/brolly"
 
     /// The provider that backs up the configured one: the other provider when OpenWeatherMap has a
     /// key and failover is on; nil otherwise.
@@ -100,6 +104,21 @@ public struct BrollyConfiguration: Sendable {
             case "off", "0", "false", "no": failover = false
             default: throw BrollyError.invalidInput("BROLLY_FAILOVER must be on or off, got \(raw)")
             }
+        }
+        if let raw = env["BROLLY_CAP_FEEDS"]?.trimmingCharacters(in: .whitespaces), !raw.isEmpty {
+            capFeeds = try raw.split(separator: ",").map { item in
+                let text = item.trimmingCharacters(in: .whitespaces)
+                guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
+                    throw BrollyError.invalidInput("BROLLY_CAP_FEEDS must be http(s) URLs separated by commas, got \(text)")
+                }
+                return url
+            }
+        }
+        if let raw = env["BROLLY_CONTACT"]?.trimmingCharacters(in: .whitespaces), !raw.isEmpty {
+            guard raw.count <= 200, !raw.contains(where: { $0.isNewline || $0 == "(" || $0 == ")" }) else {
+                throw BrollyError.invalidInput("BROLLY_CONTACT must be an e-mail address or URL on one line")
+            }
+            contact = raw
         }
         self.cacheDirectory = cacheDirectory
     }

@@ -15,6 +15,8 @@ public struct WeatherResult: Sendable {
     public var fallbackFrom: ProviderID?
     /// Air quality, UV and pollen at the place, when they could be had (added by the use cases).
     public var airQuality: AirQualityService.Result?
+    /// Official warnings at the place, when asked for (added by the use cases).
+    public var alerts: AlertSet?
 
     public init(
         report: WeatherReport, isStale: Bool, isFromCache: Bool, age: TimeInterval, refreshError: BrollyError?,

@@ -29,7 +29,7 @@ struct TerminalController: Sendable {
             let query = try Self.placeQuery(location)
             let place = try await useCases.resolve(query, device: "").place
             let result = try await useCases.weather(
-                for: place, mode: .staleWhileRevalidate, withAirQuality: options.wantsAirQuality)
+                for: place, mode: .staleWhileRevalidate, withAirQuality: options.wantsAirQuality, withAlerts: options.wantsAlerts)
             metrics.weatherAnswer(result)
             return Self.text(options.render(result), status: .ok)
         } catch let error as BrollyError {
@@ -134,9 +134,15 @@ struct TextOptions {
         return format.contains("%q") || format.contains("%u")
     }
 
+    /// The full view shows warnings; a one-line format only when it asks (`%a`).
+    var wantsAlerts: Bool {
+        guard let format, !format.isEmpty else { return true }
+        return format.contains("%a")
+    }
+
     func render(_ result: WeatherResult) -> String {
         if let format, !format.isEmpty {
-            return OneLineFormat(units: units, windUnit: windUnit).render(format, result.report, airQuality: result.airQuality?.airQuality) + "\n"
+            return OneLineFormat(units: units, windUnit: windUnit).render(format, result.report, airQuality: result.airQuality?.airQuality, alerts: result.alerts?.here) + "\n"
         }
         return TextRenderer(units: units, color: color).now(result) + "\n"
     }

@@ -20,6 +20,8 @@ struct WeatherController: Sendable {
         let json: EncodedJSON
         let report: WeatherReport
         let coordinate: Coordinate
+        /// When it was made: alerts in it keep for their own 5-minute window.
+        let madeAt: Date
     }
 
     func add(to group: RouterGroup<AppRequestContext>) {
@@ -29,13 +31,13 @@ struct WeatherController: Sendable {
 
     /// `GET /api/v1/weather/now?lat=&lon=` (or `place=`): the small document a widget needs.
     @Sendable func now(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<NowDocument> {
-        let (result, units) = try await lookup(request, context: context)
+        let (result, units) = try await lookup(request, context: context, withAlerts: true)
         return EditedResponse(headers: CacheControl.revalidate, response: NowDocument(result, units: units))
     }
 
     /// The place and units of a weather request, and the weather (recorded for returning devices).
     func lookup(
-        _ request: Request, context: AppRequestContext, withAirQuality: Bool = false
+        _ request: Request, context: AppRequestContext, withAirQuality: Bool = false, withAlerts: Bool = false
     ) async throws -> (WeatherResult, UnitSystem) {
         let query = Query(request)
         let units = try query.units()
@@ -51,32 +53,40 @@ struct WeatherController: Sendable {
         let place = try await useCases.resolve(placeQuery, device: context.deviceID).place
         let result = try await useCases.weather(
             for: place, mode: .staleWhileRevalidate,
-            recording: context.isReturningDevice ? .inBackground(device: context.deviceID) : .none, withAirQuality: withAirQuality)
+            recording: context.isReturningDevice ? .inBackground(device: context.deviceID) : .none, withAirQuality: withAirQuality,
+            withAlerts: withAlerts, language: try Language.of(request))
         metrics.weatherAnswer(result)
         return (result, units)
     }
 
     /// `GET /api/v1/weather?lat=&lon=[&units=]` or `?place=NAME[&units=]`: the weather contract.
     @Sendable func weather(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let query = request.uri.query ?? ""
+        // Alerts come in the reader's language: the header is part of what the answer is made from.
+        var query = request.uri.query ?? ""
+        if let languages = request.headers[.acceptLanguage] { query += "#" + languages }
         if let answer = answers.get(query)?.value {
             let age = Date().timeIntervalSince(answer.report.fetchedAt)
-            if age >= 0, age < useCases.services.weather.policy.freshFor {
+            if age >= 0, age < useCases.services.weather.policy.freshFor,
+                Date().timeIntervalSince(answer.madeAt) < useCases.services.alerts.freshFor
+            {
                 if context.isReturningDevice { useCases.record(answer.report, at: answer.coordinate, device: context.deviceID) }
                 metrics.weatherAnswerFromCache()
                 return answer.json.response(cacheControl: "public, no-cache")
             }
         }
-        let (result, units) = try await lookup(request, context: context, withAirQuality: true)
+        let (result, units) = try await lookup(request, context: context, withAirQuality: true, withAlerts: true)
         let r = result.report
         // What the body is made from: the request (place and units), the cache entry it answers
         // from, and the name the place was given.
-        var key = request.uri.query ?? ""
+        var key = query
         key += "|" + String(Int(r.fetchedAt.timeIntervalSince1970 * 1000)) + (result.isStale ? "|s|" : "|f|")
         key += r.place.name + "|" + (r.place.region ?? "") + "|" + r.place.country
         key += "|" + (result.fallbackFrom?.rawValue ?? "")
         if let air = result.airQuality {
             key += "|" + String(Int(air.airQuality.fetchedAt.timeIntervalSince1970)) + (air.isStale ? "s" : "f")
+        }
+        if let set = result.alerts {
+            key += "|" + set.here.map(\.id).joined(separator: ",") + "|" + String(set.elsewhere.count)
         }
         // The next hour's sentence is counted from now: re-made every 5 minutes.
         if r.nowcast != nil { key += "|" + String(Int(Date().timeIntervalSince1970 / 300)) }
@@ -91,9 +101,10 @@ struct WeatherController: Sendable {
         // Memoised only when complete: fresh, named, from the configured provider, with fresh air
         // quality (an answer without it keeps taking the full path, which adds it when it comes).
         if !result.isStale, result.refreshError == nil, result.fallbackFrom == nil, result.airQuality?.isStale == false,
+            result.alerts.map({ $0.failedSources.isEmpty }) == true,
             r.place.name != Place.unnamed(r.place.coordinate).name
         {
-            answers.set(query, CacheEntry(value: Answer(json: json, report: r, coordinate: r.place.coordinate), receivedAt: r.fetchedAt))
+            answers.set(query, CacheEntry(value: Answer(json: json, report: r, coordinate: r.place.coordinate, madeAt: Date()), receivedAt: r.fetchedAt))
         }
         return json.response(cacheControl: "public, no-cache")
     }

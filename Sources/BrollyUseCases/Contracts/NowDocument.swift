@@ -11,7 +11,7 @@ public struct NowDocument: Codable, Sendable, Hashable {
     public var temperatureMax: Double
     public var clouds: Double?
     public var condition: WeatherDocument.ConditionInfo
-    /// The most severe active alert; null until Brolly carries alerts.
+    /// The most severe active alert's headline; null when there is none.
     public var alert: String?
     public var units: String
     public var fetchedAt: String
@@ -46,7 +46,7 @@ public struct NowDocument: Codable, Sendable, Hashable {
         temperatureMax = doc.current.temperatureMax
         clouds = doc.current.clouds
         condition = doc.current.condition
-        alert = nil
+        alert = result.alerts?.mostSevere?.headline
         self.units = doc.units.temperature
         fetchedAt = doc.source.fetchedAt
         stale = doc.source.stale

@@ -132,6 +132,15 @@ export function render(doc, opts = {}) {
   const compared = comparedWithYesterday(c.temperature, c.temperatureYesterday);
   text('yesterday', compared);
   $('yesterday').hidden = !compared;
+  const nowcast = doc.nowcast && doc.nowcast.summary;
+  text('nowcast', nowcast ? `☔ ${nowcast}` : '');
+  $('nowcast').hidden = !nowcast;
+  renderAirQuality(doc.airQuality);
+  const providers = { 'open-meteo': 'Open-Meteo', openweathermap: 'OpenWeatherMap' };
+  const from = providers[doc.source.provider] || doc.source.provider;
+  text('source', doc.source.fallbackFrom
+    ? `· from ${from} (${providers[doc.source.fallbackFrom] || doc.source.fallbackFrom} unavailable)`
+    : `· from ${from}`);
   text('humidity', typeof c.humidity === 'number' ? `${Math.round(c.humidity)}%` : '—');
   text('pressure', typeof c.pressure === 'number' ? `${Math.round(c.pressure)} hPa` : '—');
   if (typeof c.windSpeed === 'number') {
@@ -156,6 +165,41 @@ export function render(doc, opts = {}) {
   $('hours').replaceChildren(...doc.hours.slice(0, 24).map(hourItem));
   $('days').replaceChildren(...doc.days.slice(0, 7).map((d, i) => dayItem(d, i, Boolean(opts.historyNote))));
   updateAge();
+}
+
+const PLANTS = ['alder', 'birch', 'grass', 'mugwort', 'olive', 'ragweed'];
+
+/** One fact of the air-quality list: a term and its value, with the scale's colour when it has one. */
+function fact(term, value, index) {
+  const dd = el('dd', {});
+  if (index) {
+    const swatch = el('span', { className: 'swatch', ariaHidden: 'true', style: { background: index.colour } });
+    dd.append(swatch, `${Math.round(index.value * 10) / 10} · ${index.category}`);
+  } else {
+    dd.append(value);
+  }
+  return el('div', {}, el('dt', { text: term }), dd);
+}
+
+/** The air-quality block: absent when the API has none (it never hides the weather). */
+function renderAirQuality(a) {
+  $('air').hidden = !a;
+  if (!a) return;
+  const facts = [];
+  if (a.europeanAqi) facts.push(fact('European AQI', '', a.europeanAqi));
+  if (a.usAqi) facts.push(fact('US AQI', '', a.usAqi));
+  const ug = (v) => `${Math.round(v)} μg/m³`;
+  if (typeof a.pm2_5 === 'number') facts.push(fact('PM2.5', ug(a.pm2_5)));
+  if (typeof a.pm10 === 'number') facts.push(fact('PM10', ug(a.pm10)));
+  if (typeof a.ozone === 'number') facts.push(fact('Ozone', ug(a.ozone)));
+  if (typeof a.nitrogenDioxide === 'number') facts.push(fact('Nitrogen dioxide', ug(a.nitrogenDioxide)));
+  if (a.uvIndex) facts.push(fact('UV index', '', a.uvIndex));
+  if (a.uvIndexMax) facts.push(fact('UV today, highest', '', a.uvIndexMax));
+  if (a.pollen) {
+    const text = PLANTS.filter((p) => typeof a.pollen[p] === 'number').map((p) => `${p} ${Math.round(a.pollen[p])}`).join(', ');
+    if (text) facts.push(fact('Pollen (grains/m³)', text));
+  }
+  $('air-facts').replaceChildren(...facts);
 }
 
 /** Renders again what is shown (after a unit switch). */
