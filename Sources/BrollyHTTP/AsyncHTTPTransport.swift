@@ -29,6 +29,7 @@ public final class AsyncHTTPTransport: HTTPTransport {
         var req = HTTPClientRequest(url: request.url.absoluteString)
         req.method = HTTPMethod(rawValue: request.method)
         for (name, value) in request.headers { req.headers.add(name: name, value: value) }
+        if let body = request.body { req.body = .bytes(ByteBuffer(bytes: body)) }
         let timeout = TimeAmount.milliseconds(Int64(max(0.05, request.timeout) * 1000))
         do {
             let response = try await client.execute(req, timeout: timeout)

@@ -76,6 +76,7 @@ func makeRouter(_ p: ServerParts, api: Bool, site: Bool) -> Router<AppRequestCon
         PlacesController(useCases: p.useCases).add(to: group)
         HistoryController(useCases: p.useCases).add(to: group)
         LookupsController(useCases: p.useCases).add(to: group)
+        PushController(useCases: p.useCases, vapid: p.settings.vapid, allowInsecure: p.settings.pushAllowInsecure).add(to: group)
     }
     return router
 }
@@ -116,13 +117,17 @@ enum MetricsAccess {
 /// `exitsByShutdownDeadline` — the shutdown deadline).
 public func buildApplication(
     useCases: UseCases, settings: ServerSettings, logger: Logger, metrics: ServerMetrics = ServerMetrics(),
-    exitsByShutdownDeadline: Bool = false
+    exitsByShutdownDeadline: Bool = false, pushTransport: (any HTTPTransport)? = nil
 ) -> some ApplicationProtocol {
     var services: [any Service] = [
         CacheJanitor(cache: useCases.services.cache, maxBytes: useCases.services.configuration.cacheMaxBytes, logger: logger)
     ]
     if exitsByShutdownDeadline { services.append(ShutdownDeadline(seconds: 9, history: useCases.historyWriter, logger: logger)) }
     if let writer = useCases.historyWriter { services.append(HistoryFlusher(writer: writer)) }
+    if let vapid = settings.vapid, let transport = pushTransport {
+        if settings.pushAllowInsecure { logger.warning("BROLLY_PUSH_ALLOW_INSECURE is set: http push endpoints on loopback are allowed (for tests only)") }
+        services.append(AlertPoller(useCases: useCases, vapid: vapid, transport: transport, interval: settings.alertPollSeconds, logger: logger))
+    }
     let parts = ServerParts(useCases: useCases, settings: settings, metrics: metrics)
     let api = makeRouter(parts, api: true, site: false)
     let site = makeRouter(parts, api: false, site: true)

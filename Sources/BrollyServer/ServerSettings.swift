@@ -26,6 +26,20 @@ public struct ServerSettings: Sendable {
     public var newDevicesPerMinute = 30
     /// The key of the device tokens' HMAC (`brolly serve` keeps it in the data directory).
     public var deviceSecret: [UInt8]
+    /// `BROLLY_VAPID_SUBJECT`: the contact push services may use (`mailto:` or `https:`).
+    public var vapidSubject = "https://github.com/brolly-weather/brolly"
+    /// `BROLLY_ALERT_POLL_SECONDS` (default 300): how often saved places' alerts are checked for pushes.
+    public var alertPollSeconds: Double = 300
+    /// `BROLLY_PUSH_ALLOW_INSECURE=1`: allow `http` push endpoints on loopback (tests only).
+    public var pushAllowInsecure = false
+    /// The server's VAPID key (made once in the data directory by ``loadVAPIDKey(at:)``); without
+    /// it, Web Push is off (`/api/v1/push/*` answers 503).
+    var vapid: VAPID?
+
+    /// Loads (or makes, mode 0600) the VAPID key at `url`.
+    public mutating func loadVAPIDKey(at url: URL) throws {
+        vapid = try VAPID.load(at: url, subject: vapidSubject)
+    }
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, leafletDirectory: String? = nil, webDirectory: String? = nil,
@@ -90,6 +104,21 @@ public struct ServerSettings: Sendable {
         }
         try count("BROLLY_CLIENT_CALLS_PER_MINUTE", into: \.clientCallsPerMinute)
         try count("BROLLY_NEW_DEVICES_PER_MINUTE", into: \.newDevicesPerMinute)
+        if let raw = value("BROLLY_VAPID_SUBJECT") {
+            guard raw.hasPrefix("mailto:") || raw.hasPrefix("https://"), raw.count <= 200 else {
+                throw BrollyServerError.invalidSetting("BROLLY_VAPID_SUBJECT must be a mailto: or https: contact, got \(raw)")
+            }
+            settings.vapidSubject = raw
+        } else if let contact = value("BROLLY_CONTACT"), contact.hasPrefix("https://") || contact.contains("@") {
+            settings.vapidSubject = contact.hasPrefix("https://") || contact.hasPrefix("mailto:") ? contact : "mailto:" + contact
+        }
+        if let raw = value("BROLLY_ALERT_POLL_SECONDS") {
+            guard let n = Double(raw), n.isFinite, n >= 0.5, n <= 86_400 else {
+                throw BrollyServerError.invalidSetting("BROLLY_ALERT_POLL_SECONDS must be between 0.5 and 86400, got \(raw)")
+            }
+            settings.alertPollSeconds = n
+        }
+        settings.pushAllowInsecure = ["1", "true", "yes", "on"].contains(value("BROLLY_PUSH_ALLOW_INSECURE")?.lowercased() ?? "")
         if let raw = value("BROLLY_LOG_LEVEL") {
             guard let level = Logger.Level(rawValue: raw.lowercased()) else {
                 throw BrollyServerError.invalidSetting(

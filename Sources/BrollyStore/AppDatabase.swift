@@ -87,6 +87,26 @@ public struct AppDatabase: Sendable {
             try db.create(index: "place_on_device_order", on: "place", columns: ["deviceId", "orderIndex"])
             try db.create(index: "history_on_device_time", on: "history", columns: ["deviceId", "createdAt"])
         }
+        migrator.registerMigration("v3-push") { db in
+            try db.create(table: "pushSubscription") { t in
+                t.primaryKey("id", .text)
+                t.column("deviceId", .text).notNull().references("device", onDelete: .cascade)
+                t.column("endpoint", .text).notNull()
+                t.column("p256dh", .text).notNull()
+                t.column("auth", .text).notNull()
+                t.column("minimumSeverity", .text).notNull()
+                t.column("createdAt", .datetime).notNull()
+                t.uniqueKey(["deviceId", "endpoint"])
+            }
+            // What was pushed to whom, so a restart never sends an alert twice.
+            try db.create(table: "pushDelivery") { t in
+                t.column("subscriptionId", .text).notNull().references("pushSubscription", onDelete: .cascade)
+                t.column("alertKey", .text).notNull()
+                t.column("sentAt", .datetime).notNull()
+                t.column("status", .integer).notNull()
+                t.primaryKey(["subscriptionId", "alertKey"])
+            }
+        }
         return migrator
     }
 }

@@ -45,3 +45,12 @@ public struct SavedPlace: Codable, Sendable, Hashable, FetchableRecord, MutableP
     /// The custom name when there is one, else the place's own.
     public var displayName: String { customName ?? name }
 }
+
+extension SavedPlace {
+    /// The saved place as a place to look weather and alerts up for.
+    public var place: Place {
+        Place(
+            name: name, country: country, countryCode: countryCode, region: region, latitude: latitude, longitude: longitude,
+            timezone: timezone ?? "UTC")
+    }
+}

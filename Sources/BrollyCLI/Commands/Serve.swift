@@ -62,6 +62,10 @@ struct Serve: AsyncParsableCommand {
         do { settings.deviceSecret = try DeviceSecret.load(at: secretURL) } catch {
             throw CommandFailure(message: "cannot keep the device secret \(secretURL.path): \(error)")
         }
+        let vapidURL = directories.data.appendingPathComponent("vapid-private-key")
+        do { try settings.loadVAPIDKey(at: vapidURL) } catch {
+            throw CommandFailure(message: "cannot keep the Web Push (VAPID) key \(vapidURL.path): \(error)")
+        }
         let transport = AsyncHTTPTransport(connectTimeout: min(5, timeout))
         let metrics = ServerMetrics()
         let guards = UpstreamGuards(
@@ -76,7 +80,9 @@ struct Serve: AsyncParsableCommand {
         let historyFailed: @Sendable (any Error) -> Void = { [logger] in logger.error("could not save history: \(String(describing: $0))") }
         let writer = HistoryWriter(store: store, failed: historyFailed)
         let useCases = UseCases(services: services, historyWriter: writer, historyFailed: historyFailed)
-        let app = buildApplication(useCases: useCases, settings: settings, logger: logger, metrics: metrics, exitsByShutdownDeadline: true)
+        let app = buildApplication(
+            useCases: useCases, settings: settings, logger: logger, metrics: metrics, exitsByShutdownDeadline: true,
+            pushTransport: transport)
         do {
             try await app.runService()
         } catch {

@@ -1,18 +1,20 @@
 import Foundation
 
-/// An HTTP request as BrollyCore sees it: a GET with headers and a time-out.
+/// An HTTP request as BrollyCore sees it: a GET (or a POST with a body) with headers and a time-out.
 public struct HTTPRequest: Sendable, Hashable {
     public var url: URL
     public var method: String
     public var headers: [String: String]
     /// The overall time-out for this one attempt.
     public var timeout: TimeInterval
+    public var body: Data?
 
-    public init(url: URL, method: String = "GET", headers: [String: String] = [:], timeout: TimeInterval = 10) {
+    public init(url: URL, method: String = "GET", headers: [String: String] = [:], timeout: TimeInterval = 10, body: Data? = nil) {
         self.url = url
         self.method = method
         self.headers = headers
         self.timeout = timeout
+        self.body = body
     }
 
     /// The URL with secret query items (`appid`, `key`, `apiKey`) replaced by `REDACTED`, for logs.

@@ -11,6 +11,7 @@ extension SavedPlaceDocument: ResponseEncodable {}
 extension HistoryDocument: ResponseEncodable {}
 extension HistoryListDocument: ResponseEncodable {}
 extension NewsDocument: ResponseEncodable {}
+extension PushSubscriptionDocument: ResponseEncodable {}
 extension AlertsDocument: ResponseEncodable {}
 extension NowDocument: ResponseEncodable {}
 extension Address: ResponseEncodable {}

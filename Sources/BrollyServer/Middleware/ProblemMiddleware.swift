@@ -104,6 +104,12 @@ final class LockedBox<Value: Sendable>: @unchecked Sendable {
         self.value = value
     }
 
+    func withLock<T>(_ body: (inout Value) -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&value)
+    }
+
     func read<T>(_ body: (Value) -> T) -> T {
         lock.lock()
         defer { lock.unlock() }

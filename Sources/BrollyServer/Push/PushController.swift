@@ -1,0 +1,77 @@
+import BrollyCore
+import BrollyUseCases
+import Foundation
+import Hummingbird
+
+/// `/api/v1/push/*`: the VAPID key and each device's Web Push subscriptions.
+struct PushController: Sendable {
+    let useCases: UseCases
+    let vapid: VAPID?
+    let allowInsecure: Bool
+
+    func add(to group: RouterGroup<AppRequestContext>) {
+        group.get("push/key", use: key)
+        group.get("push/subscriptions", use: list)
+        group.post("push/subscriptions", use: subscribe)
+        group.delete("push/subscriptions/:id", use: remove)
+    }
+
+    struct Key: ResponseEncodable { var publicKey: String }
+    struct List: ResponseEncodable { var items: [PushSubscriptionDocument] }
+
+    func enabled() throws -> VAPID {
+        guard let vapid else {
+            throw Problem(.serviceUnavailable, code: "push-disabled", title: "Web Push is not set up", detail: "this server has no VAPID key")
+        }
+        return vapid
+    }
+
+    /// `GET /api/v1/push/key` → `{"publicKey": "<base64url>"}`, the application server key.
+    @Sendable func key(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<Key> {
+        EditedResponse(headers: CacheControl.day, response: Key(publicKey: try enabled().publicKey))
+    }
+
+    /// `PushSubscription.toJSON()` plus an optional `minimumSeverity`.
+    struct Body: Decodable {
+        struct Keys: Decodable {
+            var p256dh: String?
+            var auth: String?
+        }
+        var endpoint: String?
+        var keys: Keys?
+        var expirationTime: Double?
+        var minimumSeverity: String?
+    }
+
+    /// `POST /api/v1/push/subscriptions` → 201 `{id, endpoint, minimumSeverity, createdAt}`.
+    @Sendable func subscribe(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<PushSubscriptionDocument> {
+        _ = try enabled()
+        let body = try await request.decode(as: Body.self, context: context)
+        guard let endpoint = body.endpoint else { throw Problem.badRequest("'endpoint' is required") }
+        guard let p256dh = body.keys?.p256dh, let auth = body.keys?.auth else {
+            throw Problem.badRequest("'keys.p256dh' and 'keys.auth' are required")
+        }
+        var severity = AlertSeverity.moderate
+        if let raw = body.minimumSeverity {
+            guard let s = AlertSeverity(rawValue: raw.lowercased()), s != .unknown else {
+                throw Problem.badRequest("'minimumSeverity' must be one of extreme, severe, moderate, minor")
+            }
+            severity = s
+        }
+        let url = try PushEndpointPolicy.check(endpoint, allowInsecure: allowInsecure)
+        let saved = try useCases.subscribe(device: context.deviceID, endpoint: url, p256dh: p256dh, auth: auth, minimumSeverity: severity)
+        return EditedResponse(status: .created, headers: CacheControl.privateData, response: saved)
+    }
+
+    /// `GET /api/v1/push/subscriptions` → `{items: [...]}` (this device's).
+    @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<List> {
+        EditedResponse(headers: CacheControl.privateData, response: List(items: try useCases.subscriptions(device: context.deviceID)))
+    }
+
+    /// `DELETE /api/v1/push/subscriptions/{id}` → 204.
+    @Sendable func remove(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let id = context.parameters.get("id") ?? ""
+        try useCases.unsubscribe(id: id, device: context.deviceID)
+        return Response(status: .noContent)
+    }
+}
