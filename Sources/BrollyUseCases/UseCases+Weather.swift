@@ -59,9 +59,15 @@ extension UseCases {
     /// regions are matched through what the place is called: its name and region, and the city,
     /// county and state of its street address (cached, or looked up within the naming deadline).
     public func alerts(for place: Place, language: String = "en", offline: Bool = false) async -> AlertSet {
+        var place = place
         var names = [place.name, place.region].compactMap { $0 }
         if let address = await quickAddress(place.coordinate, offline: offline) {
             names += [address.city, address.county, address.region].compactMap { $0 }
+            // A place named from coordinates may not know its country yet; its address does.
+            if place.countryCode == nil, let code = address.countryCode {
+                place.countryCode = code
+                if place.country.isEmpty { place.country = address.country ?? "" }
+            }
         }
         return await services.alerts.alerts(for: place, names: names, language: language, offline: offline)
     }
