@@ -192,6 +192,8 @@ class Browser:
         for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
                     f"--window-size={width},{height}", "--lang=en-US"):
             options.add_argument(arg)
+        # DevTools events (service worker registrations) are read from the performance log.
+        options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
         self.profile = tempfile.mkdtemp(prefix="brolly-chrome-")
         options.add_argument(f"--user-data-dir={self.profile}")
         self.driver = webdriver.Chrome(service=Service(driver_path) if driver_path else None, options=options)

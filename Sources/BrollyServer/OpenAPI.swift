@@ -165,6 +165,57 @@ enum OpenAPIDocument {
                 }
               }
             },
+            "/api/v1/alerts": {
+              "get": {
+                "operationId": "alerts", "summary": "Official weather warnings for a place (NWS, MeteoAlarm, OpenWeatherMap One Call, CAP feeds), most severe first",
+                "parameters": [
+                  { "name": "lat", "in": "query", "required": false, "schema": { "type": "number", "minimum": -90, "maximum": 90 } },
+                  { "name": "lon", "in": "query", "required": false, "schema": { "type": "number", "minimum": -180, "maximum": 180 } },
+                  { "name": "place", "in": "query", "required": false, "schema": { "type": "string", "minLength": 1, "maxLength": 200 } },
+                  { "name": "lang", "in": "query", "required": false, "description": "The warnings' language where the source has several (else Accept-Language, else English)", "schema": { "type": "string", "pattern": "^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$" } }
+                ],
+                "responses": {
+                  "200": { "description": "The warnings; a source that failed is listed in failedSources", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Alerts" } } } },
+                  "400": { "$ref": "#/components/responses/Problem" }, "404": { "$ref": "#/components/responses/Problem" },
+                  "502": { "$ref": "#/components/responses/Problem" }, "503": { "$ref": "#/components/responses/Problem" }, "504": { "$ref": "#/components/responses/Problem" }
+                }
+              }
+            },
+            "/api/v1/push/key": {
+              "get": {
+                "operationId": "pushKey", "summary": "The server's VAPID public key (applicationServerKey)",
+                "responses": {
+                  "200": { "description": "The key", "content": { "application/json": { "schema": { "type": "object", "required": ["publicKey"], "properties": { "publicKey": { "type": "string" } } } } } },
+                  "503": { "$ref": "#/components/responses/Problem" }
+                }
+              }
+            },
+            "/api/v1/push/subscriptions": {
+              "get": {
+                "operationId": "pushSubscriptions", "summary": "This device's push subscriptions",
+                "responses": { "200": { "description": "The subscriptions", "content": { "application/json": { "schema": { "type": "object", "required": ["items"], "properties": { "items": { "type": "array", "items": { "$ref": "#/components/schemas/PushSubscription" } } } } } } } }
+              },
+              "post": {
+                "operationId": "subscribe", "summary": "Subscribe this device to warnings for its saved places (a browser's PushSubscription.toJSON())",
+                "requestBody": { "required": true, "content": { "application/json": { "schema": { "type": "object", "required": ["endpoint", "keys"],
+                  "properties": { "endpoint": { "type": "string", "format": "uri", "description": "https; never a loopback or private address" },
+                    "expirationTime": { "type": ["number", "null"] },
+                    "keys": { "type": "object", "required": ["p256dh", "auth"], "properties": { "p256dh": { "type": "string" }, "auth": { "type": "string" } } },
+                    "minimumSeverity": { "enum": ["extreme", "severe", "moderate", "minor"], "default": "moderate" } } } } } },
+                "responses": {
+                  "201": { "description": "Subscribed (the same endpoint again updates it)", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/PushSubscription" } } } },
+                  "400": { "$ref": "#/components/responses/Problem" }, "403": { "$ref": "#/components/responses/Problem" }, "413": { "$ref": "#/components/responses/Problem" },
+                  "415": { "$ref": "#/components/responses/Problem" }, "429": { "$ref": "#/components/responses/Problem" }, "503": { "$ref": "#/components/responses/Problem" }
+                }
+              }
+            },
+            "/api/v1/push/subscriptions/{id}": {
+              "delete": {
+                "operationId": "unsubscribe", "summary": "Remove one of this device's subscriptions",
+                "parameters": [ { "name": "id", "in": "path", "required": true, "schema": { "type": "string" } } ],
+                "responses": { "204": { "description": "Removed" }, "403": { "$ref": "#/components/responses/Problem" }, "404": { "$ref": "#/components/responses/Problem" } }
+              }
+            },
             "/api/v1/news": {
               "get": {
                 "operationId": "news", "summary": "Up to 10 news items published today in the place's time zone",
@@ -253,6 +304,28 @@ enum OpenAPIDocument {
                   "retryAfter": { "type": "integer" }
                 }
               },
+              "Alert": {
+                "type": "object", "required": ["id", "source", "sender", "event", "severity", "urgency", "certainty", "headline", "description", "areas"],
+                "properties": { "id": { "type": "string" }, "source": { "enum": ["nws", "meteoalarm", "openweathermap", "cap"] }, "sender": { "type": "string" },
+                  "event": { "type": "string" }, "severity": { "enum": ["extreme", "severe", "moderate", "minor", "unknown"] },
+                  "urgency": { "type": "string" }, "certainty": { "type": "string" }, "headline": { "type": "string" }, "description": { "type": "string" },
+                  "instruction": { "type": "string" }, "onset": { "type": "string", "format": "date-time" }, "expires": { "type": "string", "format": "date-time" },
+                  "areas": { "type": "array", "items": { "type": "string" } }, "url": { "type": "string" } }
+              },
+              "AlertsElsewhere": {
+                "type": "object", "required": ["country", "alerts"], "description": "Warnings in the place's country that could not be matched to it; never shown as here",
+                "properties": { "country": { "type": "string" }, "alerts": { "type": "array", "items": { "$ref": "#/components/schemas/Alert" } } }
+              },
+              "Alerts": {
+                "type": "object", "required": ["place", "alerts", "sources", "failedSources"],
+                "properties": { "place": { "type": "object" }, "alerts": { "type": "array", "items": { "$ref": "#/components/schemas/Alert" } },
+                  "elsewhere": { "$ref": "#/components/schemas/AlertsElsewhere" },
+                  "sources": { "type": "array", "items": { "type": "string" } }, "failedSources": { "type": "array", "items": { "type": "string" } } }
+              },
+              "PushSubscription": {
+                "type": "object", "required": ["id", "endpoint", "minimumSeverity", "createdAt"],
+                "properties": { "id": { "type": "string" }, "endpoint": { "type": "string" }, "minimumSeverity": { "enum": ["extreme", "severe", "moderate", "minor"] }, "createdAt": { "type": "string", "format": "date-time" } }
+              },
               "ScaleValue": {
                 "type": "object", "description": "A value on a published scale: the European AQI (EEA), the US AQI (EPA) or the UV index (WHO), with the category's name and the scale's colour",
                 "required": ["value", "category", "colour"],
@@ -297,6 +370,8 @@ enum OpenAPIDocument {
                   "source": { "type": "object", "required": ["provider", "fetchedAt", "stale"],
                     "properties": { "provider": { "enum": ["open-meteo", "openweathermap"], "description": "Who answered" }, "fetchedAt": { "type": "string", "format": "date-time" }, "stale": { "type": "boolean" },
                       "fallbackFrom": { "enum": ["open-meteo", "openweathermap"], "description": "Present when the configured provider failed (time-out, 5xx, 429, budget spent, circuit open) and the other one answered (automatic failover; needs OPENWEATHERMAP_API_KEY)" } } },
+                  "alerts": { "type": "array", "description": "Official warnings covering the place, most severe first; absent when they could not be had in time", "items": { "$ref": "#/components/schemas/Alert" } },
+                  "alertsElsewhere": { "$ref": "#/components/schemas/AlertsElsewhere" },
                   "nowcast": { "type": "object", "description": "The next two hours' precipitation in 15-minute slots (Open-Meteo's minutely_15, from the same forecast call); absent for OpenWeatherMap.",
                     "required": ["slots"],
                     "properties": { "summary": { "type": "string", "description": "e.g. 'Rain starting in about 30 min, for about 45 min', 'Rain stopping in about 15 min'; absent when it stays dry", "examples": ["Rain starting in about 30 min, for about 45 min"] },

@@ -2,12 +2,12 @@
 // not cached here: the page keeps the last good answer itself and the server has its own cache.
 'use strict';
 
-const SHELL_CACHE = 'brolly-shell-v5';
+const SHELL_CACHE = 'brolly-shell-v6';
 const SHELL = [
   '/', '/style.css',
   '/js/main.js', '/js/state.js', '/js/dom.js', '/js/api.js', '/js/units.js', '/js/icons.js', '/js/map.js', '/js/card.js',
   '/js/storage.js', '/js/weather.js', '/js/address.js', '/js/news.js', '/js/history.js', '/js/places.js', '/js/search.js',
-  '/js/location.js', '/widget', '/widget.js', '/manifest.webmanifest', '/icon.svg', '/icon-maskable.svg',
+  '/js/location.js', '/js/alerts.js', '/widget', '/widget.js', '/manifest.webmanifest', '/icon.svg', '/icon-maskable.svg',
   '/vendor/leaflet/leaflet.js', '/vendor/leaflet/leaflet.css',
 ];
 
@@ -49,5 +49,39 @@ self.addEventListener('fetch', (event) => {
       }
       throw err;
     }
+  })());
+});
+
+// A warning pushed by the server (RFC 8291-encrypted; the browser decrypts it): one notification
+// per warning (`tag`), titled with the event and the place.
+self.addEventListener('push', (event) => {
+  let data = {};
+  try { data = event.data ? event.data.json() : {}; } catch (_) { data = { alert: { event: 'Weather warning', headline: event.data && event.data.text() } }; }
+  const alert = data.alert || {};
+  const place = data.place || {};
+  const title = place.name ? `${alert.event || 'Weather warning'} — ${place.name}` : (alert.event || 'Weather warning');
+  event.waitUntil(self.registration.showNotification(title, {
+    body: alert.headline || alert.description || '',
+    tag: `alert-${place.id || ''}-${alert.event || ''}`,
+    renotify: true,
+    requireInteraction: alert.severity === 'extreme' || alert.severity === 'severe',
+    icon: '/icon.svg',
+    data: { url: data.url || '/', placeId: place.id },
+  }));
+});
+
+// Opening a notification focuses the app (or opens it) at that place, and always refreshes its data.
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  const { url, placeId } = event.notification.data || {};
+  event.waitUntil((async () => {
+    const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+    const client = windows.find((c) => new URL(c.url).origin === self.location.origin);
+    if (client) {
+      await client.focus();
+      client.postMessage({ type: 'open-place', id: placeId });
+      return;
+    }
+    await self.clients.openWindow(url || '/');
   })());
 });

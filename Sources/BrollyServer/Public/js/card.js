@@ -1,6 +1,7 @@
 // The weather region: its state (loading, empty, error, ready), notices, and the weather card.
 // Staleness is the API's (`source.stale`, `source.fetchedAt`); the page adds only what it knows
 // itself: a copy restored from this browser, or a refresh that failed.
+import { renderAlerts } from './alerts.js';
 import { $, el, text } from './dom.js';
 import { setIcon } from './icons.js';
 import { state } from './state.js';
@@ -136,6 +137,7 @@ export function render(doc, opts = {}) {
   text('nowcast', nowcast ? `☔ ${nowcast}` : '');
   $('nowcast').hidden = !nowcast;
   renderAirQuality(doc.airQuality);
+  renderAlerts(opts.historyNote ? null : doc);
   const providers = { 'open-meteo': 'Open-Meteo', openweathermap: 'OpenWeatherMap' };
   const from = providers[doc.source.provider] || doc.source.provider;
   text('source', doc.source.fallbackFrom

@@ -4,7 +4,8 @@ import { $ } from './dom.js';
 import { initHistory, loadHistory } from './history.js';
 import { locate } from './location.js';
 import { initMap, removeMarker, showPlace, showUnitedStates } from './map.js';
-import { initPlaces, loadPlaces } from './places.js';
+import { initAlerts } from './alerts.js';
+import { initPlaces, loadPlaces, openSavedPlace } from './places.js';
 import { initSearch } from './search.js';
 import { state } from './state.js';
 import { loadLast } from './storage.js';
@@ -44,12 +45,20 @@ if (last) {
 state.deviceReady = loadPlaces();
 // A home-screen shortcut to a saved place opens that place (/?lat=&lon=&name=); else where you are.
 const launch = new URLSearchParams(window.location.search);
+initAlerts();
+// A warning's notification opens /?place=<id>: that saved place, its data fetched afresh (seed 002).
+const placeId = launch.get('place');
+navigator.serviceWorker && navigator.serviceWorker.addEventListener('message', (event) => {
+  if (event.data && event.data.type === 'open-place') openSavedPlace(event.data.id);
+});
 const lat = Number.parseFloat(launch.get('lat'));
 const lon = Number.parseFloat(launch.get('lon'));
 if (Number.isFinite(lat) && Number.isFinite(lon) && Math.abs(lat) <= 90 && Math.abs(lon) <= 180) {
   const name = launch.get('name') || undefined;
   showPlace(lat, lon, name);
   loadWeather({ lat, lon, name, here: false }, { quiet: Boolean(state.doc) });
+} else if (placeId) {
+  state.deviceReady.then(() => { if (!openSavedPlace(placeId)) locate(false); });
 } else {
   locate(false);
 }

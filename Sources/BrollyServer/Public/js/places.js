@@ -1,5 +1,6 @@
 // Saved places: open, save (☆ Save on the card), rename, move up or down, remove. Kept in this
 // browser too, so the list shows offline.
+import { badgePlaces } from './alerts.js';
 import { api } from './api.js';
 import { showNotice } from './card.js';
 import { $, el, store } from './dom.js';
@@ -15,6 +16,7 @@ export async function loadPlaces() {
     const list = await api('/api/v1/places');
     store.set(PLACES_KEY, list);
     renderPlaces(list);
+    badgePlaces(list);
   } catch (_) {
     renderPlaces(store.get(PLACES_KEY, []));
   }
@@ -41,6 +43,13 @@ function renderPlaces(list) {
     if (state.target && sameTarget(state.target, { lat: p.latitude, lon: p.longitude })) li.className = 'current';
     return li;
   }));
+}
+
+/** Opens saved place `id` (a notification's `/?place=<id>`), fetching its weather afresh. */
+export function openSavedPlace(id) {
+  const p = store.get(PLACES_KEY, []).find((x) => String(x.id) === String(id));
+  if (p) openPlace(p);
+  return Boolean(p);
 }
 
 function openPlace(p) {

@@ -1,0 +1,122 @@
+// Severe weather warnings (seed 002's "column"): a banner above the card, coloured by severity,
+// each opening to its description, instruction, sender and times; a badge on saved places with
+// warnings; and the "Notify me" switch that subscribes to Web Push through the service worker.
+import { api } from './api.js';
+import { $, el, store } from './dom.js';
+
+const ICONS = { extreme: '⛔', severe: '⚠️', moderate: '⚠️', minor: 'ℹ️', unknown: '⚠️' };
+const NOTIFY_KEY = 'brolly.push.v1';
+
+function when(iso) {
+  if (!iso) return '';
+  const d = new Date(iso);
+  return Number.isFinite(d.getTime()) ? d.toLocaleString([], { weekday: 'short', hour: '2-digit', minute: '2-digit' }) : iso;
+}
+
+function alertItem(a) {
+  const summary = el('summary', {},
+    el('span', { className: 'alert-icon', ariaHidden: 'true', text: ICONS[a.severity] || '⚠️' }),
+    el('strong', { text: a.event }),
+    el('span', { className: 'alert-severity', text: ` · ${a.severity}` }),
+    a.expires ? el('span', { className: 'alert-until', text: ` · until ${when(a.expires)}` }) : '');
+  const body = el('div', { className: 'alert-body' });
+  if (a.headline && a.headline !== a.event) body.append(el('p', { className: 'alert-headline', text: a.headline }));
+  for (const paragraph of String(a.description || '').split(/\n\s*\n/).filter(Boolean).slice(0, 8)) {
+    body.append(el('p', { text: paragraph.trim() }));
+  }
+  if (a.instruction) body.append(el('p', { className: 'alert-instruction' }, el('strong', { text: 'What to do: ' }), a.instruction));
+  const facts = [`From ${a.sender}`];
+  if (a.onset) facts.push(`starts ${when(a.onset)}`);
+  if (a.expires) facts.push(`ends ${when(a.expires)}`);
+  if (a.areas && a.areas.length) facts.push(`areas: ${a.areas.slice(0, 6).join('; ')}`);
+  body.append(el('p', { className: 'alert-meta', text: facts.join(' · ') }));
+  if (a.url && /^https?:\/\//.test(a.url)) {
+    body.append(el('p', {}, el('a', { href: a.url, target: '_blank', rel: 'noopener', text: 'Details from the issuer' })));
+  }
+  return el('details', { className: `alert sev-${a.severity}`, dataset: { testid: 'alert', severity: a.severity } }, summary, body);
+}
+
+/** Shows the document's warnings above the card; hides the banner when there are none. */
+export function renderAlerts(doc) {
+  const box = $('alerts');
+  const here = (doc && doc.alerts) || [];
+  const elsewhere = doc && doc.alertsElsewhere;
+  const items = here.map(alertItem);
+  if (elsewhere && elsewhere.alerts.length) {
+    const list = el('ul', {}, ...elsewhere.alerts.slice(0, 20).map((a) =>
+      el('li', { text: `${a.event} (${a.severity}) — ${(a.areas || []).join(', ')}` })));
+    items.push(el('details', { className: 'alert elsewhere', dataset: { testid: 'alerts-elsewhere' } },
+      el('summary', { text: `Elsewhere in ${elsewhere.country}: ${elsewhere.alerts.length} warning${elsewhere.alerts.length === 1 ? '' : 's'}` }),
+      list));
+  }
+  box.replaceChildren(...items);
+  box.hidden = items.length === 0;
+}
+
+/** A "⚠ Flood Warning" badge on each saved place with a warning (looked up after the list shows). */
+export async function badgePlaces(list) {
+  for (const p of list) {
+    try {
+      const doc = await api(`/api/v1/alerts?lat=${p.latitude.toFixed(4)}&lon=${p.longitude.toFixed(4)}`);
+      const top = doc.alerts[0];
+      const li = document.querySelector(`#places-list li[data-id="${p.id}"] .open`);
+      if (!li) continue;
+      li.querySelectorAll('.badge').forEach((b) => b.remove());
+      if (top) li.append(el('span', { className: `badge sev-${top.severity}`, dataset: { testid: 'place-alert' }, text: `${ICONS[top.severity]} ${top.event}` }));
+    } catch (_) { /* offline: no badge */ }
+  }
+}
+
+function keyBytes(base64url) {
+  const s = base64url.replace(/-/g, '+').replace(/_/g, '/');
+  const raw = atob(s + '='.repeat((4 - (s.length % 4)) % 4));
+  return Uint8Array.from(raw, (c) => c.charCodeAt(0));
+}
+
+function status(text) { $('notify-status').textContent = text; }
+
+async function subscribe() {
+  const severity = $('notify-severity').value;
+  if (!('serviceWorker' in navigator) || !('PushManager' in window)) throw new Error('This browser cannot receive push notifications.');
+  const permission = await Notification.requestPermission();
+  if (permission !== 'granted') throw new Error('Notifications are blocked for this site; allow them in the browser settings.');
+  const { publicKey } = await api('/api/v1/push/key');
+  const registration = await navigator.serviceWorker.ready;
+  let subscription = await registration.pushManager.getSubscription();
+  if (!subscription) {
+    subscription = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(publicKey) });
+  }
+  const saved = await api('/api/v1/push/subscriptions', { method: 'POST', body: { ...subscription.toJSON(), minimumSeverity: severity } });
+  store.set(NOTIFY_KEY, { id: saved.id, severity });
+  status(`You will be notified of ${severity === 'minor' ? 'all' : severity + ' and worse'} warnings for your saved places.`);
+}
+
+async function unsubscribe() {
+  const saved = store.get(NOTIFY_KEY, null);
+  if (saved) await api(`/api/v1/push/subscriptions/${saved.id}`, { method: 'DELETE' }).catch(() => undefined);
+  const registration = 'serviceWorker' in navigator ? await navigator.serviceWorker.getRegistration() : null;
+  const subscription = registration && await registration.pushManager.getSubscription();
+  if (subscription) await subscription.unsubscribe();
+  store.set(NOTIFY_KEY, null);
+  status('Notifications are off.');
+}
+
+export function initAlerts() {
+  const saved = store.get(NOTIFY_KEY, null);
+  $('notify').checked = Boolean(saved);
+  if (saved) $('notify-severity').value = saved.severity;
+  const apply = async () => {
+    try {
+      // The browser's push service may be out of reach (offline, or a browser without one): say
+      // so instead of waiting for ever.
+      const timeout = new Promise((_, reject) => setTimeout(
+        () => reject(new Error('the browser could not reach its push service; try again later.')), 10000));
+      await Promise.race([$('notify').checked ? subscribe() : unsubscribe(), timeout]);
+    } catch (e) {
+      $('notify').checked = false;
+      status(`Could not turn notifications on: ${e.message || e.kind || 'unknown error'}`);
+    }
+  };
+  $('notify').addEventListener('change', apply);
+  $('notify-severity').addEventListener('change', () => { if ($('notify').checked) apply(); });
+}
