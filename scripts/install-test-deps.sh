@@ -12,6 +12,7 @@ command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
 [ -f /usr/share/javascript/leaflet/leaflet.js ] || missing+=(libjs-leaflet)
 [ -f /usr/include/sqlite3.h ] || missing+=(libsqlite3-dev)
+[ -f /usr/include/zlib.h ] || missing+=(zlib1g-dev)
 command -v wrk >/dev/null 2>&1 || missing+=(wrk)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "installing Debian packages: ${missing[*]}"

@@ -209,6 +209,13 @@ def test_openapi_document_matches_the_server(server, double):
         ("get", "/api/v1/address", "/api/v1/address?lat=52.52&lon=13.41", None, 200, "#/components/schemas/Address"),
         ("get", "/api/v1/news", "/api/v1/news?lat=52.52&lon=13.41", None, 200, "#/components/schemas/News"),
         ("delete", "/api/v1/places/{id}", f"/api/v1/places/{place['id']}", None, 204, None),
+        ("get", "/api/v1/alerts", "/api/v1/alerts?lat=52.52&lon=13.41", None, 200, "#/components/schemas/Alerts"),
+        ("get", "/api/v1/push/key", "/api/v1/push/key", None, 200, None),
+        ("get", "/api/v1/push/subscriptions", "/api/v1/push/subscriptions", None, 200, None),
+        # This server has no BROLLY_PUSH_ALLOW_INSECURE: a loopback endpoint is refused.
+        ("post", "/api/v1/push/subscriptions", "/api/v1/push/subscriptions",
+         {"endpoint": "https://127.0.0.1/push/1", "keys": {"p256dh": "B" + "A" * 86, "auth": "A" * 22}}, 400, None),
+        ("delete", "/api/v1/push/subscriptions/{id}", "/api/v1/push/subscriptions/no-such-id", None, 404, None),
         ("get", "/healthz", "/healthz", None, 200, None),
     ]
     documented = {(m, p) for p, ops in spec["paths"].items() for m in ops if m in ("get", "post", "put", "patch", "delete")}

@@ -34,6 +34,7 @@ func makeRouter(_ p: ServerParts, api: Bool, site: Bool) -> Router<AppRequestCon
     let router = Router(context: AppRequestContext.self)
     // Metrics and the security headers in one middleware: every layer costs on the hot path.
     router.add(middleware: MetricsMiddleware(metrics: p.metrics))
+    router.add(middleware: CompressionMiddleware())
     if p.settings.logLevel <= .info { router.add(middleware: LogRequestsMiddleware(.info)) }
     router.add(middleware: ProblemMiddleware(routes: p.routes))
     if site || !p.settings.trustedProxies.isEmpty {

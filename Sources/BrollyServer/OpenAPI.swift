@@ -213,7 +213,7 @@ enum OpenAPIDocument {
               "delete": {
                 "operationId": "unsubscribe", "summary": "Remove one of this device's subscriptions",
                 "parameters": [ { "name": "id", "in": "path", "required": true, "schema": { "type": "string" } } ],
-                "responses": { "204": { "description": "Removed" }, "403": { "$ref": "#/components/responses/Problem" }, "404": { "$ref": "#/components/responses/Problem" } }
+                "responses": { "204": { "description": "Removed" }, "400": { "$ref": "#/components/responses/Problem" }, "403": { "$ref": "#/components/responses/Problem" }, "404": { "$ref": "#/components/responses/Problem" } }
               }
             },
             "/api/v1/news": {

@@ -25,23 +25,25 @@ extension UseCases {
         for place: Place, mode: FetchMode = .normal, recording: HistoryRecording = .none, withAirQuality: Bool = false,
         withAlerts: Bool = false, language: String = "en"
     ) async throws -> WeatherResult {
-        // Air quality and warnings are not charged to the client's allowance (the weather is): each
-        // is one call per place per window, shared by every client and bounded by its budget.
+        var result = try await services.weather.weather(for: place, mode: mode)
+        // Air quality and warnings come after the weather (a refused or failed weather lookup
+        // causes no more calls), charged to the client's auxiliary allowance; each is one call per
+        // place per window, shared by every client.
+        let allowance = ClientAllowance.current?.auxiliary
         let air: Task<AirQualityService.Result?, Never>? =
             withAirQuality
             ? Task { [airQuality = services.airQuality] in
-                await ClientAllowance.$current.withValue(nil) {
+                await ClientAllowance.$current.withValue(allowance) {
                     await airQuality.airQuality(at: place.coordinate, offline: mode == .offline)
                 }
             } : nil
         let warnings: Task<AlertSet?, Never>? =
             withAlerts
             ? Task {
-                await ClientAllowance.$current.withValue(nil) {
+                await ClientAllowance.$current.withValue(allowance) {
                     await self.alerts(for: place, language: language, offline: mode == .offline)
                 }
             } : nil
-        var result = try await services.weather.weather(for: place, mode: mode)
         if let air { result.airQuality = await FirstOf.value(air, orNilAfter: airQualityGrace) }
         if let warnings { result.alerts = await FirstOf.value(warnings, orNilAfter: airQualityGrace) }
         switch recording {

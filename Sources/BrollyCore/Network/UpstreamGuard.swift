@@ -295,8 +295,17 @@ public final class UpstreamGuards: Sendable {
 public struct ClientAllowance: Sendable {
     /// Takes one of the client's calls; returns nil when allowed, else the seconds to wait.
     public let take: @Sendable () -> TimeInterval?
+    /// The client's allowance for what comes with the weather (air quality, warnings), kept apart
+    /// so that it never uses up the weather's; nil: the same as `take`.
+    public let takeAuxiliary: (@Sendable () -> TimeInterval?)?
 
-    public init(take: @escaping @Sendable () -> TimeInterval?) { self.take = take }
+    public init(take: @escaping @Sendable () -> TimeInterval?, auxiliary: (@Sendable () -> TimeInterval?)? = nil) {
+        self.take = take
+        self.takeAuxiliary = auxiliary
+    }
+
+    /// The allowance for auxiliary lookups.
+    public var auxiliary: ClientAllowance { ClientAllowance(take: takeAuxiliary ?? take) }
 
     @TaskLocal public static var current: ClientAllowance?
 }

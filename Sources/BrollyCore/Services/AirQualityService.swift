@@ -66,7 +66,8 @@ public final class AirQualityService: Sendable {
             }
             return Result(airQuality: value, isStale: false)
         } catch {
-            failures.set(key, CacheEntry(value: true, receivedAt: now()))
+            // This client's own limit is not the source failing.
+            if (error as? BrollyError)?.kind != .clientLimited { failures.set(key, CacheEntry(value: true, receivedAt: now())) }
             return cached
         }
     }

@@ -182,7 +182,9 @@ public final class AlertService: Sendable {
                 return messages
             }
         } catch {
-            failures.set(r.key, CacheEntry(value: (error as? BrollyError)?.kind == .invalidAPIKey, receivedAt: now()))
+            let kind = (error as? BrollyError)?.kind
+            // This client's own limit is not the source failing.
+            if kind != .clientLimited { failures.set(r.key, CacheEntry(value: kind == .invalidAPIKey, receivedAt: now())) }
             return usable
         }
     }

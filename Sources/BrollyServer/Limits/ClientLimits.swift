@@ -34,14 +34,17 @@ final class ClientLimits: Sendable {
 
     /// The allowance of upstream calls for a request with `device` (nil: none) from the address
     /// `ip` gives (worked out only when a call is about to be made).
+    /// Air quality and warnings have an allowance of their own, as large, so they never use up the
+    /// weather's.
     func allowance(device: String?, ip: @escaping @Sendable () -> String) -> ClientAllowance {
-        ClientAllowance { [self] in
+        @Sendable func take(_ prefix: String) -> TimeInterval? {
             if let device, !device.isEmpty {
-                if let wait = Self.take(bucket("d:" + device, count: callsPerMinute)) { return wait }
-                return Self.take(bucket("i:" + ip(), count: callsPerMinute * 4))
+                if let wait = Self.take(bucket(prefix + "d:" + device, count: callsPerMinute)) { return wait }
+                return Self.take(bucket(prefix + "i:" + ip(), count: callsPerMinute * 4))
             }
-            return Self.take(bucket("i:" + ip(), count: callsPerMinute))
+            return Self.take(bucket(prefix + "i:" + ip(), count: callsPerMinute))
         }
+        return ClientAllowance(take: { take("") }, auxiliary: { take("x") })
     }
 
     /// Nil when `ip` may be given a new device now; else the seconds until it may.

@@ -17,11 +17,23 @@ function sync() {
   mapEl.dataset.zoom = String(map.getZoom());
 }
 
+/** Loads Leaflet (minified, compressed) after the weather has been asked for: on a slow
+ * connection the card comes first and the map follows. The view asked for meanwhile is kept in
+ * the element's data attributes and applied when the map arrives. */
 export function initMap() {
-  if (!window.L) {
-    mapEl.append(el('p', { className: 'map-fallback', text: 'The map is unavailable on this server.' }));
-    return;
-  }
+  const start = () => {
+    const script = document.createElement('script');
+    script.src = '/vendor/leaflet/leaflet.min.js';
+    script.onload = createMap;
+    script.onerror = () => mapEl.append(el('p', { className: 'map-fallback', text: 'The map is unavailable on this server.' }));
+    document.head.append(script);
+  };
+  // After the page's own first requests (the weather) are on their way.
+  setTimeout(start, 0);
+}
+
+function createMap() {
+  if (!window.L) return;
   map = window.L.map(mapEl, { zoomControl: true, attributionControl: true, fadeAnimation: false, zoomAnimation: false });
   window.L.tileLayer('https://{s}.tile.openstreetmap.org/{z}/{x}/{y}.png', {
     maxZoom: 19,
@@ -29,7 +41,18 @@ export function initMap() {
   }).addTo(map);
   map.on('moveend zoomend', sync);
   state.map = map;
+  // What was asked for before the map arrived.
+  if (mapEl.dataset.view === 'place' && mapEl.dataset.lat) {
+    map.setView([Number(mapEl.dataset.lat), Number(mapEl.dataset.lon)], PLACE_ZOOM);
+  } else {
+    map.fitBounds(US_BOUNDS);
+  }
+  if (pendingMarker && mapEl.dataset.marker === 'shown') setMarker(pendingMarker[0], pendingMarker[1]);
+  sync();
+  mapEl.dataset.ready = 'true';
 }
+
+let pendingMarker = null;
 
 export function showUnitedStates() {
   mapEl.dataset.view = 'us';
@@ -47,6 +70,7 @@ export function showPlace(lat, lon, label) {
 
 export function setMarker(lat, lon) {
   mapEl.dataset.marker = 'shown';
+  pendingMarker = [lat, lon];
   if (!map) return;
   if (marker) marker.setLatLng([lat, lon]);
   else {

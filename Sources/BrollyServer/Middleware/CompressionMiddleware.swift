@@ -1,0 +1,99 @@
+import BrollyCore
+import CompressNIO
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// gzip for text responses (JSON, HTML, CSS, JavaScript, SVG, manifests) when the client accepts
+/// it, with `Vary: Accept-Encoding`. Bodies under 1 KB are sent as they are. A compressed body with
+/// an `ETag` is kept (LRU) under its path and ETag, so static files and cached weather answers are
+/// compressed once, not on every request; its ETag gets a `-gzip` suffix, and a revalidation that
+/// sends it back is matched against the plain one.
+struct CompressionMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+    let compressed = MemoryCache<ByteBuffer>(capacity: 512)
+    static let minimumBytes = 1024
+    static let maximumBytes = 8 << 20
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let accepts = Self.acceptsGzip(request.headers[.acceptEncoding])
+        var request = request
+        if accepts, let tag = request.headers[.ifNoneMatch], tag.contains("-gzip\"") {
+            var head = request.head
+            head.headerFields[.ifNoneMatch] = tag.replacingOccurrences(of: "-gzip\"", with: "\"")
+            request = Request(head: head, body: request.body)
+        }
+        var response = try await next(request, context)
+        guard let type = response.headers[.contentType], Self.isCompressible(type), response.headers[.contentEncoding] == nil else {
+            return response
+        }
+        if !response.headers[values: .vary].contains(where: { $0.lowercased().contains("accept-encoding") }) {
+            response.headers.append(HTTPField(name: .vary, value: "Accept-Encoding"))
+        }
+        guard accepts else { return response }
+        if response.status == .notModified, let tag = response.headers[.eTag] {
+            response.headers[.eTag] = Self.gzipTag(tag)
+            return response
+        }
+        guard response.status == .ok, let length = response.body.contentLength, length >= Self.minimumBytes, length <= Self.maximumBytes
+        else { return response }
+        let tag = response.headers[.eTag]
+        let key = tag.map { request.uri.path + "|" + $0 }
+        var body: ByteBuffer
+        if let key, let hit = compressed.get(key) {
+            body = hit.value
+        } else {
+            var collector = Collector()
+            try await response.body.write(collector)
+            guard var plain = collector.box.buffer else { return response }
+            body = try plain.compress(with: .gzip())
+            guard body.readableBytes < length else {
+                response.body = .init(byteBuffer: collector.box.buffer!)
+                return response
+            }
+            if let key { compressed.set(key, CacheEntry(value: body, receivedAt: Date())) }
+        }
+        response.body = .init(byteBuffer: body)
+        response.headers[.contentEncoding] = "gzip"
+        response.headers[.contentLength] = String(body.readableBytes)
+        if let tag { response.headers[.eTag] = Self.gzipTag(tag) }
+        return response
+    }
+
+    static func gzipTag(_ tag: String) -> String {
+        tag.hasSuffix("\"") && !tag.hasSuffix("-gzip\"") ? String(tag.dropLast()) + "-gzip\"" : tag
+    }
+
+    /// `gzip` listed without `q=0`.
+    static func acceptsGzip(_ header: String?) -> Bool {
+        guard let header else { return false }
+        for part in header.split(separator: ",") {
+            let pieces = part.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            guard pieces.first == "gzip" || pieces.first == "*" else { continue }
+            if pieces.dropFirst().contains(where: { $0.replacingOccurrences(of: " ", with: "") == "q=0" || $0 == "q=0.0" }) { return false }
+            return true
+        }
+        return false
+    }
+
+    static func isCompressible(_ type: String) -> Bool {
+        let t = type.lowercased()
+        return t.hasPrefix("text/") || t.hasPrefix("application/json") || t.hasPrefix("application/problem+json")
+            || t.hasPrefix("application/javascript") || t.hasPrefix("application/manifest+json") || t.hasPrefix("image/svg+xml")
+            || t.hasPrefix("application/geo+json") || t.hasPrefix("text/javascript")
+    }
+
+    /// Collects a response body (the ones compressed here are in memory or small files).
+    final class Box: @unchecked Sendable {
+        // @unchecked Sendable: written by one writer in one task, read after `write` returns.
+        var buffer: ByteBuffer?
+    }
+
+    struct Collector: ResponseBodyWriter {
+        let box = Box()
+        mutating func write(_ buffer: ByteBuffer) async throws {
+            if box.buffer == nil { box.buffer = buffer } else { var b = buffer; box.buffer!.writeBuffer(&b) }
+        }
+        consuming func finish(_ trailingHeaders: HTTPFields?) async throws {}
+    }
+}
