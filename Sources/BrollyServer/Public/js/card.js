@@ -21,6 +21,8 @@ export const MESSAGES = {
 
 export function setState(name, opts = {}) {
   region.dataset.state = name;
+  // For the slow-connection measurements: when weather first showed.
+  if (name === 'ready' && !performance.getEntriesByName('brolly-weather-shown').length) performance.mark('brolly-weather-shown');
   region.setAttribute('aria-busy', String(name === 'loading'));
   if (opts.error) region.dataset.error = opts.error; else delete region.dataset.error;
   $('loading').hidden = name !== 'loading';

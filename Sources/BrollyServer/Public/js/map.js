@@ -22,6 +22,10 @@ function sync() {
  * the element's data attributes and applied when the map arrives. */
 export function initMap() {
   const start = () => {
+    const css = document.createElement('link');
+    css.rel = 'stylesheet';
+    css.href = '/vendor/leaflet/leaflet.css';
+    document.head.append(css);
     const script = document.createElement('script');
     script.src = '/vendor/leaflet/leaflet.min.js';
     script.onload = createMap;
