@@ -81,3 +81,34 @@ def test_text_responses_are_compressed(server, double):
         raise AssertionError("expected 304")
     except urllib.error.HTTPError as e:
         assert e.code == 304
+
+
+def test_installable_with_png_icons(server, browser_factory, double):
+    b = browser_factory(server.url)
+    b.allow_location(*BERLIN)
+    b.open()
+    b.wait_state("ready")
+    b.driver.execute_async_script("navigator.serviceWorker.ready.then(() => arguments[0]())")
+    errors = b.wait(lambda: (lambda r: r if r["installabilityErrors"] == [] else None)(b.cdp("Page.getInstallabilityErrors", {})),
+                    timeout=20, what="no installability errors")
+    assert errors == {"installabilityErrors": []}
+    manifest = b.cdp("Page.getAppManifest", {})
+    assert manifest["errors"] == [], manifest["errors"]
+    doc = json.loads(urllib.request.urlopen(server.url + "/manifest.webmanifest", timeout=10).read())
+    pngs = {(i["sizes"], i.get("purpose", "any")) for i in doc["icons"] if i["type"] == "image/png"}
+    assert {("192x192", "any"), ("512x512", "any"), ("512x512", "maskable")} <= pngs
+    for icon in doc["icons"]:
+        with urllib.request.urlopen(server.url + icon["src"], timeout=10) as r:
+            data = r.read()
+        if icon["type"] == "image/png":
+            assert r.headers["Content-Type"] == "image/png" and data[:8] == b"\x89PNG\r\n\x1a\n"
+            w, h = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+            assert f"{w}x{h}" == icon["sizes"], icon
+    # iOS: a PNG apple-touch-icon and the web-app meta tags; a theme colour for light and dark.
+    touch = b.js("return document.querySelector('link[rel=apple-touch-icon]').getAttribute('href')")
+    with urllib.request.urlopen(server.url + touch, timeout=10) as r:
+        data = r.read()
+    assert data[:4] == b"\x89PNG" and int.from_bytes(data[16:20], "big") == 180
+    assert b.js("return document.querySelector('meta[name=apple-mobile-web-app-capable]').content") == "yes"
+    assert b.js("return [...document.querySelectorAll('meta[name=theme-color]')].map(m => m.media)") == [
+        "(prefers-color-scheme: light)", "(prefers-color-scheme: dark)"]

@@ -30,7 +30,7 @@ struct ManifestController: Sendable {
             ]
             return [
                 "name": "Weather in \(p.displayName)", "short_name": String(p.displayName.prefix(12)), "url": link.string ?? "/",
-                "icons": [["src": "/icon.svg", "sizes": "any", "type": "image/svg+xml"]],
+                "icons": [["src": "/icon-192.png", "sizes": "192x192", "type": "image/png"]],
             ]
         }
         let body = try JSONSerialization.data(withJSONObject: manifest, options: [.sortedKeys, .withoutEscapingSlashes])
