@@ -20,7 +20,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q "${missing[@]}"
 fi
 
-if ! python3 -c "import pytest, selenium, jsonschema, openapi_spec_validator, schemathesis, http_ece, cryptography" >/dev/null 2>&1; then
-  echo "installing Python packages: pytest selenium jsonschema openapi-spec-validator schemathesis http-ece cryptography"
-  python3 -m pip install -q --disable-pip-version-check pytest selenium jsonschema openapi-spec-validator schemathesis http-ece cryptography
+if ! python3 -c "import pytest, selenium, jsonschema, openapi_spec_validator, schemathesis, http_ece, cryptography, axe_selenium_python" >/dev/null 2>&1; then
+  echo "installing Python packages: pytest selenium jsonschema openapi-spec-validator schemathesis http-ece cryptography axe-selenium-python"
+  python3 -m pip install -q --disable-pip-version-check pytest selenium jsonschema openapi-spec-validator schemathesis http-ece cryptography axe-selenium-python
 fi

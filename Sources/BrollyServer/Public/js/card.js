@@ -175,14 +175,14 @@ const PLANTS = ['alder', 'birch', 'grass', 'mugwort', 'olive', 'ragweed'];
 
 /** One fact of the air-quality list: a term and its value, with the scale's colour when it has one. */
 function fact(term, value, index) {
-  const dd = el('dd', {});
+  const dd = el('span', { className: 'value' });
   if (index) {
     const swatch = el('span', { className: 'swatch', ariaHidden: 'true', style: { background: index.colour } });
     dd.append(swatch, `${Math.round(index.value * 10) / 10} · ${index.category}`);
   } else {
     dd.append(value);
   }
-  return el('div', {}, el('dt', { text: term }), dd);
+  return el('li', {}, el('span', { className: 'term', text: term }), dd);
 }
 
 /** The air-quality block: absent when the API has none (it never hides the weather). */

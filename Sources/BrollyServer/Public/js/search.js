@@ -16,7 +16,6 @@ let seq = 0;
 
 function closeResults() {
   list.hidden = true;
-  input.setAttribute('aria-expanded', 'false');
   input.removeAttribute('aria-activedescendant');
   active = -1;
 }
@@ -32,7 +31,6 @@ function showResults(places) {
     return li;
   }));
   list.hidden = places.length === 0;
-  input.setAttribute('aria-expanded', String(places.length > 0));
 }
 
 const searchPlaces = (q) => api(`/api/v1/places/search?q=${encodeURIComponent(q)}`);
