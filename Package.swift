@@ -25,7 +25,7 @@ let package = Package(
     targets: [
         // Foundation only: models, providers, the network service (with a URLSession transport),
         // the caching service and the JSON weather contract. An iOS or macOS app embeds it as it is.
-        .target(name: "BrollyCore"),
+        .target(name: "BrollyCore", resources: [.copy("Languages")]),
         // The live transport on AsyncHTTPClient, for the server and the CLI.
         .target(
             name: "BrollyHTTP",

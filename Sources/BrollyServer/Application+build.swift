@@ -49,6 +49,21 @@ func makeRouter(_ p: ServerParts, api: Bool, site: Bool) -> Router<AppRequestCon
         router.add(
             middleware: FileMiddleware(
                 p.settings.webDirectory, cacheControl: .init([(MediaType(type: .any), [.noCache])]), searchForIndexHtml: true))
+        // The page's texts: one file per language (BrollyCore's Languages), and the list of them.
+        router.get("/lang/index.json") { _, _ -> Response in
+            let list = Localization.codes.map { ["code": $0, "name": Localization.packs[$0]!.name] }
+            let body = try JSONSerialization.data(withJSONObject: list, options: [.sortedKeys])
+            return Response(
+                status: .ok, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "public, max-age=3600"],
+                body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        }
+        router.get("/lang/:file") { _, context -> Response in
+            let file = context.parameters.get("file") ?? ""
+            guard file.hasSuffix(".json"), let data = Localization.file(String(file.dropLast(5))) else { throw HTTPError(.notFound) }
+            return Response(
+                status: .ok, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "public, no-cache"],
+                body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        }
         router.get("/healthz") { _, _ -> Response in
             Response(
                 status: .ok, headers: [.contentType: "text/plain", .cacheControl: "no-store"],

@@ -6,6 +6,8 @@ import Foundation
 public struct TextRenderer: Sendable {
     public var units: UnitSystem
     public var color: Bool
+    /// The language of labels, sentences, conditions and numbers (English by default).
+    public var language: LanguagePack = Localization.english
 
     /// The terminal's width in columns; lines longer than it are cut with `…`. Nil: no limit.
     public var width: Int?
@@ -94,8 +96,9 @@ public struct TextRenderer: Sendable {
     static let compass = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"]
 
     /// An arrow pointing where the wind blows to, and the compass point it comes from: `↙ NE`.
-    public static func wind(_ degrees: Double) -> String {
-        "\(OneLineFormat.arrow(degrees)) \(compass[OneLineFormat.sector(degrees)])"
+    public static func wind(_ degrees: Double, compass names: [String]? = nil) -> String {
+        let list = names?.count == 8 ? names! : compass
+        return "\(OneLineFormat.arrow(degrees)) \(list[OneLineFormat.sector(degrees)])"
     }
 
     func paint(_ s: String, _ code: String) -> String { color ? "\u{1B}[\(code)m\(s)\u{1B}[0m" : s }
@@ -141,68 +144,70 @@ public struct TextRenderer: Sendable {
 
     /// `brolly now`: the place, current conditions, today's range and a short outlook.
     public func now(_ result: WeatherResult, now: Date = Date()) -> String {
-        let r = result.report, c = r.current, zone = r.place.timeZone
+        let r = result.report, c = r.current, zone = r.place.timeZone, l = language
         var lines: [String] = []
         // Warnings come first, coloured by severity.
         if let set = result.alerts { lines += alertLines(set.here, in: zone) }
         lines.append(bold(r.place.displayName) + dim(String(format: "  (%.2f, %.2f)", r.place.latitude, r.place.longitude)))
-        var headline = "\(Self.symbol(c.condition))  \(colouredTemp(c.temperature))  \(c.condition.description.capitalizedFirst)"
-        if let f = c.feelsLike { headline += dim("  feels like \(temp(f))") }
+        let description = l.localized(c.condition, provider: r.provider).description
+        var headline = "\(Self.symbol(c.condition))  \(colouredTemp(c.temperature))  \(description.capitalizedFirst)"
+        if let f = c.feelsLike { headline += dim("  \(l.text("feelsLike")) \(temp(f))") }
         lines.append(headline)
-        var today = "   Today      \(temp(c.temperatureMin)) … \(temp(c.temperatureMax))"
+        var today = "   " + l.text("today").padding(toLength: 11, withPad: " ", startingAt: 0) + "\(temp(c.temperatureMin)) … \(temp(c.temperatureMax))"
         if let compared = WeatherDocument.comparedWithYesterday(
-            now: units.temperature(c.temperature), yesterday: c.temperatureYesterday.map(units.temperature))
+            now: units.temperature(c.temperature), yesterday: c.temperatureYesterday.map(units.temperature), language: l)
         {
             today += " · " + compared
         }
         lines.append(today)
         var rows: [(String, String)] = []
-        if let h = c.humidity { rows.append(("Humidity", String(format: "%.0f %%", h))) }
-        if let p = c.pressure { rows.append(("Pressure", String(format: "%.0f hPa", p))) }
+        if let h = c.humidity { rows.append((l.text("humidity"), String(format: "%.0f %%", h))) }
+        if let p = c.pressure { rows.append((l.text("pressure"), String(format: "%.0f hPa", p))) }
         if let w = c.windSpeed {
             var s = speed(w)
-            if let d = c.windDirection { s += " \(Self.wind(d))" }
-            if let g = c.windGust { s += ", gusts \(speed(g))" }
-            rows.append(("Wind", s))
+            if let d = c.windDirection { s += " " + Self.wind(d, compass: l.compass) }
+            if let g = c.windGust { s += ", \(l.text("gusts")) \(speed(g))" }
+            rows.append((l.text("wind"), s))
         }
-        if let cl = c.clouds { rows.append(("Clouds", String(format: "%.0f %%", cl))) }
+        if let cl = c.clouds { rows.append((l.text("clouds"), String(format: "%.0f %%", cl))) }
         if let v = c.visibility {
-            rows.append(("Visibility", units == .imperial ? String(format: "%.1f mi", v / 1609.344) : String(format: "%.1f km", v / 1000)))
+            rows.append((l.text("visibility"), units == .imperial ? String(format: "%.1f mi", v / 1609.344) : String(format: "%.1f km", v / 1000)))
         }
-        if let rain = c.rain, rain > 0 { rows.append(("Rain", amount(rain))) }
-        if let snow = c.snow, snow > 0 { rows.append(("Snow", amount(snow))) }
+        if let rain = c.rain, rain > 0 { rows.append((l.text("rain"), amount(rain))) }
+        if let snow = c.snow, snow > 0 { rows.append((l.text("snow"), amount(snow))) }
         let sun = SkyCalculator.sunTimes(on: c.time, in: zone, at: r.place.coordinate)
         if let sr = c.sunrise ?? sun.sunrise, let ss = c.sunset ?? sun.sunset {
             var text = "↑ \(LocalTime.clock(sr, in: zone))  ↓ \(LocalTime.clock(ss, in: zone))"
             if let dawn = sun.dawn, let dusk = sun.dusk {
-                text += "  (dawn \(LocalTime.clock(dawn, in: zone)), noon \(LocalTime.clock(sun.zenith, in: zone)), dusk \(LocalTime.clock(dusk, in: zone)))"
+                text += "  (\(l.text("dawn")) \(LocalTime.clock(dawn, in: zone)), \(l.text("noon")) \(LocalTime.clock(sun.zenith, in: zone)), \(l.text("dusk")) \(LocalTime.clock(dusk, in: zone)))"
             }
-            rows.append(("Sun", text))
+            rows.append((l.text("sun"), text))
         }
-        if let slots = r.nowcast, let sentence = NowcastSummary.sentence(slots, now: now) {
-            rows.append(("Next hour", sentence))
+        if let slots = r.nowcast, let sentence = NowcastSummary.sentence(slots, now: now, language: l) {
+            rows.append((l.text("nextHour"), sentence))
         }
         if let air = result.airQuality?.airQuality {
             var parts: [String] = []
             if let e = air.europeanAQI { parts.append("European AQI \(Int(e.rounded())) (\(AirQualityBand.european(e).category))") }
             if let u = air.usAQI { parts.append("US AQI \(Int(u.rounded())) (\(AirQualityBand.us(u).category))") }
             if let pm = air.pm2_5 { parts.append(String(format: "PM2.5 %.0f μg/m³", pm)) }
-            if !parts.isEmpty { rows.append(("Air", parts.joined(separator: " · ") + (result.airQuality!.isStale ? dim(" (stale)") : ""))) }
+            if !parts.isEmpty { rows.append((l.text("air"), parts.joined(separator: " · ") + (result.airQuality!.isStale ? dim(" (stale)") : ""))) }
             if let uv = air.uvIndex {
                 var text = String(format: "%.0f (%@)", uv, AirQualityBand.uv(uv).category)
                 if let max = air.uvIndexMax { text += String(format: ", today's highest %.0f (%@)", max, AirQualityBand.uv(max).category) }
-                rows.append(("UV", text))
+                rows.append((l.text("uv"), text))
             }
             let pollen = AirQuality.plants.compactMap { plant in air.pollen[plant].map { "\(plant) \(Int($0.rounded()))" } }
-            if !pollen.isEmpty { rows.append(("Pollen", pollen.joined(separator: ", ") + " grains/m³")) }
+            if !pollen.isEmpty { rows.append((l.text("pollen"), pollen.joined(separator: ", ") + " grains/m³")) }
         }
         let lit = Int((SkyCalculator.moonIllumination(at: c.time) * 100).rounded())
-        rows.append(("Moon", "\(SkyCalculator.moonSymbol(at: c.time)) \(SkyCalculator.moonPhaseName(at: c.time)), \(lit) % lit"))
-        for (k, v) in rows { lines.append("   " + k.padding(toLength: 11, withPad: " ", startingAt: 0) + v) }
+        rows.append((l.text("moon"), "\(SkyCalculator.moonSymbol(at: c.time)) \(SkyCalculator.moonPhaseName(at: c.time)), \(lit) % \(l.text("lit"))"))
+        let width = max(11, (rows.map(\.0) + [l.text("today"), l.text("outlook")]).map(\.count).max()! + 1)
+        for (k, v) in rows { lines.append("   " + k.padding(toLength: width, withPad: " ", startingAt: 0) + l.number(v)) }
         let outlook = r.days.dropFirst().prefix(3).map {
             "\(LocalTime.weekday(ofDate: $0.date)) \(Self.symbol($0.condition)) \(temp($0.temperatureMin))…\(temp($0.temperatureMax))"
         }
-        if !outlook.isEmpty { lines.append("   Outlook    " + outlook.joined(separator: "   ")) }
+        if !outlook.isEmpty { lines.append("   " + l.text("outlook").padding(toLength: 11, withPad: " ", startingAt: 0) + outlook.joined(separator: "   ")) }
         if showsFooter { lines.append(footer(result)) }
         return joined(lines)
     }
@@ -269,6 +274,11 @@ public struct TextRenderer: Sendable {
 
     func footer(_ result: WeatherResult) -> String {
         var s = "   \(result.report.provider.attribution(fallbackFrom: result.fallbackFrom)), updated \(Self.age(result.age))"
+        if language.code != "en" {
+            let p = result.report.provider.displayName
+            s = "   \(language.text("from")) \(p)" + (result.fallbackFrom.map { " (\($0.displayName) \(language.text("unavailable")))" } ?? "")
+                + ", \(language.text("updated")) \(Self.age(result.age))"
+        }
         if result.isStale { s += " " + paint("[stale]", "33") }
         return dim(s)
     }

@@ -46,9 +46,11 @@ struct Now: AsyncParsableCommand {
             } else if let format {
                 print(OneLineFormat(units: units).render(format, result.report, airQuality: result.airQuality?.airQuality, alerts: result.alerts?.here))
             } else if output.json {
-                try Terminal.printJSON(WeatherDocument(result, units: units))
+                try Terminal.printJSON(WeatherDocument(result, units: units, language: output.language))
             } else {
-                print(Terminal.renderer(units).now(result))
+                var renderer = Terminal.renderer(units)
+                renderer.language = output.language
+                print(renderer.now(result))
             }
         }
     }

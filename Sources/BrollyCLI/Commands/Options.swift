@@ -76,7 +76,18 @@ struct OutputOptions: ParsableArguments {
     @Flag(name: .long, help: "Print JSON instead of text.")
     var json = false
 
+    @Option(name: .long, help: "Language of the text and the conditions: en or ru (default: from LANG).")
+    var lang: String?
+
+    /// The language: `--lang`, else `LC_ALL`/`LANG`, else English.
+    var language: LanguagePack {
+        Localization.pack(for: lang ?? AlertsCommand.language(ProcessInfo.processInfo.environment))
+    }
+
     func validate() throws {
+        if let lang, Localization.packs[lang.lowercased().prefix(while: { $0.isLetter }).description] == nil {
+            throw ValidationError("unknown language '\(lang)'; use one of: \(Localization.codes.joined(separator: ", "))")
+        }
         if let units, UnitSystem(userInput: units) == nil {
             throw ValidationError("unknown units '\(units)'; use metric, imperial or standard")
         }

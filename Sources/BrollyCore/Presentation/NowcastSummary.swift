@@ -5,28 +5,30 @@ import Foundation
 public enum NowcastSummary {
     /// The sentence for `slots` (15-minute slots, in time order) seen at `now`; only the slots that
     /// end after `now` and start within two hours of it count.
-    public static func sentence(_ slots: [NowcastSlot], now: Date) -> String? {
+    public static func sentence(_ slots: [NowcastSlot], now: Date, language: LanguagePack = Localization.english) -> String? {
+        let l = language
         let horizon = now.addingTimeInterval(2 * 3600)
         let ahead = slots.filter { $0.end > now && $0.start < horizon }
         guard let first = ahead.first else { return nil }
         // Snow when at least half of it falls as snow (1 mm of water is about 0.7 cm of snow).
-        let word = ahead.contains { $0.isWet && ($0.snowfall ?? 0) >= 0.35 * $0.precipitation } ? "Snow" : "Rain"
+        let word = ahead.contains { $0.isWet && ($0.snowfall ?? 0) >= 0.35 * $0.precipitation } ? l.text("snowWord") : l.text("rainWord")
         if first.isWet && first.start <= now {
             guard let dry = ahead.firstIndex(where: { !$0.isWet }) else {
                 let covered = ahead.last!.end.timeIntervalSince(now)
-                return covered >= 105 * 60 ? "\(word) for the next 2 hours" : "\(word) for at least \(minutes(covered)) min"
+                return covered >= 105 * 60
+                    ? l.text("twoHours", ["what": word]) : l.text("atLeast", ["what": word, "duration": String(minutes(covered))])
             }
-            return "\(word) stopping in about \(minutes(ahead[dry].start.timeIntervalSince(now))) min"
+            return l.text("stopping", ["what": word, "start": String(minutes(ahead[dry].start.timeIntervalSince(now)))])
         }
         guard let wet = ahead.firstIndex(where: \.isWet) else { return nil }
         let startsIn = minutes(ahead[wet].start.timeIntervalSince(now))
         let rest = ahead[wet...]
         if let dry = rest.firstIndex(where: { !$0.isWet }) {
             let lasts = minutes(ahead[dry].start.timeIntervalSince(ahead[wet].start))
-            return "\(word) starting in about \(startsIn) min, for about \(lasts) min"
+            return l.text("starting", ["what": word, "start": String(startsIn), "duration": String(lasts)])
         }
         let lasts = minutes(ahead.last!.end.timeIntervalSince(ahead[wet].start))
-        return "\(word) starting in about \(startsIn) min, for at least \(lasts) min"
+        return l.text("startingAtLeast", ["what": word, "start": String(startsIn), "duration": String(lasts)])
     }
 
     /// Seconds as whole minutes rounded to 5 (never below 5: "in about 5 min" rather than "0 min").

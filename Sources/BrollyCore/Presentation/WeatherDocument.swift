@@ -197,8 +197,8 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
     }
 
     /// Builds the document for a result in `units`.
-    public init(_ result: WeatherResult, units: UnitSystem, now: Date = Date()) {
-        self.init(result.report, units: units, stale: result.isStale, age: result.age, now: now)
+    public init(_ result: WeatherResult, units: UnitSystem, now: Date = Date(), language: LanguagePack = Localization.english) {
+        self.init(result.report, units: units, stale: result.isStale, age: result.age, now: now, language: language)
         source.fallbackFrom = result.fallbackFrom?.rawValue
         if let air = result.airQuality, !air.airQuality.isEmpty {
             airQuality = Self.airQuality(air.airQuality, stale: air.isStale, in: result.report.place.timeZone)
@@ -225,7 +225,10 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
             pollen: a.pollen.isEmpty ? nil : a.pollen.mapValues { round($0, 1) })
     }
 
-    public init(_ report: WeatherReport, units u: UnitSystem, stale: Bool, age: TimeInterval, now: Date = Date()) {
+    public init(
+        _ report: WeatherReport, units u: UnitSystem, stale: Bool, age: TimeInterval, now: Date = Date(),
+        language: LanguagePack = Localization.english
+    ) {
         let zone = report.place.timeZone
         func t(_ c: Double) -> Double { Self.round(u.temperature(c), 1) }
         func w(_ v: Double?) -> Double? { v.map { Self.round(u.windSpeed($0), 1) } }
@@ -233,7 +236,8 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
         // 2 decimals in mm, 4 in inches. Only displays round further.
         func p(_ v: Double?) -> Double? { v.map { Self.round(u.precipitation($0), u == .imperial ? 4 : 2) } }
         func c(_ c: Condition) -> ConditionInfo {
-            ConditionInfo(code: c.code, title: c.title, description: c.description, icon: c.icon)
+            let (title, description) = language.localized(c, provider: report.provider)
+            return ConditionInfo(code: c.code, title: title, description: description, icon: c.icon)
         }
         func iso(_ d: Date?) -> String? { d.map { LocalTime.iso8601($0, in: zone) } }
         let cur = report.current
@@ -278,7 +282,7 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
         if let slots = report.nowcast {
             let ahead = slots.filter { $0.end > now }.prefix(8)
             nowcast = Nowcast(
-                summary: NowcastSummary.sentence(Array(ahead), now: now),
+                summary: NowcastSummary.sentence(Array(ahead), now: now, language: language),
                 slots: ahead.map {
                     Nowcast.Slot(
                         start: LocalTime.iso8601($0.start, in: zone), end: LocalTime.iso8601($0.end, in: zone),
@@ -289,11 +293,13 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
 
     /// "3° warmer than yesterday", "2° colder than yesterday", "about the same as yesterday"
     /// (within 1°), from two temperatures in the same unit; nil without yesterday's.
-    public static func comparedWithYesterday(now: Double, yesterday: Double?) -> String? {
+    public static func comparedWithYesterday(
+        now: Double, yesterday: Double?, language: LanguagePack = Localization.english
+    ) -> String? {
         guard let yesterday else { return nil }
         let difference = now - yesterday
-        if abs(difference) < 1 { return "about the same as yesterday" }
-        return "\(Int(abs(difference).rounded()))° \(difference > 0 ? "warmer" : "colder") than yesterday"
+        if abs(difference) < 1 { return language.text("same") }
+        return language.text(difference > 0 ? "warmer" : "colder", ["n": String(Int(abs(difference).rounded()))])
     }
 
     static func round(_ v: Double, _ places: Int) -> Double {

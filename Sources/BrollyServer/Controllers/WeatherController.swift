@@ -32,7 +32,8 @@ struct WeatherController: Sendable {
     /// `GET /api/v1/weather/now?lat=&lon=` (or `place=`): the small document a widget needs.
     @Sendable func now(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<NowDocument> {
         let (result, units) = try await lookup(request, context: context, withAlerts: true)
-        return EditedResponse(headers: CacheControl.revalidate, response: NowDocument(result, units: units))
+        let language = Localization.pack(for: try Language.of(request))
+        return EditedResponse(headers: CacheControl.revalidate, response: NowDocument(result, units: units, language: language))
     }
 
     /// The place and units of a weather request, and the weather (recorded for returning devices).
@@ -94,7 +95,8 @@ struct WeatherController: Sendable {
         if let hit = encoded.get(key) {
             json = hit.value
         } else {
-            let body = try AppRequestContext.encoder.encode(WeatherDocument(result, units: units))
+            let language = Localization.pack(for: try Language.of(request))
+            let body = try AppRequestContext.encoder.encode(WeatherDocument(result, units: units, language: language))
             json = EncodedJSON(body: body, etag: "\"\(Checksum.hex(body))\"")
             encoded.set(key, CacheEntry(value: json, receivedAt: r.fetchedAt))
         }

@@ -37,8 +37,8 @@ public struct NowDocument: Codable, Sendable, Hashable {
         try c.encode(stale, forKey: .stale)
     }
 
-    public init(_ result: WeatherResult, units: UnitSystem) {
-        let doc = WeatherDocument(result, units: units)
+    public init(_ result: WeatherResult, units: UnitSystem, language: LanguagePack = Localization.english) {
+        let doc = WeatherDocument(result, units: units, language: language)
         place = result.report.place.displayName
         temperature = doc.current.temperature
         feelsLike = doc.current.feelsLike

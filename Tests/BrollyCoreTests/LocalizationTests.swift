@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+
+@testable import BrollyCore
+
+@Suite struct LocalizationTests {
+    @Test func everyLanguageFileHasEveryKeyOfEnglish() throws {
+        #expect(Set(Localization.codes).isSuperset(of: ["en", "ru"]))
+        let english = Localization.english
+        for code in Localization.codes {
+            let pack = Localization.pack(for: code)
+            #expect(Set(pack.text.keys) == Set(english.text.keys), "\(code): text keys")
+            #expect(Set(pack.conditions.keys) == Set(english.conditions.keys), "\(code): WMO codes")
+            #expect(Set(pack.kinds.keys) == Set(ConditionKind.allCases.map(\.rawValue)), "\(code): kinds")
+            #expect(pack.compass.count == 8, "\(code): compass")
+            // Every WMO code Brolly maps has a text in every language.
+            for code in [0, 1, 2, 3, 45, 48, 51, 53, 55, 56, 57, 61, 63, 65, 66, 67, 71, 73, 75, 77, 80, 81, 82, 85, 86, 95, 96, 99] {
+                #expect(pack.conditions[String(code)]?.count == 2, "\(pack.code): WMO \(code)")
+            }
+        }
+    }
+
+    @Test func russianConditionsSentencesAndNumbers() {
+        let ru = Localization.pack(for: "ru-RU")
+        #expect(ru.code == "ru" && Localization.pack(for: "ru_RU.UTF-8").code == "ru")
+        #expect(Localization.pack(for: "xx").code == "en" && Localization.pack(for: nil).code == "en")
+        #expect(ru.localized(Conditions.wmo(61), provider: .openMeteo) == ("Дождь", "небольшой дождь"))
+        // OpenWeatherMap's own description gives way to the kind's text in Russian.
+        let owm = Conditions.openWeatherMap(id: 500, main: "Rain", description: "light rain", isDay: true)
+        #expect(ru.localized(owm, provider: .openWeatherMap) == ("Дождь", "дождь"))
+        #expect(Localization.english.localized(owm, provider: .openWeatherMap) == ("Rain", "light rain"))
+        #expect(WeatherDocument.comparedWithYesterday(now: 5, yesterday: 2, language: ru) == "на 3° теплее, чем вчера")
+        #expect(WeatherDocument.comparedWithYesterday(now: 5, yesterday: 5.5, language: ru) == "примерно как вчера")
+        let t0 = utc("2026-11-23T13:00:00Z")
+        let slots = [0, 0, 0.3, 0.5, 0.2, 0, 0, 0].enumerated().map { NowcastSlot(end: t0.addingTimeInterval(Double($0.offset + 1) * 900), precipitation: $0.element) }
+        #expect(NowcastSummary.sentence(slots, now: t0, language: ru) == "Дождь начнётся примерно через 30 мин и продлится около 45 мин")
+        #expect(ru.number("4.2 m/s") == "4,2 m/s" && Localization.english.number("4.2") == "4.2")
+        var report = sampleReport()
+        report.current.condition = Conditions.wmo(3)
+        let doc = WeatherDocument(report, units: .metric, stale: false, age: 0, language: ru)
+        #expect(doc.current.condition.title == "Облачно" && doc.current.condition.description == "пасмурно")
+        #expect(doc.current.condition.code == 3 && doc.current.condition.icon == "cloudy")
+    }
+}
