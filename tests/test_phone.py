@@ -175,3 +175,44 @@ def test_no_accessibility_violations_in_any_state(server, browser_factory, doubl
     found["ready, dark"] = axe_violations(b4)
     print("\naxe:", json.dumps({k: len(v) for k, v in found.items()}))
     assert all(not v for v in found.values()), {k: v for k, v in found.items() if v}
+
+
+def test_in_russian_page_api_and_cli(server, browser_factory, double, cli):
+    # The API: conditions and sentences by ?lang= or Accept-Language; a language without a file is English.
+    def weather(headers=None, extra=""):
+        req = urllib.request.Request(f"{server.url}/api/v1/weather?lat={BERLIN[0]}&lon={BERLIN[1]}{extra}", headers=headers or {})
+        with urllib.request.urlopen(req, timeout=15) as r:
+            return json.loads(r.read())
+    ru = weather({"Accept-Language": "ru-RU,ru;q=0.9,en;q=0.8"})
+    assert ru["current"]["condition"]["description"] == "небольшой дождь" and ru["current"]["condition"]["title"] == "Дождь"
+    assert ru["nowcast"]["summary"].startswith("Дождь начнётся примерно через")
+    assert weather(extra="&lang=ru")["current"]["condition"]["description"] == "небольшой дождь"
+    assert weather(extra="&lang=de")["current"]["condition"]["description"] == "slight rain"
+    assert weather()["current"]["condition"]["description"] == "slight rain"
+    index = json.loads(urllib.request.urlopen(server.url + "/lang/index.json", timeout=10).read())
+    assert {"code": "ru", "name": "Русский"} in index and {"code": "en", "name": "English"} in index
+    # The CLI: LANG or --lang.
+    r = cli.run("now", "--lat", str(BERLIN[0]), "--lon", str(BERLIN[1]), env={"LANG": "ru_RU.UTF-8"})
+    assert r.returncode == 0, r.stderr
+    assert "Небольшой дождь" in r.stdout and "Влажность" in r.stdout and "4,2 m/s" in r.stdout and "ЮЗ" in r.stdout
+    r = cli.run("now", "--lat", str(BERLIN[0]), "--lon", str(BERLIN[1]), "--lang", "en", env={"LANG": "ru_RU.UTF-8"})
+    assert "Slight rain" in r.stdout and "Humidity" in r.stdout
+    r = cli.run("now", "--lang", "klingon")
+    assert r.returncode != 0 and "unknown language" in r.stderr
+    # The page: the switch is remembered; texts, conditions and sentences in Russian.
+    b = browser_factory(server.url)
+    b.allow_location(*BERLIN)
+    b.open()
+    b.wait_state("ready")
+    b.wait(lambda: b.js("return document.querySelectorAll('#language option').length") >= 2, what="the language switch")
+    b.js("const s = document.getElementById('language'); s.value = 'ru'; s.dispatchEvent(new Event('change'));")
+    b.wait(lambda: b.js("return document.documentElement.lang") == "ru", what="Russian")
+    b.wait_state("ready")
+    b.wait(lambda: b.js("return document.getElementById('description').textContent") == "небольшой дождь", what="the condition in Russian")
+    assert b.js("return document.getElementById('places-heading').textContent") == "Сохранённые места"
+    assert b.js("return document.getElementById('feels').textContent").startswith("Ощущается как")
+    assert b.text("nowcast").startswith("☔ Дождь начнётся")
+    assert b.js("return document.getElementById('search').placeholder") == "Поиск города"
+    assert b.js("return performance.getEntriesByType('resource').some(r => r.name.includes('lang=ru'))")
+    b.screenshot("13-russian")
+    assert not axe_violations(b)

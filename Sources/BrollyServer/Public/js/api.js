@@ -1,4 +1,5 @@
 // The one fetch helper: a time-out, JSON bodies, and problem+json failures as AppErrors.
+import { i18n } from './i18n.js';
 import { state } from './state.js';
 
 const TIMEOUT_MS = 15000;
@@ -50,6 +51,7 @@ export function isWeatherDocument(doc) {
 }
 
 const q = (target, digits) => `lat=${target.lat.toFixed(digits)}&lon=${target.lon.toFixed(digits)}`;
-export const weatherURL = (target) => `/api/v1/weather?${q(target, 4)}`;
+// Conditions and sentences come in the page's language (English needs no parameter).
+export const weatherURL = (target) => `/api/v1/weather?${q(target, 4)}${i18n.code === 'en' ? '' : `&lang=${i18n.code}`}`;
 export const addressURL = (target) => `/api/v1/address?${q(target, 5)}`;
 export const newsURL = (target) => `/api/v1/news?${q(target, 4)}`;

@@ -3,6 +3,7 @@
 // itself: a copy restored from this browser, or a refresh that failed.
 import { renderAlerts } from './alerts.js';
 import { $, el, text } from './dom.js';
+import { i18n, t } from './i18n.js';
 import { setIcon } from './icons.js';
 import { state } from './state.js';
 import { amountText, comparedWithYesterday, shortTemp, speedText, tempText } from './units.js';
@@ -19,6 +20,12 @@ export const MESSAGES = {
   provider: ['The weather service is unavailable', 'It reported a problem. Try again later.'],
 };
 
+/** An error's title and explanation in the page's language. */
+export function messageFor(kind) {
+  const local = i18n.page && i18n.page.errors && i18n.page.errors[kind];
+  return local || MESSAGES[kind];
+}
+
 export function setState(name, opts = {}) {
   region.dataset.state = name;
   // For the slow-connection measurements: when weather first showed.
@@ -31,7 +38,7 @@ export function setState(name, opts = {}) {
   $('card').hidden = name !== 'ready';
   if (name !== 'ready') hideNotice();
   if (name === 'empty' || name === 'error') {
-    const [title, detail] = MESSAGES[opts.error] || ['Something went wrong', ''];
+    const [title, detail] = messageFor(opts.error) || ['Something went wrong', ''];
     const prefix = name === 'empty' ? 'empty' : 'error';
     text(prefix + '-title', opts.title || title);
     text(prefix + '-detail', opts.detail || detail);
@@ -66,11 +73,11 @@ export function ageMs(doc) {
 
 export function ageText(ms) {
   const m = Math.floor(ms / 60000);
-  if (m < 1) return 'Updated just now';
-  if (m < 60) return `Updated ${m} minute${m === 1 ? '' : 's'} ago`;
+  if (m < 1) return t('updatedJustNow', 'Updated just now');
+  if (m < 60) return t('updatedMinutes', `Updated ${m} minute${m === 1 ? '' : 's'} ago`, { n: m });
   const h = Math.floor(m / 60);
-  if (h < 48) return `Updated ${h} hour${h === 1 ? '' : 's'} ago`;
-  return `Updated ${Math.floor(h / 24)} days ago`;
+  if (h < 48) return t('updatedHours', `Updated ${h} hour${h === 1 ? '' : 's'} ago`, { n: h });
+  return t('updatedDays', `Updated ${Math.floor(h / 24)} days ago`, { n: Math.floor(h / 24) });
 }
 
 /** Stale when the API said so, when a refresh failed, or while a copy kept in this browser is shown. */
@@ -88,7 +95,7 @@ export function updateAge() {
   const marker = slot.querySelector('[data-testid="stale"]');
   if (stale && !marker) {
     slot.append(el('span', {
-      className: 'stale', text: 'Stale', dataset: { testid: 'stale' },
+      className: 'stale', text: t('stale', 'Stale'), dataset: { testid: 'stale' },
       title: 'This weather is not current; Brolly will refresh it when it can.',
     }));
   } else if (!stale && marker) {
@@ -109,7 +116,7 @@ function hourItem(h) {
 function dayItem(d, index, isSnapshot) {
   const date = new Date(`${d.date}T12:00:00Z`);
   // A history snapshot's first day is the day of the lookup, not today.
-  const name = el('span', { className: 'dname', title: d.date, text: index === 0 && !isSnapshot ? 'Today' : WEEKDAYS[date.getUTCDay()] || d.date });
+  const name = el('span', { className: 'dname', title: d.date, text: index === 0 && !isSnapshot ? t('today', 'Today') : t('weekdays', WEEKDAYS)[date.getUTCDay()] || d.date });
   const icon = el('span', { className: 'mini' });
   setIcon(icon, d.condition.icon, d.condition.description);
   const range = el('span', { className: 'drange' }, el('span', { className: 'dlow', text: shortTemp(d.temperatureMin) }), ` / ${shortTemp(d.temperatureMax)}`);
@@ -130,8 +137,9 @@ export function render(doc, opts = {}) {
   setIcon($('now-icon'), c.condition.icon, c.condition.description);
   text('temperature', tempText(c.temperature));
   text('description', c.condition.description);
-  text('feels', typeof c.feelsLike === 'number' ? `Feels like ${tempText(c.feelsLike)}` : 'Feels like —');
-  text('minmax', `Min ${tempText(c.temperatureMin)} · Max ${tempText(c.temperatureMax)}`);
+  const feels = t('feelsLike', 'Feels like');
+  text('feels', typeof c.feelsLike === 'number' ? `${feels} ${tempText(c.feelsLike)}` : `${feels} —`);
+  text('minmax', `${t('min', 'Min')} ${tempText(c.temperatureMin)} · ${t('max', 'Max')} ${tempText(c.temperatureMax)}`);
   const compared = comparedWithYesterday(c.temperature, c.temperatureYesterday);
   text('yesterday', compared);
   $('yesterday').hidden = !compared;
@@ -142,9 +150,10 @@ export function render(doc, opts = {}) {
   renderAlerts(opts.historyNote ? null : doc);
   const providers = { 'open-meteo': 'Open-Meteo', openweathermap: 'OpenWeatherMap' };
   const from = providers[doc.source.provider] || doc.source.provider;
-  text('source', doc.source.fallbackFrom
-    ? `· from ${from} (${providers[doc.source.fallbackFrom] || doc.source.fallbackFrom} unavailable)`
-    : `· from ${from}`);
+  const failed = doc.source.fallbackFrom && (providers[doc.source.fallbackFrom] || doc.source.fallbackFrom);
+  text('source', '· ' + (failed
+    ? t('fromFallback', `from ${from} (${failed} unavailable)`, { provider: from, failed })
+    : t('from', `from ${from}`, { provider: from })));
   text('humidity', typeof c.humidity === 'number' ? `${Math.round(c.humidity)}%` : '—');
   text('pressure', typeof c.pressure === 'number' ? `${Math.round(c.pressure)} hPa` : '—');
   if (typeof c.windSpeed === 'number') {
@@ -152,8 +161,8 @@ export function render(doc, opts = {}) {
     const i = dir === null ? null : Math.round((((dir % 360) + 360) % 360) / 45) % 8;
     $('wind-arrow').style.transform = `rotate(${dir === null ? 0 : (dir + 180) % 360}deg)`;
     $('wind-arrow').hidden = dir === null;
-    text('wind-text', `${speedText(c.windSpeed)}${i === null ? '' : ' ' + COMPASS_SHORT[i]}`);
-    $('wind').setAttribute('aria-label', `${speedText(c.windSpeed)}${i === null ? '' : ' from the ' + COMPASS[i]}`);
+    text('wind-text', `${speedText(c.windSpeed)}${i === null ? '' : ' ' + t('compassShort', COMPASS_SHORT)[i]}`);
+    $('wind').setAttribute('aria-label', `${speedText(c.windSpeed)}${i === null ? '' : ' ' + (i18n.page ? t('compass', COMPASS)[i] : 'from the ' + COMPASS[i])}`);
   } else {
     text('wind-text', '—');
     $('wind-arrow').hidden = true;

@@ -1,5 +1,6 @@
 // Brolly's web app: native ES modules, no build step. This module wires the others together.
 import { render, rerender, setState, updateAge } from './card.js';
+import { applyStatic, initLanguageSwitch, loadLanguage, preferredLanguage } from './i18n.js';
 import { $ } from './dom.js';
 import { initHistory, loadHistory } from './history.js';
 import { locate } from './location.js';
@@ -17,6 +18,9 @@ function setUnits(unit) {
   rerender();
 }
 
+// The language is known at once (the weather is asked for in it); its texts follow.
+loadLanguage(preferredLanguage()).then(() => { applyStatic(); rerender(); });
+initLanguageSwitch($('language'));
 document.querySelectorAll('.units button').forEach((b) => b.addEventListener('click', () => setUnits(b.dataset.unit)));
 $('retry').addEventListener('click', () => state.retry && state.retry());
 $('locate').addEventListener('click', () => locate(true));

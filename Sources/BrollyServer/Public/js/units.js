@@ -1,5 +1,6 @@
 // °C, °F and K, converted here so that switching works offline and makes no network call. The API
 // is always asked for metric.
+import { t } from './i18n.js';
 import { state } from './state.js';
 
 const UNITS_KEY = 'brolly.units';
@@ -29,6 +30,7 @@ export const amountText = (mm) => state.units === 'F' ? `${(mm / 25.4).toFixed(2
 export function comparedWithYesterday(nowC, yesterdayC) {
   if (typeof yesterdayC !== 'number') return '';
   const difference = temp(nowC) - temp(yesterdayC);
-  if (Math.abs(difference) < 1) return 'About the same as yesterday';
-  return `${Math.round(Math.abs(difference))}° ${difference > 0 ? 'warmer' : 'colder'} than yesterday`;
+  if (Math.abs(difference) < 1) return t('same', 'About the same as yesterday');
+  const n = Math.round(Math.abs(difference));
+  return difference > 0 ? t('warmer', `${n}° warmer than yesterday`, { n }) : t('colder', `${n}° colder than yesterday`, { n });
 }

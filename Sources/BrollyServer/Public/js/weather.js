@@ -2,7 +2,7 @@
 // and the history; a failed refresh keeps what is shown, marked stale.
 import { loadAddress } from './address.js';
 import { AppError, api, isWeatherDocument, weatherURL } from './api.js';
-import { MESSAGES, ageMs, ageText, region, render, setState, showNotice } from './card.js';
+import { ageMs, ageText, messageFor, region, render, setState, showNotice } from './card.js';
 import { loadHistory } from './history.js';
 import { loadNews } from './news.js';
 import { sameTarget, state } from './state.js';
@@ -42,7 +42,7 @@ export async function loadWeather(target, opts = {}) {
     if (keep) {
       state.forceStale = true;
       render(state.doc, { keepNotice: true });
-      const [title] = MESSAGES[kind] || MESSAGES.provider;
+      const [title] = messageFor(kind) || messageFor('provider');
       showNotice(`${title}. Showing the weather from ${ageText(ageMs(state.doc)).replace('Updated ', '')}.`, true);
     } else {
       setState('error', { error: kind, detail: e.detail || undefined });

@@ -1,0 +1,63 @@
+// The page in the user's language: the browser's languages (or the one chosen in the switch, which
+// is remembered) pick a file of /lang/<code>.json — the same file the server and the CLI use, so
+// adding a language is adding that one file. English is built in; other texts arrive with the file
+// and the page is re-rendered in them.
+import { store } from './dom.js';
+
+const KEY = 'brolly.lang.v1';
+export const i18n = { code: 'en', page: null };
+
+/** The chosen language, else the first of the browser's. */
+export function preferredLanguage() {
+  const saved = store.get(KEY, null);
+  if (saved) return saved;
+  for (const tag of navigator.languages || [navigator.language || 'en']) {
+    const code = String(tag).toLowerCase().split('-')[0];
+    if (/^[a-z]{2,3}$/.test(code)) return code;
+  }
+  return 'en';
+}
+
+/** A page text by key, with `{name}` filled in; the English `fallback` when there is none. */
+export function t(key, fallback, vars = {}) {
+  let s = (i18n.page && i18n.page[key] !== undefined) ? i18n.page[key] : fallback;
+  if (typeof s === 'string') for (const [k, v] of Object.entries(vars)) s = s.replaceAll(`{${k}}`, String(v));
+  return s;
+}
+
+/** Texts in the HTML: `data-i18n` (text), `data-i18n-label` (aria-label), `data-i18n-placeholder`. */
+export function applyStatic() {
+  document.documentElement.lang = i18n.code;
+  if (!i18n.page) return;
+  document.querySelectorAll('[data-i18n]').forEach((e) => { const v = i18n.page[e.dataset.i18n]; if (typeof v === 'string') e.textContent = v; });
+  document.querySelectorAll('[data-i18n-label]').forEach((e) => { const v = i18n.page[e.dataset.i18nLabel]; if (typeof v === 'string') e.setAttribute('aria-label', v); });
+  document.querySelectorAll('[data-i18n-placeholder]').forEach((e) => { const v = i18n.page[e.dataset.i18nPlaceholder]; if (typeof v === 'string') e.placeholder = v; });
+}
+
+/** Loads the language's file (English needs none); a language without a file stays English. */
+export async function loadLanguage(code) {
+  i18n.code = code;
+  if (code === 'en') return;
+  try {
+    const response = await fetch(`/lang/${code}.json`);
+    if (!response.ok) throw new Error(String(response.status));
+    i18n.page = (await response.json()).page;
+  } catch (_) {
+    i18n.code = 'en';
+    i18n.page = null;
+  }
+  applyStatic();
+}
+
+/** The language switch: the languages there are files for; a choice is remembered and applied. */
+export async function initLanguageSwitch(select) {
+  try {
+    const list = await (await fetch('/lang/index.json')).json();
+    select.replaceChildren(...list.map((l) => {
+      const o = document.createElement('option');
+      o.value = l.code; o.textContent = l.name; o.selected = l.code === i18n.code;
+      return o;
+    }));
+  } catch (_) { /* offline: the switch keeps what it has */ }
+  select.addEventListener('change', () => { store.set(KEY, select.value); window.location.reload(); });
+}
