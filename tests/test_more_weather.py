@@ -135,7 +135,7 @@ def test_curl_view_has_air_quality(server, double):
 # ---------- automatic failover ----------
 
 def owm_env(key="testkey", **more):
-    env = {"OPENWEATHERMAP_API_KEY": key, "BROLLY_BREAKER_FAILURES": "2", "BROLLY_BREAKER_COOLDOWN_SECONDS": "60"}
+    env = {"OPENWEATHERMAP_API_KEY": key, "BROLLY_BREAKER_FAILURES": "1", "BROLLY_BREAKER_COOLDOWN_SECONDS": "60"}
     env.update(more)
     return env
 
@@ -172,7 +172,7 @@ def test_openweathermap_down_open_meteo_answers(server_factory, double):
     for lat, lon in [LONDON, SYDNEY, (27.7017, 85.3206)]:
         status, _, doc = weather(s, lat, lon)
         assert status == 200 and doc["source"]["fallbackFrom"] == "openweathermap"
-    # 429 twice opened OpenWeatherMap's breaker: no more calls to it.
+    # The 429 opened OpenWeatherMap's breaker (BROLLY_BREAKER_FAILURES=1): no more calls to it.
     assert double.calls("/data/2.5/weather") == calls
 
 

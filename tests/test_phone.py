@@ -7,6 +7,7 @@ import urllib.error
 import urllib.request
 
 BERLIN = (52.52, 13.41)
+SYDNEY = (-33.8679, 151.2073)
 # DevTools' "Slow 3G" as the issue measured it: 400 ms round trip, 400 kbit/s each way.
 SLOW_3G = {"offline": False, "latency": 400, "downloadThroughput": 400 * 1000 / 8, "uploadThroughput": 400 * 1000 / 8}
 
@@ -216,3 +217,53 @@ def test_in_russian_page_api_and_cli(server, browser_factory, double, cli):
     assert b.js("return performance.getEntriesByType('resource').some(r => r.name.includes('lang=ru'))")
     b.screenshot("13-russian")
     assert not axe_violations(b)
+
+
+def test_good_weather_is_never_wiped_and_saving_is_idempotent(server, browser_factory, double, cli):
+    b = browser_factory(server.url)
+    b.allow_location(*BERLIN)
+    b.open()
+    b.wait_state("ready")
+    assert b.js("return document.getElementById('save-place').textContent") == "☆ Save"
+    b.click("save-place")
+    b.wait(lambda: b.js("return document.getElementById('save-place').textContent") == "★ Saved", what="★ Saved")
+    assert b.js("return document.getElementById('save-place').getAttribute('aria-pressed')") == "true"
+    b.click("save-place")  # again: no copy
+    b.wait(lambda: "already saved" in (b.js("return document.getElementById('notice').textContent") or ""), what="already saved")
+    assert b.js("return JSON.parse(localStorage.getItem('brolly.places.v1')).length") == 1
+    # A misspelt search keeps the weather and says so beside it; the type-ahead says "no matches".
+    b.js("const i = document.getElementById('search'); i.focus(); i.value = 'Qwxyzzy'; i.dispatchEvent(new Event('input', {bubbles: true}));")
+    b.wait(lambda: b.exists("search-none"), what="no matches")
+    assert b.text("search-none") == "No matches"
+    b.js("document.getElementById('search-form').requestSubmit()")
+    b.wait(lambda: b.attr("notice", "data-kind") == "search-failed" if b.exists("notice") else
+           b.js("return document.getElementById('notice').dataset.kind") == "search-failed", what="the notice")
+    assert b.state() == "ready" and b.text("place-name") == "Berlin"
+    # Offline: a saved place or "My location" leaves the weather on screen with a notice.
+    b.network(False)
+    b.js("document.getElementById('search').value = 'Paris'; document.getElementById('search').dispatchEvent(new Event('input', {bubbles: true}));")
+    b.wait(lambda: b.exists("search-none") and "Offline" in b.text("search-none"), what="offline in the type-ahead")
+    b.allow_location(*SYDNEY)
+    b.js("document.getElementById('locate').click()")
+    b.wait(lambda: b.js("return document.getElementById('notice').dataset.kind") == "offline", timeout=30, what="offline notice")
+    assert b.state() == "ready" and b.text("place-name") == "Berlin"
+    assert "No connection" in b.js("return document.getElementById('notice').textContent")
+    # A saved place offline: the same.
+    b.js("document.querySelector('[data-testid=place-open]').click()")
+    time.sleep(0.5)
+    assert b.state() == "ready" and b.text("place-name") == "Berlin"
+    b.network(True)
+    # Location denied while weather is shown: a notice, not an error panel that cannot work.
+    b.deny_location()
+    b.js("document.getElementById('locate').click()")
+    b.wait(lambda: b.js("return document.getElementById('notice').dataset.kind") == "permission-denied", what="denied notice")
+    assert b.state() == "ready" and b.text("place-name") == "Berlin"
+    # The API and the CLI answer with the existing place too.
+    from test_device_data import Client
+    c = Client(server.url)
+    s1, _, first = c.post("/api/v1/places", {"latitude": 52.52, "longitude": 13.41, "name": "Berlin"})
+    s2, _, second = c.post("/api/v1/places", {"latitude": 52.5203, "longitude": 13.4099, "name": "Berlin"})
+    assert (s1, s2) == (201, 200) and first["id"] == second["id"] and len(c.get("/api/v1/places")[2]) == 1
+    assert cli.run("places", "add", "--lat", "52.52", "--lon", "13.41").stdout.startswith("Saved #")
+    r = cli.run("places", "add", "--lat", "52.5201", "--lon", "13.4101")
+    assert r.returncode == 0 and r.stdout.startswith("Already saved #"), r.stdout

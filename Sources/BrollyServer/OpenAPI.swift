@@ -93,6 +93,7 @@ enum OpenAPIDocument {
                 "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/NewPlace" } } } },
                 "responses": {
                   "201": { "description": "Saved", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/SavedPlace" } } } },
+                  "200": { "description": "Already saved (within about 100 m): the existing place, never a copy", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/SavedPlace" } } } },
                   "400": { "$ref": "#/components/responses/Problem" }, "403": { "$ref": "#/components/responses/Problem" },
                   "404": { "$ref": "#/components/responses/Problem" }, "502": { "$ref": "#/components/responses/Problem" }
                 }

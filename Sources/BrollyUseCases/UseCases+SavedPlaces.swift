@@ -20,9 +20,22 @@ extension UseCases {
     public func savePlace(
         _ new: NewPlace, customName: String? = nil, device: String, offline: Bool = false
     ) async throws -> SavedPlaceDocument {
+        try await saveOrFindPlace(new, customName: customName, device: device, offline: offline).place
+    }
+
+    /// Saves a place, or answers with the device's saved place at the same point (within about
+    /// 100 m) so that saving twice never makes a copy; `created` says which (a custom name given
+    /// again renames the existing one).
+    public func saveOrFindPlace(
+        _ new: NewPlace, customName: String? = nil, device: String, offline: Bool = false
+    ) async throws -> (place: SavedPlaceDocument, created: Bool) {
         let customName = try TextField.validated(customName, field: "customName")
-        guard try services.store.places(device: device).count < Self.maxSavedPlaces else {
-            throw BrollyError.invalidInput("at most \(Self.maxSavedPlaces) places can be saved")
+        let existing = try services.store.places(device: device)
+        func same(_ c: Coordinate) -> SavedPlace? {
+            existing.first { abs($0.latitude - c.latitude) < 0.001 && abs($0.longitude - c.longitude) < 0.001 }
+        }
+        if case .coordinate(let c, _) = new, let found = same(c) {
+            return (try renamedIfAsked(found, customName, device: device), false)
         }
         let place: Place
         switch new {
@@ -38,7 +51,18 @@ extension UseCases {
         case .coordinate(let c, nil):
             place = await name(c, offline: offline)
         }
-        return SavedPlaceDocument(try services.store.addPlace(place, customName: customName, device: device, now: now()))
+        if let found = same(place.coordinate) { return (try renamedIfAsked(found, customName, device: device), false) }
+        guard existing.count < Self.maxSavedPlaces else {
+            throw BrollyError.invalidInput("at most \(Self.maxSavedPlaces) places can be saved")
+        }
+        return (SavedPlaceDocument(try services.store.addPlace(place, customName: customName, device: device, now: now())), true)
+    }
+
+    private func renamedIfAsked(_ saved: SavedPlace, _ customName: String?, device: String) throws -> SavedPlaceDocument {
+        guard let customName, customName != saved.customName, let id = saved.id,
+            let renamed = try services.store.renamePlace(id: id, customName: customName, device: device)
+        else { return SavedPlaceDocument(saved) }
+        return SavedPlaceDocument(renamed)
     }
 
     /// Gives a saved place a custom name, or clears it with nil.

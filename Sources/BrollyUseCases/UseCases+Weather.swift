@@ -59,11 +59,13 @@ extension UseCases {
 
     /// The official warnings at `place`, in `language` where the source has it. MeteoAlarm's
     /// regions are matched through what the place is called: its name and region, and the city,
-    /// county and state of its street address (cached, or looked up within the naming deadline).
+    /// county and state of its street address when it is known.
     public func alerts(for place: Place, language: String = "en", offline: Bool = false) async -> AlertSet {
         var place = place
         var names = [place.name, place.region].compactMap { $0 }
-        if let address = await quickAddress(place.coordinate, offline: offline) {
+        // Only an address already known: warnings never queue for Nominatim's one request a second
+        // (the naming of the place, and the history's address lookups, fetch it).
+        if let address = services.addresses.cachedAddress(for: place.coordinate) {
             names += [address.city, address.county, address.region].compactMap { $0 }
             // A place named from coordinates may not know its country yet; its address does.
             if place.countryCode == nil, let code = address.countryCode {

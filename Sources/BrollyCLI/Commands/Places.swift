@@ -63,9 +63,10 @@ struct Places: AsyncParsableCommand {
             try await CommandContext.with(providerOptions) { context in
                 let new: NewPlace =
                     if let query { .query(query) } else { .coordinate(try Coordinate.validated(latitude: lat!, longitude: lon!)) }
-                let saved = try await context.useCases.savePlace(new, customName: name, device: context.device, offline: context.offline)
+                let (saved, created) = try await context.useCases.saveOrFindPlace(
+                    new, customName: name, device: context.device, offline: context.offline)
                 let own = saved.customName == nil ? "" : " (\(saved.place.displayName))"
-                print("Saved #\(saved.id): \(saved.displayName)\(own) at position \(saved.position + 1)")
+                print("\(created ? "Saved" : "Already saved") #\(saved.id): \(saved.displayName)\(own) at position \(saved.position + 1)")
             }
         }
     }

@@ -71,8 +71,9 @@ struct PlacesController: Sendable {
             }
             new = .coordinate(c, named: named)
         }
-        let saved = try await useCases.savePlace(new, customName: body.customName, device: context.deviceID)
-        return EditedResponse(status: .created, headers: CacheControl.privateData, response: saved)
+        // Saving a place that is already saved answers with it (200), never a copy.
+        let (saved, created) = try await useCases.saveOrFindPlace(new, customName: body.customName, device: context.deviceID)
+        return EditedResponse(status: created ? .created : .ok, headers: CacheControl.privateData, response: saved)
     }
 
     /// The body of `PATCH /api/v1/places/{id}`.

@@ -48,9 +48,10 @@ export function setState(name, opts = {}) {
   }
 }
 
-export function showNotice(message, withRetry) {
+export function showNotice(message, withRetry, kind = 'info') {
   const notice = $('notice');
   notice.textContent = message;
+  notice.dataset.kind = kind;
   if (withRetry) {
     const button = el('button', { type: 'button', className: 'ghost', text: 'Retry', dataset: { testid: 'notice-retry' }, style: { marginLeft: '.5rem' } });
     button.addEventListener('click', () => state.retry && state.retry());
@@ -178,6 +179,7 @@ export function render(doc, opts = {}) {
   $('hours').replaceChildren(...doc.hours.slice(0, 24).map(hourItem));
   $('days').replaceChildren(...doc.days.slice(0, 7).map((d, i) => dayItem(d, i, Boolean(opts.historyNote))));
   updateAge();
+  document.dispatchEvent(new CustomEvent('brolly:rendered'));
 }
 
 const PLANTS = ['alder', 'birch', 'grass', 'mugwort', 'olive', 'ragweed'];

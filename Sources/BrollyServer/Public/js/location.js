@@ -1,6 +1,6 @@
 // The browser's location, asked once per visit (or when "My location" is pressed).
 import { $ } from './dom.js';
-import { region, setState, showNotice } from './card.js';
+import { messageFor, region, setState, showNotice } from './card.js';
 import { removeMarker, setMarker, showPlace, showUnitedStates } from './map.js';
 import { state } from './state.js';
 import { loadWeather } from './weather.js';
@@ -34,6 +34,12 @@ function locationFailed(err, userAsked) {
     loadWeather(state.target, { quiet: true }).then(() => {
       if (region.dataset.state === 'ready' && $('notice').hidden) showNotice(message);
     });
+    return;
+  }
+  if (userAsked && state.doc && region.dataset.state === 'ready') {
+    // The weather shown stays; what failed is said beside it.
+    const [title] = messageFor(kind);
+    showNotice(`${title}. ${denied ? 'Allow location access in the browser\u2019s settings to use My location.' : (why || 'Try again later.')}`, false, kind);
     return;
   }
   if (userAsked) {

@@ -2,6 +2,7 @@
 // browser too, so the list shows offline.
 import { badgePlaces } from './alerts.js';
 import { api } from './api.js';
+import { t } from './i18n.js';
 import { showNotice } from './card.js';
 import { $, el, store } from './dom.js';
 import { showPlace } from './map.js';
@@ -28,7 +29,18 @@ function button(label, text, testid, onClick, disabled = false) {
   return b;
 }
 
+/** "★ Saved" when the place shown is one of the saved places, "☆ Save" otherwise. */
+function updateSaveButton(list = store.get(PLACES_KEY, [])) {
+  const button = $('save-place');
+  const target = state.target;
+  const saved = Boolean(target) && list.some((p) => Math.abs(p.latitude - target.lat) < 0.001 && Math.abs(p.longitude - target.lon) < 0.001);
+  button.textContent = saved ? t('saved', '★ Saved') : t('save', '☆ Save');
+  button.setAttribute('aria-pressed', String(saved));
+  button.dataset.saved = String(saved);
+}
+
 function renderPlaces(list) {
+  updateSaveButton(list);
   $('places-empty').hidden = list.length > 0;
   $('places-list').replaceChildren(...list.map((p, i) => {
     const label = p.displayName;
@@ -62,14 +74,15 @@ async function savePlace() {
   const doc = state.doc;
   if (!doc || !state.target) return;
   try {
-    await api('/api/v1/places', {
+    const saved = await api('/api/v1/places', {
       method: 'POST',
       body: {
         latitude: state.target.lat, longitude: state.target.lon, name: doc.place.name, region: doc.place.region || null,
         country: doc.place.country || '', countryCode: doc.place.countryCode || null, timezone: doc.place.timezone || null,
       },
     });
-    showNotice(`Saved ${doc.place.name}.`);
+    const already = store.get(PLACES_KEY, []).some((p) => p.id === saved.id);
+    showNotice(already ? `${doc.place.name} is already saved.` : `Saved ${doc.place.name}.`);
     loadPlaces();
   } catch (e) {
     showNotice(e.kind === 'offline' ? 'Saving needs a connection.' : `Could not save: ${e.detail || e.kind}`);
@@ -108,4 +121,5 @@ async function removePlace(p) {
 
 export function initPlaces() {
   $('save-place').addEventListener('click', savePlace);
+  document.addEventListener('brolly:rendered', () => updateSaveButton());
 }

@@ -1,7 +1,8 @@
 // City search: type-ahead with region and country to tell namesakes apart, keyboard navigation,
 // and Enter for the best match.
 import { AppError, api } from './api.js';
-import { setState } from './card.js';
+import { messageFor, region, setState, showNotice } from './card.js';
+import { t } from './i18n.js';
 import { $, el } from './dom.js';
 import { showPlace } from './map.js';
 import { state } from './state.js';
@@ -33,6 +34,17 @@ function showResults(places) {
   list.hidden = places.length === 0;
 }
 
+/** A line in the suggestions that is not a place: "no matches", "offline". */
+function showNone(text) {
+  results = [];
+  active = -1;
+  list.replaceChildren(el('li', { className: 'none', role: 'option', ariaDisabled: 'true', dataset: { testid: 'search-none' }, text }));
+  list.hidden = false;
+}
+
+/** Good weather on screen is never wiped by a failed search: the failure is said beside it. */
+const showing = () => region.dataset.state === 'ready' && Boolean(state.doc);
+
 const searchPlaces = (q) => api(`/api/v1/places/search?q=${encodeURIComponent(q)}`);
 
 function choose(p) {
@@ -51,8 +63,13 @@ export function initSearch() {
       const mine = ++seq;
       try {
         const places = await searchPlaces(q);
-        if (mine === seq && input.value.trim() === q) showResults(Array.isArray(places) ? places : []);
-      } catch (_) { if (mine === seq) closeResults(); }
+        if (mine !== seq || input.value.trim() !== q) return;
+        if (Array.isArray(places) && places.length) showResults(places); else showNone(t('noMatches', 'No matches'));
+      } catch (err) {
+        if (mine !== seq) return;
+        if (err instanceof AppError && (err.kind === 'offline' || err.kind === 'timeout')) showNone(t('searchOffline', 'Offline: search needs a connection'));
+        else closeResults();
+      }
     }, 250);
   });
 
@@ -79,19 +96,23 @@ export function initSearch() {
     if (!list.hidden && active >= 0 && results[active]) { choose(results[active]); return; }
     const mine = ++seq;
     closeResults();
-    setState('loading');
+    const keep = showing();
+    if (!keep) setState('loading');
     state.retry = () => $('search-form').requestSubmit();
     try {
       const places = await searchPlaces(q);
       if (mine !== seq) return;
       if (!Array.isArray(places) || places.length === 0) {
-        setState('error', { error: 'not-found', detail: `No place called \u201c${q}\u201d was found. Check the spelling or try a nearby city.` });
+        const detail = t('noPlaceCalled', `No place called \u201c${q}\u201d was found. Check the spelling or try a nearby city.`, { q });
+        if (keep) showNotice(detail, false, 'search-failed'); else setState('error', { error: 'not-found', detail });
         return;
       }
       choose(places[0]);
     } catch (err) {
       if (mine !== seq) return;
-      setState('error', { error: err instanceof AppError ? err.kind : 'unreadable', detail: err.detail || undefined });
+      const kind = err instanceof AppError ? err.kind : 'unreadable';
+      if (keep) showNotice(`${(messageFor(kind) || messageFor('provider'))[0]}.`, false, 'search-failed');
+      else setState('error', { error: kind, detail: err.detail || undefined });
     }
   });
 }

@@ -11,8 +11,12 @@ import { saveLast } from './storage.js';
 export async function loadWeather(target, opts = {}) {
   const seq = ++state.seq;
   const showing = state.doc && region.dataset.state === 'ready';
-  const keep = showing && (opts.quiet || sameTarget(state.target, target));
+  // Good weather on screen is never wiped by a failure: another place's lookup that fails leaves
+  // it where it is, and says what failed beside it.
+  const keep = showing;
+  const other = !sameTarget(state.target, target);
   if (!keep) setState('loading');
+  else if (other) region.setAttribute('aria-busy', 'true');
   state.retry = () => loadWeather(target);
   clearTimeout(state.repollTimer);
   try {
@@ -39,11 +43,16 @@ export async function loadWeather(target, opts = {}) {
   } catch (e) {
     if (seq !== state.seq) return;
     const kind = e instanceof AppError ? e.kind : 'unreadable';
-    if (keep) {
+    if (keep && other) {
+      region.setAttribute('aria-busy', 'false');
+      const [title] = messageFor(kind) || messageFor('provider');
+      const name = target.name || (target.here ? 'your location' : `${target.lat.toFixed(2)}, ${target.lon.toFixed(2)}`);
+      showNotice(`${title}: could not show ${name}. Still showing ${state.doc.place.name}.`, true, kind);
+    } else if (keep) {
       state.forceStale = true;
       render(state.doc, { keepNotice: true });
       const [title] = messageFor(kind) || messageFor('provider');
-      showNotice(`${title}. Showing the weather from ${ageText(ageMs(state.doc)).replace('Updated ', '')}.`, true);
+      showNotice(`${title}. Showing the weather from ${ageText(ageMs(state.doc)).replace('Updated ', '')}.`, true, kind);
     } else {
       setState('error', { error: kind, detail: e.detail || undefined });
     }
