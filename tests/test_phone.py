@@ -267,3 +267,37 @@ def test_good_weather_is_never_wiped_and_saving_is_idempotent(server, browser_fa
     assert cli.run("places", "add", "--lat", "52.52", "--lon", "13.41").stdout.startswith("Saved #")
     r = cli.run("places", "add", "--lat", "52.5201", "--lon", "13.4101")
     assert r.returncode == 0 and r.stdout.startswith("Already saved #"), r.stdout
+
+
+def test_phone_order_and_what_users_look_for_first(server, browser_factory, double):
+    b = browser_factory(server.url, width=390, height=844)
+    b.allow_location(*BERLIN)
+    b.open()
+    b.wait_state("ready")
+    top = lambda sel: b.js(f"return document.querySelector('{sel}').getBoundingClientRect().top + window.scrollY")
+    # The card and the next hours come first, the map after them; saved places before the news.
+    assert top("#hours") < top("#map") and top("#weather") < top("#map")
+    assert top("#places") < top("#news")
+    # The search suggestions draw above the map.
+    assert int(b.js("return getComputedStyle(document.querySelector('.bar')).zIndex")) > 1000
+    # Sunrise and sunset; "Now" first; the chance of rain every hour and every day; the range bars.
+    assert b.text("sun").startswith("↑ ")
+    assert b.js("return document.querySelector('#hours li div').textContent") == "Now"
+    assert b.js("return [...document.querySelectorAll('#hours li')].every(li => /💧([0-9]+%|—)/.test(li.textContent))")
+    assert b.js("return document.querySelectorAll('#days .dchance').length") >= 5
+    bars = b.js("return [...document.querySelectorAll('#days .rangebar .fill')].map(f => [parseFloat(f.style.left), parseFloat(f.style.width)])")
+    assert len(bars) >= 5 and all(0 <= l <= 100 and 0 < w <= 100 for l, w in bars)
+    # Gusts, and where the wind comes from.
+    wind = b.js("return document.getElementById('wind-text').textContent")
+    assert "from SW" in wind and "gusts" in wind, wind
+    # Keyboard: the unit buttons' focus ring is not clipped; reduced motion is respected.
+    assert b.js("return getComputedStyle(document.querySelector('.units')).overflow") == "visible"
+    b.cdp("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
+    assert b.js("return getComputedStyle(document.querySelector('.arrow')).transitionDuration") == "0s"
+    # Opening a saved place scrolls to its weather.
+    b.click("save-place")
+    b.wait(lambda: b.exists("place-open"), what="a saved place")
+    b.js("window.scrollTo(0, document.body.scrollHeight)")
+    b.js("document.querySelector('[data-testid=place-open]').click()")
+    b.wait(lambda: abs(b.js("return document.getElementById('weather').getBoundingClientRect().top")) < 120, what="scrolled to the weather")
+    b.screenshot("14-phone-order")

@@ -104,24 +104,33 @@ export function updateAge() {
   }
 }
 
-function hourItem(h) {
+function hourItem(h, index) {
   const icon = el('div', { className: 'mini' });
   setIcon(icon, h.condition.icon, h.condition.description);
-  const li = el('li', {}, el('div', { text: String(h.time).slice(11, 16) }), icon, el('div', { text: shortTemp(h.temperature) }));
-  if (typeof h.precipitationProbability === 'number' && h.precipitationProbability > 0) {
-    li.append(el('div', { className: 'dlow', text: `${Math.round(h.precipitationProbability)}%` }));
-  }
+  const label = index === 0 ? t('now', 'Now') : String(h.time).slice(11, 16);
+  const li = el('li', {}, el('div', { text: label }), icon, el('div', { text: shortTemp(h.temperature) }));
+  // The chance of rain on every hour (a blank line would shift the row).
+  const chance = typeof h.precipitationProbability === 'number' ? `${Math.round(h.precipitationProbability)}%` : '—';
+  li.append(el('div', { className: 'dlow chance', title: t('chanceOfRain', 'Chance of rain'), text: `💧${chance}` }));
   return li;
 }
 
-function dayItem(d, index, isSnapshot) {
+function dayItem(d, index, isSnapshot, week) {
   const date = new Date(`${d.date}T12:00:00Z`);
   // A history snapshot's first day is the day of the lookup, not today.
   const name = el('span', { className: 'dname', title: d.date, text: index === 0 && !isSnapshot ? t('today', 'Today') : t('weekdays', WEEKDAYS)[date.getUTCDay()] || d.date });
   const icon = el('span', { className: 'mini' });
   setIcon(icon, d.condition.icon, d.condition.description);
   const range = el('span', { className: 'drange' }, el('span', { className: 'dlow', text: shortTemp(d.temperatureMin) }), ` / ${shortTemp(d.temperatureMax)}`);
-  return el('li', {}, name, icon, el('span', { className: 'ddesc', text: d.condition.description }), range);
+  // The day's range drawn across the week's range.
+  const span = Math.max(1, week.max - week.min);
+  const fill = el('span', { className: 'fill', style: {
+    left: `${((d.temperatureMin - week.min) / span) * 100}%`, width: `${Math.max(4, ((d.temperatureMax - d.temperatureMin) / span) * 100)}%`,
+  } });
+  const bar = el('span', { className: 'rangebar', ariaHidden: 'true' }, fill);
+  const chance = typeof d.precipitationProbability === 'number' ? `💧${Math.round(d.precipitationProbability)}%` : '';
+  return el('li', {}, name, icon, el('span', { className: 'ddesc', text: d.condition.description }),
+    el('span', { className: 'dchance', title: t('chanceOfRain', 'Chance of rain'), text: chance }), bar, range);
 }
 
 /** Shows a weather document in the current units. */
@@ -162,22 +171,27 @@ export function render(doc, opts = {}) {
     const i = dir === null ? null : Math.round((((dir % 360) + 360) % 360) / 45) % 8;
     $('wind-arrow').style.transform = `rotate(${dir === null ? 0 : (dir + 180) % 360}deg)`;
     $('wind-arrow').hidden = dir === null;
-    text('wind-text', `${speedText(c.windSpeed)}${i === null ? '' : ' ' + t('compassShort', COMPASS_SHORT)[i]}`);
+    const gust = typeof c.windGust === 'number' ? `, ${t('gusts', 'gusts')} ${speedText(c.windGust)}` : '';
+    const from = i === null ? '' : ' ' + t('windFrom', `from ${COMPASS_SHORT[i]}`, { dir: t('compassShort', COMPASS_SHORT)[i] });
+    text('wind-text', `${speedText(c.windSpeed)}${from}${gust}`);
     $('wind').setAttribute('aria-label', `${speedText(c.windSpeed)}${i === null ? '' : ' ' + (i18n.page ? t('compass', COMPASS)[i] : 'from the ' + COMPASS[i])}`);
   } else {
     text('wind-text', '—');
     $('wind-arrow').hidden = true;
   }
   text('clouds', typeof c.clouds === 'number' ? `${Math.round(c.clouds)}%` : '—');
-  text('rain', amountText(typeof c.rain === 'number' ? c.rain : 0));
-  text('snow', amountText(typeof c.snow === 'number' ? c.snow : 0));
+  // "—" when the provider gives no value; a measured 0 stays 0.
+  text('rain', typeof c.rain === 'number' ? amountText(c.rain) : '—');
+  text('snow', typeof c.snow === 'number' ? amountText(c.snow) : '—');
   const sky = doc.sky;
   const clock = (t) => String(t).slice(11, 16);
   text('sun', sky && sky.sunrise && sky.sunset ? `↑ ${clock(sky.sunrise)} · ↓ ${clock(sky.sunset)}` : '—');
   text('twilight', sky && sky.dawn && sky.dusk ? `${clock(sky.dawn)} – ${clock(sky.dusk)}` : '—');
   text('moon', sky ? `${sky.moon.symbol} ${sky.moon.phase}, ${Math.round(sky.moon.illumination * 100)}% lit` : '—');
   $('hours').replaceChildren(...doc.hours.slice(0, 24).map(hourItem));
-  $('days').replaceChildren(...doc.days.slice(0, 7).map((d, i) => dayItem(d, i, Boolean(opts.historyNote))));
+  const shownDays = doc.days.slice(0, 7);
+  const week = { min: Math.min(...shownDays.map((d) => d.temperatureMin)), max: Math.max(...shownDays.map((d) => d.temperatureMax)) };
+  $('days').replaceChildren(...shownDays.map((d, i) => dayItem(d, i, Boolean(opts.historyNote), week)));
   updateAge();
   document.dispatchEvent(new CustomEvent('brolly:rendered'));
 }

@@ -65,6 +65,9 @@ export function openSavedPlace(id) {
 }
 
 function openPlace(p) {
+  // On a phone the list is below the card: go to the weather.
+  const reduce = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+  $('weather').scrollIntoView({ behavior: reduce ? 'auto' : 'smooth', block: 'start' });
   const target = { lat: p.latitude, lon: p.longitude, name: p.displayName, region: p.region, country: p.country, here: false };
   showPlace(p.latitude, p.longitude, p.displayName);
   loadWeather(target).then(() => renderPlaces(store.get(PLACES_KEY, [])));
