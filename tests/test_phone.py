@@ -301,3 +301,25 @@ def test_phone_order_and_what_users_look_for_first(server, browser_factory, doub
     b.js("document.querySelector('[data-testid=place-open]').click()")
     b.wait(lambda: abs(b.js("return document.getElementById('weather').getBoundingClientRect().top")) < 120, what="scrolled to the weather")
     b.screenshot("14-phone-order")
+
+
+def test_history_reads_like_a_diary(server, browser_factory, double):
+    b = browser_factory(server.url)
+    b.allow_location(*BERLIN)
+    b.open()
+    b.wait_state("ready")
+    b.js("location.reload()")
+    b.wait_state("ready")
+    b.wait(lambda: b.js("return document.querySelectorAll('[data-testid=history-item]').length") >= 1, what="history")
+    line = b.js("return document.querySelector('[data-testid=history-open]')")
+    text_ = b.js("return document.querySelector('[data-testid=history-open]').innerText")
+    assert "Berlin" in text_ and "\n" not in text_.strip(), text_  # one line, the short name
+    assert b.js("return document.querySelector('[data-testid=history-open]').title")  # the full address as its title
+    b.js("document.querySelector('[data-testid=history-open]').click()")
+    b.wait(lambda: "From your history" in b.js("return document.getElementById('history-banner').textContent"), what="the entry")
+    # When it was looked up, not "Updated 2 minutes ago · Stale".
+    assert b.js("return document.getElementById('updated').textContent") == ""
+    assert not b.exists("stale")
+    b.click("back-to-live")
+    b.wait(lambda: b.js("return document.getElementById('history-banner').hidden"), what="live weather")
+    assert b.js("return document.getElementById('updated').textContent").startswith("Updated")

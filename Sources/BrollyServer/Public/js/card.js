@@ -90,6 +90,13 @@ function isStale(doc) {
 export function updateAge() {
   const doc = state.viewing ? state.viewing.weather : state.doc;
   if (!doc || region.dataset.state !== 'ready') return;
+  if (state.viewing) {
+    // A history entry is what it was then: when it was looked up, not how old it is now.
+    text('updated', '');
+    const marker = $('stale-slot').querySelector('[data-testid="stale"]');
+    if (marker) marker.remove();
+    return;
+  }
   text('updated', ageText(ageMs(doc)));
   const slot = $('stale-slot');
   const stale = isStale(doc);
@@ -143,6 +150,15 @@ export function render(doc, opts = {}) {
     `${doc.place.latitude.toFixed(3)}, ${doc.place.longitude.toFixed(3)}`);
   $('history-banner').hidden = !opts.historyNote;
   text('history-banner', opts.historyNote || '');
+  if (opts.historyNote) {
+    const back = el('button', { type: 'button', className: 'ghost', dataset: { testid: 'back-to-live' }, text: t('backToLive', 'Back to live weather') });
+    back.addEventListener('click', () => {
+      state.viewing = null;
+      if (state.doc) render(state.doc);
+      document.dispatchEvent(new CustomEvent('brolly:live'));
+    });
+    $('history-banner').append(' ', back);
+  }
   $('save-place').hidden = Boolean(opts.historyNote);
   setIcon($('now-icon'), c.condition.icon, c.condition.description);
   text('temperature', tempText(c.temperature));

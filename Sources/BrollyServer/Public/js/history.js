@@ -40,9 +40,11 @@ function renderHistory(items) {
   $('history-clear').hidden = items.length === 0;
   $('history-list').replaceChildren(...items.map((item) => {
     const summary = `${tempText(item.temperature)}, ${item.condition ? item.condition.description : ''}`;
+    // A diary: one line per lookup — when, the place's short name, the weather; the full street
+    // address is the line's title.
     const where = item.address && item.address.display ? item.address.display : `${item.latitude.toFixed(3)}, ${item.longitude.toFixed(3)}`;
-    const open = el('button', { type: 'button', className: 'open', dataset: { testid: 'history-open' } },
-      `${item.placeName} · ${summary}`, el('small', { text: `${localTime(item.createdAt)} · ${where}` }));
+    const open = el('button', { type: 'button', className: 'open', title: where, dataset: { testid: 'history-open' } },
+      el('span', { className: 'when', text: localTime(item.createdAt) }), ` ${item.placeName} · ${summary}`);
     open.addEventListener('click', () => openHistory(item));
     const remove = el('button', { type: 'button', className: 'ghost', text: '×', ariaLabel: `Delete ${item.placeName} from history`, dataset: { testid: 'history-delete' } });
     remove.addEventListener('click', () => deleteEntry(item));
@@ -60,7 +62,7 @@ async function openHistory(item) {
   }
   if (!full || !isWeatherDocument(full.weather)) return;
   if (full.address && full.address.display) full.weather.addressLine = full.address.display;
-  state.viewing = { weather: full.weather, note: `From your history: looked up ${localTime(full.createdAt)}.` };
+  state.viewing = { weather: full.weather, note: `From your history: looked up ${localTime(full.createdAt)}.`, createdAt: full.createdAt };
   render(full.weather, { historyNote: state.viewing.note });
   showPlace(full.latitude, full.longitude, full.placeName);
   region.focus();

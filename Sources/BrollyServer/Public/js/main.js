@@ -21,6 +21,8 @@ function setUnits(unit) {
 // The language is known at once (the weather is asked for in it); its texts follow.
 loadLanguage(preferredLanguage()).then(() => { applyStatic(); rerender(); });
 initLanguageSwitch($('language'));
+// Back from a history entry: the live weather, refreshed.
+document.addEventListener('brolly:live', () => refresh());
 document.querySelectorAll('.units button').forEach((b) => b.addEventListener('click', () => setUnits(b.dataset.unit)));
 $('retry').addEventListener('click', () => state.retry && state.retry());
 $('locate').addEventListener('click', () => locate(true));
