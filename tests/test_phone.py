@@ -323,3 +323,23 @@ def test_history_reads_like_a_diary(server, browser_factory, double):
     b.click("back-to-live")
     b.wait(lambda: b.js("return document.getElementById('history-banner').hidden"), what="live weather")
     assert b.js("return document.getElementById('updated').textContent").startswith("Updated")
+
+
+def test_removing_a_place_can_be_undone(server, browser_factory, double):
+    b = browser_factory(server.url)
+    b.allow_location(*BERLIN)
+    b.open()
+    b.wait_state("ready")
+    b.click("save-place")
+    b.wait(lambda: b.js("return document.querySelectorAll('[data-testid=place-item]').length") == 1, what="Berlin saved")
+    b.js("const i = document.getElementById('search'); i.value = 'Paris'; document.getElementById('search-form').requestSubmit();")
+    b.wait(lambda: b.text("place-name") == "Paris", what="Paris")
+    b.click("save-place")
+    b.wait(lambda: b.js("return document.querySelectorAll('[data-testid=place-item]').length") == 2, what="Paris saved")
+    names = lambda: b.js("return [...document.querySelectorAll('[data-testid=place-open]')].map(e => e.firstChild.textContent)")
+    assert names() == ["Berlin", "Paris"]
+    b.js("document.querySelector('[data-testid=place-remove]').click()")
+    b.wait(lambda: names() == ["Paris"] and b.exists("undo-remove"), what="removed, with undo")
+    b.click("undo-remove")
+    b.wait(lambda: names() == ["Berlin", "Paris"], what="Berlin back in its place")
+    assert b.js("return document.getElementById('notice').hidden")

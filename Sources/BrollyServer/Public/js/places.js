@@ -3,7 +3,7 @@
 import { badgePlaces } from './alerts.js';
 import { api } from './api.js';
 import { t } from './i18n.js';
-import { showNotice } from './card.js';
+import { hideNotice, showNotice } from './card.js';
 import { $, el, store } from './dom.js';
 import { showPlace } from './map.js';
 import { sameTarget, state } from './state.js';
@@ -116,9 +116,30 @@ async function movePlace(list, index, delta) {
 }
 
 async function removePlace(p) {
+  const before = store.get(PLACES_KEY, []);
+  const position = before.findIndex((x) => x.id === p.id);
   try {
     await api(`/api/v1/places/${p.id}`, { method: 'DELETE' });
-    loadPlaces();
+    await loadPlaces();
+    // Undo for a few seconds: the place comes back where it was, with its custom name.
+    showNotice(`Removed ${p.displayName}.`, false, 'removed');
+    const undo = el('button', { type: 'button', className: 'ghost', text: t('undo', 'Undo'), dataset: { testid: 'undo-remove' } });
+    undo.addEventListener('click', async () => {
+      try {
+        const back = await api('/api/v1/places', { method: 'POST', body: {
+          latitude: p.latitude, longitude: p.longitude, name: p.name, customName: p.customName || null, region: p.region || null,
+          country: p.country || '', countryCode: p.countryCode || null, timezone: p.timezone || null,
+        } });
+        const ids = store.get(PLACES_KEY, []).map((x) => x.id).filter((id) => id !== back.id);
+        ids.splice(Math.max(0, position), 0, back.id);
+        await api('/api/v1/places/order', { method: 'PUT', body: { ids } });
+        hideNotice();
+        loadPlaces();
+      } catch (e) { showNotice(`Could not undo: ${e.detail || e.kind}`); }
+    });
+    $('notice').append(' ', undo);
+    clearTimeout(removePlace.timer);
+    removePlace.timer = setTimeout(() => { if ($('notice').dataset.kind === 'removed') hideNotice(); }, 6000);
   } catch (e) { showNotice(`Could not remove: ${e.detail || e.kind}`); }
 }
 
