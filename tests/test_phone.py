@@ -343,3 +343,19 @@ def test_removing_a_place_can_be_undone(server, browser_factory, double):
     b.click("undo-remove")
     b.wait(lambda: names() == ["Berlin", "Paris"], what="Berlin back in its place")
     assert b.js("return document.getElementById('notice').hidden")
+
+
+def test_wide_screen_dark_layout(server, browser_factory, double):
+    b = browser_factory(server.url, width=1280, height=900)
+    b.cdp("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+    b.allow_location(*BERLIN)
+    b.open()
+    b.wait_state("ready")
+    b.wait(lambda: b.attr("map", "data-ready") == "true", what="the map")
+    rect = lambda sel: b.js(f"const r = document.querySelector('{sel}').getBoundingClientRect(); return [r.left, r.top, r.width];")
+    m, w = rect("#map"), rect("#weather")
+    # The map beside the weather, both on screen.
+    assert m[0] < w[0] and w[1] < 400 and m[2] > 300 and w[2] > 300, (m, w)
+    assert b.js("return getComputedStyle(document.body).backgroundColor") == "rgb(11, 18, 32)"
+    b.screenshot("15-wide-dark")
+    assert not axe_violations(b)
