@@ -413,14 +413,27 @@ def rss_date(dt):
     return dt.astimezone(timezone.utc).strftime("%a, %d %b %Y %H:%M:%S GMT")
 
 
+def recent(minutes_ago):
+    """`minutes_ago` before now, but never before today began in Berlin or in UTC (the tests' places'
+    "today"), so that the double's "today" items are today at any hour the tests run."""
+    now = datetime.now(timezone.utc)
+    midnights = [datetime.now(ZoneInfo(z)).replace(hour=0, minute=0, second=0, microsecond=0).astimezone(timezone.utc)
+                 for z in ("Europe/Berlin", "UTC")]
+    floor = max(midnights) + timedelta(seconds=30)
+    t = now - timedelta(minutes=minutes_ago)
+    if t < floor:
+        t = floor + (now - floor) * (1 - min(1.0, minutes_ago / 100))
+    return min(t, now - timedelta(seconds=1))
+
+
 def bbc_feed(path):
     """A BBC News RSS feed: two items from the last hours, one from yesterday, one hostile title."""
     now = datetime.now(timezone.utc)
     region = path.strip("/").split("/")[-2] if path.count("/") > 2 else "news"
     items = [
-        (f"Snow closes schools in Berlin ({region})", "Pupils in the German capital stay home.", now - timedelta(minutes=20), "berlin-snow"),
-        (f"Markets steady ({region})", "<p>Shares were <b>flat</b> &amp; calm.</p>", now - timedelta(minutes=90), "markets"),
-        ("<script>window.__pwned=true</script>Hostile headline", "Text <img src=x onerror=\"window.__pwned=true\">", now - timedelta(minutes=5), "hostile"),
+        (f"Snow closes schools in Berlin ({region})", "Pupils in the German capital stay home.", recent(20), "berlin-snow"),
+        (f"Markets steady ({region})", "<p>Shares were <b>flat</b> &amp; calm.</p>", recent(90), "markets"),
+        ("<script>window.__pwned=true</script>Hostile headline", "Text <img src=x onerror=\"window.__pwned=true\">", recent(5), "hostile"),
         ("Yesterday's news", "This is from the day before yesterday, or yesterday at least.", now - timedelta(hours=50), "old"),
     ]
     out = ['<?xml version="1.0" encoding="UTF-8"?>',
@@ -441,7 +454,7 @@ def newsapi_everything(q):
     return {"status": "ok", "totalResults": 2, "articles": [
         {"source": {"id": None, "name": "Local Paper"}, "author": None, "title": f"{name} council meets",
          "description": None, "url": "https://example.org/council", "urlToImage": None,
-         "publishedAt": (now - timedelta(minutes=30)).strftime("%Y-%m-%dT%H:%M:%SZ"), "content": None},
+         "publishedAt": recent(30).strftime("%Y-%m-%dT%H:%M:%SZ"), "content": None},
         {"source": {"id": "bbc-news", "name": "BBC News"}, "author": "BBC News", "title": "Old story",
          "description": "From three days ago.", "url": "https://example.org/old", "urlToImage": None,
          "publishedAt": (now - timedelta(days=3)).strftime("%Y-%m-%dT%H:%M:%SZ"), "content": "x"}]}
