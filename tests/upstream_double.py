@@ -349,13 +349,17 @@ def owm_place(q):
     return lat, lon, g, offset
 
 
+# OpenWeatherMap translates `description` (not `main`) with `lang=`.
+OWM_TEXTS = {"en": ("light rain", "mist"), "ru": ("небольшой дождь", "мгла")}
+
+
 def owm_current(q):
     lat, lon, g, offset = owm_place(q)
     base = base_temp(lat)
     now = int(time.time())
     return {"coord": {"lon": lon, "lat": lat},
-            "weather": [{"id": 500, "main": "Rain", "description": "light rain", "icon": "10d"},
-                        {"id": 701, "main": "Mist", "description": "mist", "icon": "50d"}],
+            "weather": [{"id": 500, "main": "Rain", "description": OWM_TEXTS.get(q.get("lang", ["en"])[0], OWM_TEXTS["en"])[0], "icon": "10d"},
+                        {"id": 701, "main": "Mist", "description": OWM_TEXTS.get(q.get("lang", ["en"])[0], OWM_TEXTS["en"])[1], "icon": "50d"}],
             "base": "stations",
             "main": {"temp": base, "feels_like": round(base - 2.5, 2), "temp_min": base - 1, "temp_max": base + 1,
                      "pressure": 1012, "humidity": 71},

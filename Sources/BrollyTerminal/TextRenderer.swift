@@ -149,7 +149,7 @@ public struct TextRenderer: Sendable {
         // Warnings come first, coloured by severity.
         if let set = result.alerts { lines += alertLines(set.here, in: zone) }
         lines.append(bold(r.place.displayName) + dim(String(format: "  (%.2f, %.2f)", r.place.latitude, r.place.longitude)))
-        let description = l.localized(c.condition, provider: r.provider).description
+        let description = l.localized(c.condition, provider: r.provider, textLanguage: r.language).description
         var headline = "\(Self.symbol(c.condition))  \(colouredTemp(c.temperature))  \(description.capitalizedFirst)"
         if let f = c.feelsLike { headline += dim("  \(l.text("feelsLike")) \(temp(f))") }
         lines.append(headline)

@@ -25,7 +25,7 @@ extension UseCases {
         for place: Place, mode: FetchMode = .normal, recording: HistoryRecording = .none, withAirQuality: Bool = false,
         withAlerts: Bool = false, language: String = "en"
     ) async throws -> WeatherResult {
-        var result = try await services.weather.weather(for: place, mode: mode)
+        var result = try await services.weather.weather(for: place, mode: mode, language: language)
         // Air quality and warnings come after the weather (a refused or failed weather lookup
         // causes no more calls), charged to the client's auxiliary allowance; each is one call per
         // place per window, shared by every client.

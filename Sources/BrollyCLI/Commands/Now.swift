@@ -39,7 +39,8 @@ struct Now: AsyncParsableCommand {
             // Air quality for the full views and for formats that ask for it (%q, %u).
             let wantsAir = format.map { $0 != "waybar" && ($0.contains("%q") || $0.contains("%u")) } ?? true
             let wantsAlerts = format.map { $0 == "waybar" || $0.contains("%a") } ?? true
-            let result = try await context.weather(location, withAirQuality: wantsAir, withAlerts: wantsAlerts)
+            let result = try await context.weather(
+                location, withAirQuality: wantsAir, withAlerts: wantsAlerts, language: output.language.code)
             if format == "waybar" {
                 let data = try JSONEncoder().encode(WaybarDocument(result, units: units))
                 print(String(decoding: data, as: UTF8.self))

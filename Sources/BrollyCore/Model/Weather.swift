@@ -223,6 +223,9 @@ public struct WeatherReport: Codable, Sendable, Hashable {
     /// Precipitation in 15-minute slots for the next two hours, from the slot under way (Open-Meteo's
     /// `minutely_15`, in the same call); nil when the provider gives none.
     public var nowcast: [NowcastSlot]?
+    /// The language of the provider's own condition texts when it is not English (OpenWeatherMap's
+    /// `lang=`); nil: English.
+    public var language: String?
 
     public init(
         place: Place, current: CurrentConditions, days: [DayForecast], hours: [HourForecast],

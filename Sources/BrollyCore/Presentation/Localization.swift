@@ -25,8 +25,12 @@ public struct LanguagePack: Decodable, Sendable {
     /// A condition's title and description in this language: Open-Meteo's WMO codes have their own
     /// texts; other providers' conditions keep their own description in English and get the
     /// kind's text in other languages.
-    public func localized(_ c: Condition, provider: ProviderID) -> (title: String, description: String) {
-        if code == "en" { return (c.title, c.description) }
+    public func localized(_ c: Condition, provider: ProviderID, textLanguage: String? = nil) -> (title: String, description: String) {
+        // The provider's texts are already in this language (OpenWeatherMap asked with `lang=`).
+        // (OpenWeatherMap translates only the description; its `main` title stays English.)
+        if (textLanguage ?? "en") == code {
+            return code == "en" ? (c.title, c.description) : (kinds[c.kind.rawValue]?.first ?? c.title, c.description)
+        }
         if provider == .openMeteo, let t = conditions[String(c.code)], t.count == 2 { return (t[0], t[1]) }
         if let t = kinds[c.kind.rawValue], t.count == 2 { return (t[0], t[1]) }
         return (c.title, c.description)

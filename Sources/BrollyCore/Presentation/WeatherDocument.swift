@@ -236,7 +236,7 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
         // 2 decimals in mm, 4 in inches. Only displays round further.
         func p(_ v: Double?) -> Double? { v.map { Self.round(u.precipitation($0), u == .imperial ? 4 : 2) } }
         func c(_ c: Condition) -> ConditionInfo {
-            let (title, description) = language.localized(c, provider: report.provider)
+            let (title, description) = language.localized(c, provider: report.provider, textLanguage: report.language)
             return ConditionInfo(code: c.code, title: title, description: description, icon: c.icon)
         }
         func iso(_ d: Date?) -> String? { d.map { LocalTime.iso8601($0, in: zone) } }

@@ -24,7 +24,20 @@ public struct OpenWeatherMapProvider: WeatherProvider {
     }
 
     public func weather(for place: Place) async throws -> WeatherReport {
-        let q = coordinateQuery(place.coordinate) + [("units", "metric")]
+        try await weather(for: place, language: "en")
+    }
+
+    /// Asks for OpenWeatherMap's own descriptions in `language` (`lang=`); the report says which.
+    public func weather(for place: Place, language: String) async throws -> WeatherReport {
+        let lang = language.lowercased().prefix { $0.isLetter }
+        var q = coordinateQuery(place.coordinate) + [("units", "metric")]
+        if !lang.isEmpty && lang != "en" { q.append(("lang", String(lang))) }
+        var report = try await weatherReport(for: place, query: q)
+        report.language = lang.isEmpty || lang == "en" ? nil : String(lang)
+        return report
+    }
+
+    func weatherReport(for place: Place, query q: [(String, String)]) async throws -> WeatherReport {
         async let current = network.get(url("/data/2.5/weather", q), provider: "OpenWeatherMap", classify: Self.classifyError)
         async let forecast = network.get(url("/data/2.5/forecast", q), provider: "OpenWeatherMap", classify: Self.classifyError)
         return try await Self.report(current: current.body, forecast: forecast.body, place: place, fetchedAt: now())

@@ -10,6 +10,15 @@ public protocol WeatherProvider: Sendable {
     func search(_ query: String, limit: Int) async throws -> [Place]
     /// The nearest named place, or nil when the provider cannot say.
     func reverse(_ coordinate: Coordinate) async throws -> Place?
+    /// The weather with the provider's own texts in `language` where it has them (OpenWeatherMap's
+    /// `lang=`); providers without localized texts answer as `weather(for:)`.
+    func weather(for place: Place, language: String) async throws -> WeatherReport
+}
+
+extension WeatherProvider {
+    public func weather(for place: Place, language: String) async throws -> WeatherReport {
+        try await weather(for: place)
+    }
 }
 
 extension URL {

@@ -110,8 +110,10 @@ public final class WeatherService: Sendable {
         cache.read(WeatherReport.self, key: key(for: coordinate), memory: memory)
     }
 
-    /// The weather at `place` under `mode`.
-    public func weather(for place: Place, mode: FetchMode = .normal) async throws -> WeatherResult {
+    /// The weather at `place` under `mode`. A call asks for the provider's own texts in `language`
+    /// where it has them (OpenWeatherMap); the cache keeps one answer per place, whatever its
+    /// language (the report says which), so that no language adds calls within a fresh window.
+    public func weather(for place: Place, mode: FetchMode = .normal, language: String = "en") async throws -> WeatherResult {
         let key = key(for: place.coordinate)
         let entry = cache.read(WeatherReport.self, key: key, memory: memory)
         let age = entry.map { now().timeIntervalSince($0.receivedAt) }
@@ -121,19 +123,19 @@ public final class WeatherService: Sendable {
             guard let entry else { throw BrollyError.notCached(place.displayName) }
             return result(from: entry, for: place, stale: age! >= policy.freshFor)
         case .refresh:
-            return try await fetch(place, key: key, quick: false, fallback: entry)
+            return try await fetch(place, key: key, quick: false, fallback: entry, language: language)
         case .normal, .staleWhileRevalidate:
             if let entry, let age, age >= 0, age < policy.freshFor {
                 return result(from: entry, for: place, stale: false)
             }
             if let entry, let age, age < policy.usableFor {
                 if mode == .staleWhileRevalidate {
-                    refreshInBackground(place, key: key)
+                    refreshInBackground(place, key: key, language: language)
                     return result(from: entry, for: place, stale: true)
                 }
-                return try await fetch(place, key: key, quick: true, fallback: entry)
+                return try await fetch(place, key: key, quick: true, fallback: entry, language: language)
             }
-            return try await fetch(place, key: key, quick: false, fallback: entry)
+            return try await fetch(place, key: key, quick: false, fallback: entry, language: language)
         }
     }
 
@@ -146,27 +148,27 @@ public final class WeatherService: Sendable {
     }
 
     /// Starts a refresh that nobody waits for (single-flight, so repeated calls make one request).
-    public func refreshInBackground(_ place: Place, key: String) {
+    public func refreshInBackground(_ place: Place, key: String, language: String = "en") {
         let provider = self.provider
         Task { [self] in
-            _ = try? await flights.run(key) { try await self.store(provider.weather(for: place), key: key) }
+            _ = try? await flights.run(key) { try await self.store(provider.weather(for: place, language: language), key: key) }
         }
     }
 
     private func fetch(
-        _ place: Place, key: String, quick: Bool, fallback: CacheEntry<WeatherReport>?
+        _ place: Place, key: String, quick: Bool, fallback: CacheEntry<WeatherReport>?, language: String = "en"
     ) async throws -> WeatherResult {
         let provider = quick ? quickProvider : self.provider
         do {
             let report = try await flights.run(key) { [self] in
-                try self.store(try await provider.weather(for: place), key: key)
+                try self.store(try await provider.weather(for: place, language: language), key: key)
             }
             return WeatherResult(report: Self.renamed(report, as: place), isStale: false, isFromCache: false, age: 0, refreshError: nil)
         } catch let error as BrollyError {
             var error = error
             if let alternate = self.fallback, FallbackProvider.helps(with: error) {
                 do {
-                    return try await failOver(place, to: alternate, quick: quick)
+                    return try await failOver(place, to: alternate, quick: quick, language: language)
                 } catch let other as BrollyError where other.kind == .invalidAPIKey {
                     // Not hidden: the operator has a key to fix.
                     error = BrollyError(error.kind, error.message + "; and " + other.message, retryAfter: error.retryAfter)
@@ -185,7 +187,7 @@ public final class WeatherService: Sendable {
     /// The other provider's answer after the configured one failed: its fresh cache
     /// entry, else a call (single-flight on its own key), stored under its own key.
     private func failOver(
-        _ place: Place, to alternate: FallbackProvider, quick: Bool
+        _ place: Place, to alternate: FallbackProvider, quick: Bool, language: String = "en"
     ) async throws -> WeatherResult {
         let key = key(for: place.coordinate, provider: alternate.provider.id)
         if let entry = cache.read(WeatherReport.self, key: key, memory: memory) {
@@ -198,7 +200,7 @@ public final class WeatherService: Sendable {
         }
         let provider = quick ? alternate.quickProvider : alternate.provider
         let report = try await flights.run(key) { [self] in
-            try self.store(try await provider.weather(for: place), key: key)
+            try self.store(try await provider.weather(for: place, language: language), key: key)
         }
         return WeatherResult(
             report: Self.renamed(report, as: place), isStale: false, isFromCache: false, age: 0, refreshError: nil,
