@@ -214,6 +214,8 @@ def test_in_russian_page_api_and_cli(server, browser_factory, double, cli):
     assert b.js("return document.getElementById('feels').textContent").startswith("Ощущается как")
     assert b.text("nowcast").startswith("☔ Дождь начнётся")
     assert b.js("return document.getElementById('search').placeholder") == "Поиск города"
+    # Numbers and wind directions in Russian: "4,2 m/s с ЮЗ".
+    assert "4,2" in b.js("return document.getElementById('wind-text').textContent") and "с ЮЗ" in b.js("return document.getElementById('wind-text').textContent")
     assert b.js("return performance.getEntriesByType('resource').some(r => r.name.includes('lang=ru'))")
     b.screenshot("13-russian")
     assert not axe_violations(b)

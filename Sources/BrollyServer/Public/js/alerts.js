@@ -10,7 +10,7 @@ const NOTIFY_KEY = 'brolly.push.v1';
 function when(iso) {
   if (!iso) return '';
   const d = new Date(iso);
-  return Number.isFinite(d.getTime()) ? d.toLocaleString([], { weekday: 'short', hour: '2-digit', minute: '2-digit' }) : iso;
+  return Number.isFinite(d.getTime()) ? d.toLocaleString(document.documentElement.lang || [], { weekday: 'short', hour: '2-digit', minute: '2-digit' }) : iso;
 }
 
 function alertItem(a) {

@@ -29,5 +29,5 @@ export const store = {
 /** A local date and time for an ISO 8601 instant. */
 export function localTime(iso) {
   const d = new Date(iso);
-  return Number.isFinite(d.getTime()) ? d.toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' }) : iso;
+  return Number.isFinite(d.getTime()) ? d.toLocaleString(document.documentElement.lang || [], { dateStyle: 'medium', timeStyle: 'short' }) : iso;
 }

@@ -1,6 +1,6 @@
 // °C, °F and K, converted here so that switching works offline and makes no network call. The API
 // is always asked for metric.
-import { t } from './i18n.js';
+import { i18n, t } from './i18n.js';
 import { state } from './state.js';
 
 const UNITS_KEY = 'brolly.units';
@@ -22,9 +22,11 @@ const whole = (v) => { const r = Math.sign(v) * Math.round(Math.abs(v)); return 
 
 export const tempText = (c) => state.units === 'K' ? `${whole(temp(c))} K` : `${whole(temp(c))}°${state.units}`;
 export const shortTemp = (c) => state.units === 'K' ? `${whole(temp(c))}` : `${whole(temp(c))}°`;
-export const speedText = (ms) => state.units === 'F' ? `${(ms * 2.236936).toFixed(1)} mph` : `${ms.toFixed(1)} m/s`;
+/** A number with the page language's decimal separator (4.2 in English, 4,2 in Russian). */
+const fixed = (v, digits) => v.toLocaleString(i18n.code, { minimumFractionDigits: digits, maximumFractionDigits: digits });
+export const speedText = (ms) => state.units === 'F' ? `${fixed(ms * 2.236936, 1)} mph` : `${fixed(ms, 1)} m/s`;
 /** The JSON keeps the provider's precision (0.25 mm); the display rounds. */
-export const amountText = (mm) => state.units === 'F' ? `${(mm / 25.4).toFixed(2)} in` : `${mm.toFixed(1)} mm`;
+export const amountText = (mm) => state.units === 'F' ? `${fixed(mm / 25.4, 2)} in` : `${fixed(mm, 1)} mm`;
 
 /** "3° warmer than yesterday", "about the same as yesterday" (within 1°), in the shown unit. */
 export function comparedWithYesterday(nowC, yesterdayC) {
