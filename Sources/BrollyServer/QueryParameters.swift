@@ -1,4 +1,5 @@
 import BrollyCore
+import BrollyUseCases
 import Foundation
 import Hummingbird
 
@@ -67,6 +68,17 @@ struct Query {
     func placeQuery(_ name: String) throws -> String? {
         guard let raw = try string(name) else { return nil }
         return try PlaceSearch.validated(raw)
+    }
+
+    /// Where a request is about: `place=NAME`, or `lat` and `lon` (not both).
+    func placeOrCoordinate() throws -> PlaceQuery {
+        if let name = try placeQuery("place") {
+            if try string("lat") != nil || string("lon") != nil {
+                throw Problem.badRequest("give either 'place' or 'lat' and 'lon', not both")
+            }
+            return .name(name)
+        }
+        return .coordinate(try coordinate())
     }
 }
 

@@ -15,17 +15,7 @@ struct LookupsController: Sendable {
 
     /// `GET /api/v1/alerts?lat=&lon=` (or `place=`)`[&lang=]`: the official warnings for the place.
     @Sendable func alerts(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<AlertsDocument> {
-        let query = Query(request)
-        let placeQuery: PlaceQuery
-        if let name = try query.placeQuery("place") {
-            if try query.string("lat") != nil || query.string("lon") != nil {
-                throw Problem.badRequest("give either 'place' or 'lat' and 'lon', not both")
-            }
-            placeQuery = .name(name)
-        } else {
-            placeQuery = .coordinate(try query.coordinate())
-        }
-        let place = try await useCases.resolve(placeQuery, device: context.deviceID).place
+        let place = try await useCases.resolve(try Query(request).placeOrCoordinate(), device: context.deviceID).place
         let document = await useCases.alertsDocument(for: place, language: try Language.of(request))
         return EditedResponse(headers: CacheControl.revalidate, response: document)
     }

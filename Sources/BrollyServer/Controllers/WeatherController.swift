@@ -31,33 +31,25 @@ struct WeatherController: Sendable {
 
     /// `GET /api/v1/weather/now?lat=&lon=` (or `place=`): the small document a widget needs.
     @Sendable func now(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<NowDocument> {
-        let (result, units) = try await lookup(request, context: context, withAlerts: true)
-        let language = Localization.pack(for: try Language.of(request))
+        let (result, units, language) = try await lookup(request, context: context, withAlerts: true)
         return EditedResponse(headers: CacheControl.revalidate, response: NowDocument(result, units: units, language: language))
     }
 
-    /// The place and units of a weather request, and the weather (recorded for returning devices).
+    /// The place, units and language of a weather request, and the weather (recorded for
+    /// returning devices).
     func lookup(
         _ request: Request, context: AppRequestContext, withAirQuality: Bool = false, withAlerts: Bool = false
-    ) async throws -> (WeatherResult, UnitSystem) {
+    ) async throws -> (WeatherResult, UnitSystem, LanguagePack) {
         let query = Query(request)
         let units = try query.units()
-        let placeQuery: PlaceQuery
-        if let name = try query.placeQuery("place") {
-            if try query.string("lat") != nil || query.string("lon") != nil {
-                throw Problem.badRequest("give either 'place' or 'lat' and 'lon', not both")
-            }
-            placeQuery = .name(name)
-        } else {
-            placeQuery = .coordinate(try query.coordinate())
-        }
-        let place = try await useCases.resolve(placeQuery, device: context.deviceID).place
+        let language = try Language.of(request)
+        let place = try await useCases.resolve(try query.placeOrCoordinate(), device: context.deviceID).place
         let result = try await useCases.weather(
             for: place, mode: .staleWhileRevalidate,
             recording: context.isReturningDevice ? .inBackground(device: context.deviceID) : .none, withAirQuality: withAirQuality,
-            withAlerts: withAlerts, language: try Language.of(request))
+            withAlerts: withAlerts, language: language)
         metrics.weatherAnswer(result)
-        return (result, units)
+        return (result, units, Localization.pack(for: language))
     }
 
     /// `GET /api/v1/weather?lat=&lon=[&units=]` or `?place=NAME[&units=]`: the weather contract.
@@ -75,7 +67,7 @@ struct WeatherController: Sendable {
                 return answer.json.response(cacheControl: "public, no-cache")
             }
         }
-        let (result, units) = try await lookup(request, context: context, withAirQuality: true, withAlerts: true)
+        let (result, units, language) = try await lookup(request, context: context, withAirQuality: true, withAlerts: true)
         let r = result.report
         // What the body is made from: the request (place and units), the cache entry it answers
         // from, and the name the place was given.
@@ -95,7 +87,6 @@ struct WeatherController: Sendable {
         if let hit = encoded.get(key) {
             json = hit.value
         } else {
-            let language = Localization.pack(for: try Language.of(request))
             let body = try AppRequestContext.encoder.encode(WeatherDocument(result, units: units, language: language))
             json = EncodedJSON(body: body, etag: "\"\(Checksum.hex(body))\"")
             encoded.set(key, CacheEntry(value: json, receivedAt: r.fetchedAt))
