@@ -100,22 +100,8 @@ public struct OpenMeteoProvider: WeatherProvider {
     /// Decodes a `/v1/forecast` answer. Every block is optional; values are converted to metric
     /// using the `*_units` blocks when present.
     public static func decode(_ data: Data) throws -> Decoded {
-        let json = try JSONValue.parse(data, provider: "Open-Meteo")
-        guard json.object != nil else { throw BrollyError.unreadableResponse("Open-Meteo: not an object") }
-        if json["error"]?.bool == true {
-            throw BrollyError.unreadableResponse(json["reason"].nonEmptyString ?? "Open-Meteo error")
-        }
-        let offset = json["utc_offset_seconds"]?.int ?? 0
-        let tzName = json["timezone"].nonEmptyString ?? "GMT"
-        let zone: TimeZone =
-            (tzName != "GMT" && tzName != "UTC" ? TimeZone(identifier: tzName) : nil)
-            ?? TimeZone(secondsFromGMT: offset) ?? TimeZone(secondsFromGMT: 0)!
-
-        func time(_ v: JSONValue?) -> Date? {
-            guard let v else { return nil }
-            if case .number(let n) = v { return Date(timeIntervalSince1970: n) }
-            return v.string.flatMap { LocalTime.parse($0, in: zone) }
-        }
+        let (json, zone, tzName, offset) = try body(data, provider: "Open-Meteo")
+        func time(_ v: JSONValue?) -> Date? { Self.time(v, in: zone) }
 
         // Hourly
         var hours: [HourForecast] = []
@@ -224,6 +210,29 @@ public struct OpenMeteoProvider: WeatherProvider {
             current: current, hours: hours, days: days, minutely: minutely, timeZone: zone,
             timezoneName: tzName, utcOffsetSeconds: offset,
             latitude: json["latitude"]?.double, longitude: json["longitude"]?.double)
+    }
+
+    /// An Open-Meteo answer (forecast or air quality) parsed, checked for its error body, with the
+    /// time zone its local times are in: the IANA zone when given, else the fixed offset.
+    static func body(_ data: Data, provider: String) throws -> (JSONValue, TimeZone, String, Int) {
+        let json = try JSONValue.parse(data, provider: provider)
+        guard json.object != nil else { throw BrollyError.unreadableResponse("\(provider): not an object") }
+        if json["error"]?.bool == true {
+            throw BrollyError.unreadableResponse(json["reason"].nonEmptyString ?? "\(provider) error")
+        }
+        let offset = json["utc_offset_seconds"]?.int ?? 0
+        let tzName = json["timezone"].nonEmptyString ?? "GMT"
+        let zone =
+            (tzName != "GMT" && tzName != "UTC" ? TimeZone(identifier: tzName) : nil)
+            ?? TimeZone(secondsFromGMT: offset) ?? TimeZone(secondsFromGMT: 0)!
+        return (json, zone, tzName, offset)
+    }
+
+    /// A time as Open-Meteo writes it: Unix seconds, or local wall-clock time in `zone`.
+    static func time(_ v: JSONValue?, in zone: TimeZone) -> Date? {
+        guard let v else { return nil }
+        if case .number(let n) = v { return Date(timeIntervalSince1970: n) }
+        return v.string.flatMap { LocalTime.parse($0, in: zone) }
     }
 
     /// Builds a report for `place` from a forecast answer. Throws `unreadableResponse` when the

@@ -36,21 +36,8 @@ public struct OpenMeteoAirQuality: Sendable {
     /// Decodes an answer. Values that are null or missing stay absent (a pollen model that does not
     /// cover the place answers null, which is not zero).
     public static func decode(_ data: Data, fetchedAt: Date) throws -> AirQuality {
-        let json = try JSONValue.parse(data, provider: "Open-Meteo air quality")
-        guard json.object != nil else { throw BrollyError.unreadableResponse("Open-Meteo air quality: not an object") }
-        if json["error"]?.bool == true {
-            throw BrollyError.unreadableResponse(json["reason"].nonEmptyString ?? "Open-Meteo air quality error")
-        }
-        let offset = json["utc_offset_seconds"]?.int ?? 0
-        let tzName = json["timezone"].nonEmptyString ?? "GMT"
-        let zone =
-            (tzName != "GMT" && tzName != "UTC" ? TimeZone(identifier: tzName) : nil)
-            ?? TimeZone(secondsFromGMT: offset) ?? TimeZone(secondsFromGMT: 0)!
-        func time(_ v: JSONValue?) -> Date? {
-            guard let v else { return nil }
-            if case .number(let n) = v { return Date(timeIntervalSince1970: n) }
-            return v.string.flatMap { LocalTime.parse($0, in: zone) }
-        }
+        let (json, zone, _, _) = try OpenMeteoProvider.body(data, provider: "Open-Meteo air quality")
+        func time(_ v: JSONValue?) -> Date? { OpenMeteoProvider.time(v, in: zone) }
         func value(_ v: JSONValue?) -> Double? {
             guard let d = v?.double, d.isFinite, d >= 0 else { return nil }
             return d
