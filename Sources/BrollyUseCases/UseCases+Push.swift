@@ -40,10 +40,10 @@ extension UseCases {
     public func subscribe(
         device: String, endpoint: URL, p256dh: String, auth: String, minimumSeverity: AlertSeverity
     ) throws -> PushSubscriptionDocument {
-        guard let key = Self.base64URL(p256dh), key.count == 65, key.first == 4 else {
+        guard let key = Base64URL.decode(p256dh), key.count == 65, key.first == 4 else {
             throw BrollyError.invalidInput("'keys.p256dh' must be a base64url P-256 public key (65 bytes)")
         }
-        guard let secret = Self.base64URL(auth), secret.count == 16 else {
+        guard let secret = Base64URL.decode(auth), secret.count == 16 else {
             throw BrollyError.invalidInput("'keys.auth' must be a base64url 16-byte secret")
         }
         let subscription = PushSubscription(
@@ -72,6 +72,11 @@ extension UseCases {
         var out: [PendingPush] = []
         for (device, subscriptions) in byDevice.sorted(by: { $0.key < $1.key }) {
             let places = try services.store.places(device: device)
+            // What each subscription was sent, read once per poll (not once per place).
+            var delivered: [String: Set<String>] = [:]
+            for subscription in subscriptions where !places.isEmpty {
+                delivered[subscription.id] = try services.store.deliveredAlertKeys(subscription: subscription.id)
+            }
             for saved in places {
                 let place = saved.place
                 let key = place.coordinate.cacheKey
@@ -79,20 +84,13 @@ extension UseCases {
                     alertsAt[key] = await alerts(for: place, language: language).here
                 }
                 for subscription in subscriptions {
-                    let delivered = try services.store.deliveredAlertKeys(subscription: subscription.id)
                     for alert in alertsAt[key] ?? [] where alert.severity >= subscription.minimumSeverity {
                         let pending = PendingPush(subscription: subscription, place: saved, alert: alert)
-                        if !delivered.contains(pending.alertKey) { out.append(pending) }
+                        if delivered[subscription.id]?.contains(pending.alertKey) != true { out.append(pending) }
                     }
                 }
             }
         }
         return out
-    }
-
-    static func base64URL(_ text: String) -> Data? {
-        var s = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while s.count % 4 != 0 { s += "=" }
-        return Data(base64Encoded: s)
     }
 }

@@ -2,21 +2,6 @@ import BrollyCore
 import Crypto
 import Foundation
 
-/// base64url without padding (RFC 4648 §5), as Web Push uses it everywhere.
-enum Base64URL {
-    static func encode(_ data: some DataProtocol) -> String {
-        Data(data).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
-
-    static func decode(_ text: String) -> Data? {
-        var s = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        guard s.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "/") }) else { return nil }
-        while s.count % 4 != 0 { s += "=" }
-        return Data(base64Encoded: s)
-    }
-}
-
 /// The server's VAPID identity (RFC 8292): a P-256 key pair made once and kept in the data
 /// directory (mode 0600), and the contact push services may use.
 struct VAPID: Sendable {
