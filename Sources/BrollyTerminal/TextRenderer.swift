@@ -273,12 +273,9 @@ public struct TextRenderer: Sendable {
     public var showsFooter = true
 
     func footer(_ result: WeatherResult) -> String {
-        var s = "   \(result.report.provider.attribution(fallbackFrom: result.fallbackFrom)), updated \(Self.age(result.age))"
-        if language.code != "en" {
-            let p = result.report.provider.displayName
-            s = "   \(language.text("from")) \(p)" + (result.fallbackFrom.map { " (\($0.displayName) \(language.text("unavailable")))" } ?? "")
-                + ", \(language.text("updated")) \(Self.age(result.age))"
-        }
+        // "from OpenWeatherMap (Open-Meteo unavailable), updated 3 min ago", in the renderer's language.
+        let failed = result.fallbackFrom.map { " (\($0.displayName) \(language.text("unavailable")))" } ?? ""
+        var s = "   \(language.text("from")) \(result.report.provider.displayName)\(failed), \(language.text("updated")) \(Self.age(result.age))"
         if result.isStale { s += " " + paint("[stale]", "33") }
         return dim(s)
     }
