@@ -12,6 +12,15 @@ SYDNEY = (-33.8679, 151.2073)
 SLOW_3G = {"offline": False, "latency": 400, "downloadThroughput": 400 * 1000 / 8, "uploadThroughput": 400 * 1000 / 8}
 
 
+def ready_at(browser_factory, server, where, **size):
+    """A browser allowed to be at `where`, on the page with the weather shown."""
+    b = browser_factory(server.url, **size)
+    b.allow_location(*where)
+    b.open()
+    b.wait_state("ready")
+    return b
+
+
 def weather_shown_after(b):
     """Milliseconds from navigation start to the first weather on screen (the page's own mark)."""
     b.wait(lambda: b.js("return performance.getEntriesByName('brolly-weather-shown').length > 0"), timeout=40,
@@ -85,10 +94,7 @@ def test_text_responses_are_compressed(server, double):
 
 
 def test_installable_with_png_icons(server, browser_factory, double):
-    b = browser_factory(server.url)
-    b.allow_location(*BERLIN)
-    b.open()
-    b.wait_state("ready")
+    b = ready_at(browser_factory, server, BERLIN)
     b.driver.execute_async_script("navigator.serviceWorker.ready.then(() => arguments[0]())")
     errors = b.wait(lambda: (lambda r: r if r["installabilityErrors"] == [] else None)(b.cdp("Page.getInstallabilityErrors", {})),
                     timeout=20, what="no installability errors")
@@ -201,10 +207,7 @@ def test_in_russian_page_api_and_cli(server, browser_factory, double, cli):
     r = cli.run("now", "--lang", "klingon")
     assert r.returncode != 0 and "unknown language" in r.stderr
     # The page: the switch is remembered; texts, conditions and sentences in Russian.
-    b = browser_factory(server.url)
-    b.allow_location(*BERLIN)
-    b.open()
-    b.wait_state("ready")
+    b = ready_at(browser_factory, server, BERLIN)
     b.wait(lambda: b.js("return document.querySelectorAll('#language option').length") >= 2, what="the language switch")
     b.js("const s = document.getElementById('language'); s.value = 'ru'; s.dispatchEvent(new Event('change'));")
     b.wait(lambda: b.js("return document.documentElement.lang") == "ru", what="Russian")
@@ -222,10 +225,7 @@ def test_in_russian_page_api_and_cli(server, browser_factory, double, cli):
 
 
 def test_good_weather_is_never_wiped_and_saving_is_idempotent(server, browser_factory, double, cli):
-    b = browser_factory(server.url)
-    b.allow_location(*BERLIN)
-    b.open()
-    b.wait_state("ready")
+    b = ready_at(browser_factory, server, BERLIN)
     assert b.js("return document.getElementById('save-place').textContent") == "☆ Save"
     b.click("save-place")
     b.wait(lambda: b.js("return document.getElementById('save-place').textContent") == "★ Saved", what="★ Saved")
@@ -272,10 +272,7 @@ def test_good_weather_is_never_wiped_and_saving_is_idempotent(server, browser_fa
 
 
 def test_phone_order_and_what_users_look_for_first(server, browser_factory, double):
-    b = browser_factory(server.url, width=390, height=844)
-    b.allow_location(*BERLIN)
-    b.open()
-    b.wait_state("ready")
+    b = ready_at(browser_factory, server, BERLIN, width=390, height=844)
     top = lambda sel: b.js(f"return document.querySelector('{sel}').getBoundingClientRect().top + window.scrollY")
     # The card and the next hours come first, the map after them; saved places before the news.
     assert top("#hours") < top("#map") and top("#weather") < top("#map")
@@ -306,14 +303,10 @@ def test_phone_order_and_what_users_look_for_first(server, browser_factory, doub
 
 
 def test_history_reads_like_a_diary(server, browser_factory, double):
-    b = browser_factory(server.url)
-    b.allow_location(*BERLIN)
-    b.open()
-    b.wait_state("ready")
+    b = ready_at(browser_factory, server, BERLIN)
     b.js("location.reload()")
     b.wait_state("ready")
     b.wait(lambda: b.js("return document.querySelectorAll('[data-testid=history-item]').length") >= 1, what="history")
-    line = b.js("return document.querySelector('[data-testid=history-open]')")
     text_ = b.js("return document.querySelector('[data-testid=history-open]').innerText")
     assert "Berlin" in text_ and "\n" not in text_.strip(), text_  # one line, the short name
     assert b.js("return document.querySelector('[data-testid=history-open]').title")  # the full address as its title
@@ -328,10 +321,7 @@ def test_history_reads_like_a_diary(server, browser_factory, double):
 
 
 def test_removing_a_place_can_be_undone(server, browser_factory, double):
-    b = browser_factory(server.url)
-    b.allow_location(*BERLIN)
-    b.open()
-    b.wait_state("ready")
+    b = ready_at(browser_factory, server, BERLIN)
     b.click("save-place")
     b.wait(lambda: b.js("return document.querySelectorAll('[data-testid=place-item]').length") == 1, what="Berlin saved")
     b.js("const i = document.getElementById('search'); i.value = 'Paris'; document.getElementById('search-form').requestSubmit();")
