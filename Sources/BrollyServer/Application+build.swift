@@ -21,7 +21,7 @@ struct ServerParts: Sendable {
         self.metrics = metrics
         limits = ClientLimits(callsPerMinute: settings.clientCallsPerMinute, devicesPerMinute: settings.newDevicesPerMinute)
         let store = useCases.services.store
-        tokens = DeviceTokens(secret: settings.deviceSecret, isKnownDevice: { (try? store.deviceExists($0)) ?? false })
+        tokens = DeviceTokens(secret: settings.deviceSecret, isKnownDevice: { (try? await store.deviceExists($0)) ?? false })
         routes = RouteTable()
         metrics.watch(guards: useCases.services.guards, history: useCases.historyWriter)
     }
@@ -142,7 +142,10 @@ public func buildApplication(
     if let writer = useCases.historyWriter { services.append(HistoryFlusher(writer: writer)) }
     if let vapid = settings.vapid, let transport = pushTransport {
         if settings.pushAllowInsecure { logger.warning("BROLLY_PUSH_ALLOW_INSECURE is set: http push endpoints on loopback are allowed (for tests only)") }
-        services.append(AlertPoller(useCases: useCases, vapid: vapid, transport: transport, interval: settings.alertPollSeconds, logger: logger))
+        services.append(
+            AlertPoller(
+                useCases: useCases, vapid: vapid, transport: transport, interval: settings.alertPollSeconds, logger: logger,
+                holder: "\(ProcessInfo.processInfo.hostName):\(settings.port):\(getpid())"))
     }
     let parts = ServerParts(useCases: useCases, settings: settings, metrics: metrics)
     let api = makeRouter(parts, api: true, site: false)
@@ -161,7 +164,7 @@ struct HistoryFlusher: Service {
 
     func run() async throws {
         await cancelWhenGracefulShutdown { await writer.run() }
-        writer.flush()
+        await writer.flush()
     }
 }
 
@@ -197,7 +200,13 @@ struct ShutdownDeadline: Service {
         Thread.detachNewThread {
             Thread.sleep(forTimeInterval: seconds)
             logger.warning("shutdown took more than \(seconds) s: writing the history and exiting")
-            history?.flush()
+            // The cooperative pool may be stuck with the requests: the flush gets 5 s more.
+            let done = DispatchSemaphore(value: 0)
+            Task {
+                await history?.flush()
+                done.signal()
+            }
+            _ = done.wait(timeout: .now() + 5)
             exit(0)
         }
     }

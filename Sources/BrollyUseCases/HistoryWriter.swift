@@ -15,7 +15,7 @@ import Foundation
 public final class HistoryWriter: @unchecked Sendable {
     // @unchecked Sendable: `pending`, `order`, `patches` and `written` are only read or written
     // while holding `lock`; the store is Sendable.
-    let store: AppDatabase
+    let store: any DataStore
     /// Seconds between writes.
     public let interval: TimeInterval
     /// The most lookups buffered; past that the oldest are dropped (and reported), so a database
@@ -32,7 +32,7 @@ public final class HistoryWriter: @unchecked Sendable {
     private var written = 0
 
     public init(
-        store: AppDatabase, interval: TimeInterval = 1, capacity: Int = 50_000,
+        store: any DataStore, interval: TimeInterval = 1, capacity: Int = 50_000,
         failed: @escaping @Sendable (any Error) -> Void = { _ in }
     ) {
         self.store = store
@@ -95,29 +95,56 @@ public final class HistoryWriter: @unchecked Sendable {
         }
     }
 
-    /// Writes everything buffered in one transaction. Lookups that could not be written are
-    /// reported and put back (up to the capacity) for the next attempt.
+    /// The flush being written, so that flushes run one after another: a flush returns only once
+    /// everything buffered before it began is written (or put back).
+    private var tail: Task<Int, Never>?
+
+    /// Writes everything buffered in one transaction. Lookups that could not be written (the
+    /// database is unreachable) are reported and put back (up to the capacity) for the next
+    /// attempt.
     @discardableResult
-    public func flush() -> Int {
-        lock.lock()
-        let batch = pending
-        let batchPatches = patches
-        pending.removeAll(keepingCapacity: true)
-        latestOfDevice.removeAll(keepingCapacity: true)
-        latestOfPlace.removeAll(keepingCapacity: true)
-        patches.removeAll(keepingCapacity: true)
-        lock.unlock()
+    public func flush() async -> Int {
+        let task = lock.withLock {
+            let previous = tail
+            let task = Task { [self] in
+                _ = await previous?.value
+                return await writeBuffered()
+            }
+            tail = task
+            return task
+        }
+        return await task.value
+    }
+
+    private func writeBuffered() async -> Int {
+        let (batch, batchPatches) = takeBuffered()
         guard !batch.isEmpty || !batchPatches.isEmpty else { return 0 }
         do {
-            try store.recordLookups(batch, addresses: batchPatches)
-            lock.lock()
-            written += batch.count
-            lock.unlock()
+            try await store.recordLookups(batch, addresses: batchPatches)
+            lock.withLock { written += batch.count }
             return batch.count
         } catch {
             failed(error)
-            lock.lock()
-            // Put the batch back in front of what arrived meanwhile, for the next attempt.
+            putBack(batch, batchPatches)
+            return 0
+        }
+    }
+
+    private func takeBuffered() -> ([AppDatabase.Lookup], [AppDatabase.AddressPatch]) {
+        lock.withLock {
+            let taken = (pending, patches)
+            pending.removeAll(keepingCapacity: true)
+            latestOfDevice.removeAll(keepingCapacity: true)
+            latestOfPlace.removeAll(keepingCapacity: true)
+            patches.removeAll(keepingCapacity: true)
+            return taken
+        }
+    }
+
+    /// Puts a batch that could not be written back in front of what arrived meanwhile, for the
+    /// next attempt.
+    private func putBack(_ batch: [AppDatabase.Lookup], _ batchPatches: [AppDatabase.AddressPatch]) {
+        lock.withLock {
             let newer = pending
             pending = Array((batch + newer).suffix(capacity))
             latestOfDevice.removeAll(keepingCapacity: true)
@@ -127,8 +154,6 @@ public final class HistoryWriter: @unchecked Sendable {
                 latestOfPlace[Self.key(lookup.device, lookup.coordinate)] = i
             }
             patches = Array((batchPatches + patches).suffix(capacity))
-            lock.unlock()
-            return 0
         }
     }
 
@@ -136,8 +161,8 @@ public final class HistoryWriter: @unchecked Sendable {
     public func run() async {
         while !Task.isCancelled {
             try? await Task.sleep(nanoseconds: UInt64(interval * 1_000_000_000))
-            flush()
+            await flush()
         }
-        flush()
+        await flush()
     }
 }

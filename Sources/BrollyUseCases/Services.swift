@@ -24,7 +24,7 @@ public struct Services: Sendable {
     /// The one-time IP location lookup (used by the CLI when it has no place at all).
     public let ipLocator: IPLocator
     /// Saved places, history and devices.
-    public let store: AppDatabase
+    public let store: any DataStore
     /// The budgets and circuit breakers every upstream call goes through.
     public let guards: UpstreamGuards
     /// The disk cache all services share.
@@ -46,12 +46,16 @@ public struct Services: Sendable {
         public var staleLimit: TimeInterval?
         /// The most decoded entries each in-memory cache keeps.
         public var memoryEntries: Int
+        /// The cache tier shared with the other servers of a cluster (PostgreSQL), behind this
+        /// process's memory and files; nil: this process alone.
+        public var sharedCache: (any SharedCacheTier)?
 
         public init(
             keepsEntriesInMemory: Bool = false, log: (@Sendable (String) -> Void)? = nil,
             now: @escaping @Sendable () -> Date = { Date() }, guards: UpstreamGuards? = nil, staleLimit: TimeInterval? = nil,
-            memoryEntries: Int = 2048
+            memoryEntries: Int = 2048, sharedCache: (any SharedCacheTier)? = nil
         ) {
+            self.sharedCache = sharedCache
             self.keepsEntriesInMemory = keepsEntriesInMemory
             self.log = log
             self.now = now
@@ -64,7 +68,7 @@ public struct Services: Sendable {
     public init(
         configuration: BrollyConfiguration, weather: WeatherService, search: PlaceSearch, namer: PlaceNamer,
         addresses: AddressService, news: NewsService, airQuality: AirQualityService, alerts: AlertService, ipLocator: IPLocator,
-        store: AppDatabase, guards: UpstreamGuards = UpstreamGuards()
+        store: any DataStore, guards: UpstreamGuards = UpstreamGuards()
     ) {
         self.alerts = alerts
         self.airQuality = airQuality
@@ -82,7 +86,7 @@ public struct Services: Sendable {
     /// Builds every service for `configuration` on `transport` (AsyncHTTPClient in the CLI and the
     /// server, `URLSessionTransport` in an app, a double in tests).
     public static func make(
-        configuration c: BrollyConfiguration, transport: any HTTPTransport, store: AppDatabase, options: Options = Options()
+        configuration c: BrollyConfiguration, transport: any HTTPTransport, store: any DataStore, options: Options = Options()
     ) -> Services {
         let guards =
             options.guards ?? UpstreamGuards(budgets: c.budgets, breakerThreshold: c.breakerFailures, breakerCoolDown: c.breakerCoolDown)
@@ -95,7 +99,7 @@ public struct Services: Sendable {
         let standard = network(timeout: c.timeout, retry: RetryPolicy())
         // Refreshing stale data and naming points must not hold a user up: short, one attempt.
         let quick = network(timeout: min(c.timeout, 3), retry: .none)
-        let cache = FileCache(directory: c.cacheDirectory)
+        let cache = FileCache(directory: c.cacheDirectory, shared: options.sharedCache)
         let provider = makeProvider(c, network: standard)
         let quickProvider = makeProvider(c, network: quick)
 

@@ -11,16 +11,16 @@ public struct HistoryLookup: Sendable {
 
 extension UseCases {
     /// The device's lookups, newest first (readable with no network: they are in the database).
-    public func history(device: String, limit: Int = 100) throws -> HistoryListDocument {
+    public func history(device: String, limit: Int = 100) async throws -> HistoryListDocument {
         guard (1...500).contains(limit) else { throw BrollyError.invalidInput("the limit must be between 1 and 500") }
-        historyWriter?.flush()
-        return HistoryListDocument(items: try services.store.history(device: device, limit: limit).map { HistoryDocument($0) })
+        await historyWriter?.flush()
+        return HistoryListDocument(items: try await services.store.history(device: device, limit: limit).map { HistoryDocument($0) })
     }
 
     /// One lookup with its weather snapshot in `units`.
-    public func historyEntry(id: Int64, device: String, units: UnitSystem = .metric) throws -> HistoryLookup {
-        historyWriter?.flush()
-        guard let entry = try services.store.historyEntry(id: id, device: device) else { throw Self.noSuchEntry(id) }
+    public func historyEntry(id: Int64, device: String, units: UnitSystem = .metric) async throws -> HistoryLookup {
+        await historyWriter?.flush()
+        guard let entry = try await services.store.historyEntry(id: id, device: device) else { throw Self.noSuchEntry(id) }
         let result = WeatherResult(
             report: entry.weather, isStale: true, isFromCache: true, age: max(0, now().timeIntervalSince(entry.weather.fetchedAt)),
             refreshError: nil)
@@ -28,16 +28,16 @@ extension UseCases {
     }
 
     /// Deletes one lookup.
-    public func deleteHistoryEntry(id: Int64, device: String) throws {
-        historyWriter?.flush()
-        guard try services.store.deleteHistoryEntry(id: id, device: device) else { throw Self.noSuchEntry(id) }
+    public func deleteHistoryEntry(id: Int64, device: String) async throws {
+        await historyWriter?.flush()
+        guard try await services.store.deleteHistoryEntry(id: id, device: device) else { throw Self.noSuchEntry(id) }
     }
 
     /// Deletes every lookup of the device; how many there were.
     @discardableResult
-    public func clearHistory(device: String) throws -> Int {
-        historyWriter?.flush()
-        return try services.store.deleteHistory(device: device)
+    public func clearHistory(device: String) async throws -> Int {
+        await historyWriter?.flush()
+        return try await services.store.deleteHistory(device: device)
     }
 
     static func noSuchEntry(_ id: Int64) -> BrollyError { .noSuchItem("there is no history entry #\(id)") }

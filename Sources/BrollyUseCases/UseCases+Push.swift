@@ -39,7 +39,7 @@ extension UseCases {
     /// base64url; the endpoint has been checked by the caller.
     public func subscribe(
         device: String, endpoint: URL, p256dh: String, auth: String, minimumSeverity: AlertSeverity
-    ) throws -> PushSubscriptionDocument {
+    ) async throws -> PushSubscriptionDocument {
         guard let key = Base64URL.decode(p256dh), key.count == 65, key.first == 4 else {
             throw BrollyError.invalidInput("'keys.p256dh' must be a base64url P-256 public key (65 bytes)")
         }
@@ -49,15 +49,15 @@ extension UseCases {
         let subscription = PushSubscription(
             id: UUID().uuidString.lowercased(), deviceId: device, endpoint: endpoint.absoluteString, p256dh: p256dh, auth: auth,
             minimumSeverity: minimumSeverity, createdAt: now())
-        return PushSubscriptionDocument(try services.store.subscribe(subscription, now: now()))
+        return PushSubscriptionDocument(try await services.store.subscribe(subscription, now: now()))
     }
 
-    public func subscriptions(device: String) throws -> [PushSubscriptionDocument] {
-        try services.store.subscriptions(device: device).map(PushSubscriptionDocument.init)
+    public func subscriptions(device: String) async throws -> [PushSubscriptionDocument] {
+        try await services.store.subscriptions(device: device).map(PushSubscriptionDocument.init)
     }
 
-    public func unsubscribe(id: String, device: String) throws {
-        guard try services.store.unsubscribe(id: id, device: device) else {
+    public func unsubscribe(id: String, device: String) async throws {
+        guard try await services.store.unsubscribe(id: id, device: device) else {
             throw BrollyError.noSuchItem("no push subscription \(id)")
         }
     }
@@ -67,15 +67,15 @@ extension UseCases {
     /// their window), however many subscriptions share it.
     public func pendingPushes(language: String = "en") async throws -> [PendingPush] {
         var byDevice: [String: [PushSubscription]] = [:]
-        for s in try services.store.allSubscriptions() { byDevice[s.deviceId, default: []].append(s) }
+        for s in try await services.store.allSubscriptions() { byDevice[s.deviceId, default: []].append(s) }
         var alertsAt: [String: [Alert]] = [:]
         var out: [PendingPush] = []
         for (device, subscriptions) in byDevice.sorted(by: { $0.key < $1.key }) {
-            let places = try services.store.places(device: device)
+            let places = try await services.store.places(device: device)
             // What each subscription was sent, read once per poll (not once per place).
             var delivered: [String: Set<String>] = [:]
             for subscription in subscriptions where !places.isEmpty {
-                delivered[subscription.id] = try services.store.deliveredAlertKeys(subscription: subscription.id)
+                delivered[subscription.id] = try await services.store.deliveredAlertKeys(subscription: subscription.id)
             }
             for saved in places {
                 let place = saved.place

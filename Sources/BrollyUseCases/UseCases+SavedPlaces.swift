@@ -12,8 +12,8 @@ public enum NewPlace: Sendable, Hashable {
 
 extension UseCases {
     /// The device's saved places in order; the first is the default place.
-    public func savedPlaces(device: String) throws -> [SavedPlaceDocument] {
-        try services.store.places(device: device).map(SavedPlaceDocument.init)
+    public func savedPlaces(device: String) async throws -> [SavedPlaceDocument] {
+        try await services.store.places(device: device).map(SavedPlaceDocument.init)
     }
 
     /// Saves a place at the end of the device's list, with an optional custom name ("Home").
@@ -30,12 +30,12 @@ extension UseCases {
         _ new: NewPlace, customName: String? = nil, device: String, offline: Bool = false
     ) async throws -> (place: SavedPlaceDocument, created: Bool) {
         let customName = try TextField.validated(customName, field: "customName")
-        let existing = try services.store.places(device: device)
+        let existing = try await services.store.places(device: device)
         func same(_ c: Coordinate) -> SavedPlace? {
             existing.first { abs($0.latitude - c.latitude) < 0.001 && abs($0.longitude - c.longitude) < 0.001 }
         }
         if case .coordinate(let c, _) = new, let found = same(c) {
-            return (try renamedIfAsked(found, customName, device: device), false)
+            return (try await renamedIfAsked(found, customName, device: device), false)
         }
         let place: Place
         switch new {
@@ -51,44 +51,44 @@ extension UseCases {
         case .coordinate(let c, nil):
             place = await name(c, offline: offline)
         }
-        if let found = same(place.coordinate) { return (try renamedIfAsked(found, customName, device: device), false) }
+        if let found = same(place.coordinate) { return (try await renamedIfAsked(found, customName, device: device), false) }
         guard existing.count < Self.maxSavedPlaces else {
             throw BrollyError.invalidInput("at most \(Self.maxSavedPlaces) places can be saved")
         }
-        return (SavedPlaceDocument(try services.store.addPlace(place, customName: customName, device: device, now: now())), true)
+        return (SavedPlaceDocument(try await services.store.addPlace(place, customName: customName, device: device, now: now())), true)
     }
 
-    private func renamedIfAsked(_ saved: SavedPlace, _ customName: String?, device: String) throws -> SavedPlaceDocument {
+    private func renamedIfAsked(_ saved: SavedPlace, _ customName: String?, device: String) async throws -> SavedPlaceDocument {
         guard let customName, customName != saved.customName, let id = saved.id,
-            let renamed = try services.store.renamePlace(id: id, customName: customName, device: device)
+            let renamed = try await services.store.renamePlace(id: id, customName: customName, device: device)
         else { return SavedPlaceDocument(saved) }
         return SavedPlaceDocument(renamed)
     }
 
     /// Gives a saved place a custom name, or clears it with nil.
-    public func renamePlace(id: Int64, customName: String?, device: String) throws -> SavedPlaceDocument {
+    public func renamePlace(id: Int64, customName: String?, device: String) async throws -> SavedPlaceDocument {
         let name = try TextField.validated(customName, field: "customName")
-        guard let saved = try services.store.renamePlace(id: id, customName: name, device: device) else {
+        guard let saved = try await services.store.renamePlace(id: id, customName: name, device: device) else {
             throw Self.noSuchPlace(id)
         }
         return SavedPlaceDocument(saved)
     }
 
     /// Moves a saved place to `position` (0 is the top: the default place); the whole new list.
-    public func movePlace(id: Int64, to position: Int, device: String) throws -> [SavedPlaceDocument] {
+    public func movePlace(id: Int64, to position: Int, device: String) async throws -> [SavedPlaceDocument] {
         guard position >= 0 else { throw BrollyError.invalidInput("the position must be 0 or more") }
-        guard let list = try services.store.movePlace(id: id, to: position, device: device) else { throw Self.noSuchPlace(id) }
+        guard let list = try await services.store.movePlace(id: id, to: position, device: device) else { throw Self.noSuchPlace(id) }
         return list.map(SavedPlaceDocument.init)
     }
 
     /// Puts the device's places in the order of `ids` (each exactly once).
-    public func reorderPlaces(_ ids: [Int64], device: String) throws -> [SavedPlaceDocument] {
-        try services.store.reorderPlaces(ids, device: device).map(SavedPlaceDocument.init)
+    public func reorderPlaces(_ ids: [Int64], device: String) async throws -> [SavedPlaceDocument] {
+        try await services.store.reorderPlaces(ids, device: device).map(SavedPlaceDocument.init)
     }
 
     /// Removes a saved place.
-    public func removePlace(id: Int64, device: String) throws {
-        guard try services.store.removePlace(id: id, device: device) else { throw Self.noSuchPlace(id) }
+    public func removePlace(id: Int64, device: String) async throws {
+        guard try await services.store.removePlace(id: id, device: device) else { throw Self.noSuchPlace(id) }
     }
 
     static func noSuchPlace(_ id: Int64) -> BrollyError { .noSuchItem("there is no saved place #\(id)") }

@@ -122,7 +122,7 @@ extension UseCases {
     func record(_ report: WeatherReport, at c: Coordinate, device: String, offline: Bool) async {
         let address = await quickAddress(c, offline: offline)
         do {
-            try services.store.recordLookup(report, address: address, coordinate: c, device: device, now: now())
+            try await services.store.recordLookup(report, address: address, coordinate: c, device: device, now: now())
         } catch {
             historyFailed(error)
         }

@@ -71,10 +71,10 @@ extension UseCases {
         case .coordinate(let c):
             return ResolvedPlace(place: await name(c, offline: offline))
         case .saved(let id):
-            guard let saved = try services.store.place(id: id, device: device) else { throw Self.noSuchPlace(id) }
+            guard let saved = try await services.store.place(id: id, device: device) else { throw Self.noSuchPlace(id) }
             return ResolvedPlace(place: SavedPlaceDocument(saved).place)
         case .defaultPlace(let remembered):
-            if let first = try services.store.places(device: device).first {
+            if let first = try await services.store.places(device: device).first {
                 return ResolvedPlace(place: SavedPlaceDocument(first).place)
             }
             if let remembered { return ResolvedPlace(place: remembered) }

@@ -40,26 +40,26 @@ import Testing
         #expect(!id.contains("secret"))
     }
 
-    @Test func tokensAre43Base64URLCharactersSignedByTheServer() {
+    @Test func tokensAre43Base64URLCharactersSignedByTheServer() async {
         let tokens = DeviceTokens(secret: Array(repeating: 7, count: 32))
         let token = tokens.make()
         #expect(DeviceTokens.isWellFormed(token) && token != tokens.make())
-        #expect(tokens.isValid(token))
+        #expect(await tokens.isValid(token))
         #expect(!DeviceTokens.isWellFormed("short") && !DeviceTokens.isWellFormed(String(repeating: "+", count: 43)))
         // Another server's token, a self-made one, and one with a changed character are refused.
-        #expect(!DeviceTokens(secret: Array(repeating: 8, count: 32)).isValid(token))
-        #expect(!tokens.isValid(String(repeating: "A", count: 43)))
+        #expect(await !DeviceTokens(secret: Array(repeating: 8, count: 32)).isValid(token))
+        #expect(await !tokens.isValid(String(repeating: "A", count: 43)))
         var flipped = Array(token)
         flipped[40] = flipped[40] == "A" ? "B" : "A"
-        #expect(!tokens.isValid(String(flipped)))
+        #expect(await !tokens.isValid(String(flipped)))
     }
 
-    @Test func aTokenFromBeforeTheHMACIsHonouredOnlyWhenItsDeviceExists() {
+    @Test func aTokenFromBeforeTheHMACIsHonouredOnlyWhenItsDeviceExists() async {
         let legacy = String(repeating: "x", count: 43)
         let known = DeviceTokens.id(forToken: legacy)
         let tokens = DeviceTokens(secret: Array(repeating: 7, count: 32), isKnownDevice: { $0 == known })
-        #expect(tokens.isValid(legacy))
-        #expect(!tokens.isValid(String(repeating: "y", count: 43)))
+        #expect(await tokens.isValid(legacy))
+        #expect(await !tokens.isValid(String(repeating: "y", count: 43)))
     }
 
     @Test func theCookieIsFoundAmongOthers() {

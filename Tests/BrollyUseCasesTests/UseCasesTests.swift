@@ -56,16 +56,16 @@ import Testing
         #expect(!result.isStale && result.report.current.temperature == -0.3)
         let again = try await useCases.weather(for: place, recording: .beforeReturning(device: "d"))
         #expect(again.isFromCache && double.count("/v1/forecast") == 1)
-        let history = try useCases.history(device: "d")
+        let history = try await useCases.history(device: "d")
         #expect(history.items.count == 1)  // a repeat within 10 minutes updates the entry
         #expect(history.items[0].placeName == "Berlin" && history.items[0].address?.street == "Hauptstraße")
-        #expect(try useCases.history(device: "someone else").items.isEmpty)
+        #expect(try await useCases.history(device: "someone else").items.isEmpty)
     }
 
     @Test func notRecordingLeavesNoHistory() async throws {
         let useCases = try makeUseCases(ProviderDouble())
         _ = try await useCases.weather(for: Place(name: "Berlin", country: "DE", latitude: 52.52, longitude: 13.41))
-        #expect(try useCases.history(device: AppDatabase.localDevice).items.isEmpty)
+        #expect(try await useCases.history(device: AppDatabase.localDevice).items.isEmpty)
     }
 
     @Test func precipitationKeepsTheProvidersPrecisionInJSON() async throws {
@@ -98,19 +98,19 @@ import Testing
             device: "d")
         #expect(given.name == "Null Island")
 
-        #expect(try useCases.movePlace(id: home.id, to: 0, device: "d").map(\.displayName) == ["Home", "Work", "Null Island"])
-        #expect(try useCases.renamePlace(id: work.id, customName: nil, device: "d").displayName == "Paris")
-        #expect(try useCases.reorderPlaces([given.id, work.id, home.id], device: "d").map(\.id) == [given.id, work.id, home.id])
-        try useCases.removePlace(id: given.id, device: "d")
-        #expect(try useCases.savedPlaces(device: "d").map(\.position) == [0, 1])
+        #expect(try await useCases.movePlace(id: home.id, to: 0, device: "d").map(\.displayName) == ["Home", "Work", "Null Island"])
+        #expect(try await useCases.renamePlace(id: work.id, customName: nil, device: "d").displayName == "Paris")
+        #expect(try await useCases.reorderPlaces([given.id, work.id, home.id], device: "d").map(\.id) == [given.id, work.id, home.id])
+        try await useCases.removePlace(id: given.id, device: "d")
+        #expect(try await useCases.savedPlaces(device: "d").map(\.position) == [0, 1])
 
         // Another device sees none of them and can change none of them.
-        #expect(try useCases.savedPlaces(device: "other").isEmpty)
-        #expect(throws: BrollyError.noSuchItem("there is no saved place #\(work.id)")) {
-            try useCases.renamePlace(id: work.id, customName: "Mine", device: "other")
+        #expect(try await useCases.savedPlaces(device: "other").isEmpty)
+        await #expect(throws: BrollyError.noSuchItem("there is no saved place #\(work.id)")) {
+            try await useCases.renamePlace(id: work.id, customName: "Mine", device: "other")
         }
-        #expect(throws: BrollyError.self) { try useCases.removePlace(id: work.id, device: "other") }
-        #expect(throws: BrollyError.self) { try useCases.movePlace(id: work.id, to: -1, device: "d") }
+        await #expect(throws: BrollyError.self) { try await useCases.removePlace(id: work.id, device: "other") }
+        await #expect(throws: BrollyError.self) { try await useCases.movePlace(id: work.id, to: -1, device: "d") }
         await #expect(throws: BrollyError.self) {
             try await useCases.savePlace(.query("Paris"), customName: String(repeating: "x", count: 101), device: "d")
         }
@@ -122,15 +122,15 @@ import Testing
         let useCases = try makeUseCases(ProviderDouble())
         let place = try await useCases.resolve(.name("Paris"), device: "d").place
         _ = try await useCases.weather(for: place, recording: .beforeReturning(device: "d"))
-        let id = try #require(try useCases.history(device: "d").items.first?.id)
-        let lookup = try useCases.historyEntry(id: id, device: "d", units: .imperial)
+        let id = try await #require(try useCases.history(device: "d").items.first?.id)
+        let lookup = try await useCases.historyEntry(id: id, device: "d", units: .imperial)
         #expect(lookup.document.weather?.source.stale == true && lookup.document.weather?.units.temperature == "°F")
         #expect(lookup.document.temperature == -0.3)  // the summary is always °C
-        #expect(throws: BrollyError.self) { try useCases.historyEntry(id: id, device: "other") }
-        try useCases.deleteHistoryEntry(id: id, device: "d")
-        #expect(throws: BrollyError.self) { try useCases.deleteHistoryEntry(id: id, device: "d") }
-        #expect(try useCases.clearHistory(device: "d") == 0)
-        #expect(throws: BrollyError.self) { try useCases.history(device: "d", limit: 0) }
+        await #expect(throws: BrollyError.self) { try await useCases.historyEntry(id: id, device: "other") }
+        try await useCases.deleteHistoryEntry(id: id, device: "d")
+        await #expect(throws: BrollyError.self) { try await useCases.deleteHistoryEntry(id: id, device: "d") }
+        #expect(try await useCases.clearHistory(device: "d") == 0)
+        await #expect(throws: BrollyError.self) { try await useCases.history(device: "d", limit: 0) }
     }
 }
 

@@ -19,7 +19,7 @@ struct History: AsyncParsableCommand {
 
         func run() async throws {
             try await CommandContext.with(try .local) { context in
-                let history = try context.useCases.history(device: context.device, limit: limit)
+                let history = try await context.useCases.history(device: context.device, limit: limit)
                 if json {
                     try Terminal.printJSON(history)
                 } else if history.items.isEmpty {
@@ -46,7 +46,7 @@ struct History: AsyncParsableCommand {
         func run() async throws {
             try await CommandContext.with(try .local) { context in
                 let units = context.preferences.units ?? .metric
-                let lookup = try context.useCases.historyEntry(id: id, device: context.device, units: units)
+                let lookup = try await context.useCases.historyEntry(id: id, device: context.device, units: units)
                 if json {
                     try Terminal.printJSON(lookup.document)
                 } else {
@@ -68,7 +68,7 @@ struct History: AsyncParsableCommand {
 
         func run() async throws {
             try await CommandContext.with(try .local) { context in
-                try context.useCases.deleteHistoryEntry(id: id, device: context.device)
+                try await context.useCases.deleteHistoryEntry(id: id, device: context.device)
                 print("Deleted #\(id)")
             }
         }
@@ -79,7 +79,7 @@ struct History: AsyncParsableCommand {
 
         func run() async throws {
             try await CommandContext.with(try .local) { context in
-                let n = try context.useCases.clearHistory(device: context.device)
+                let n = try await context.useCases.clearHistory(device: context.device)
                 print("Deleted \(n) lookup\(n == 1 ? "" : "s")")
             }
         }

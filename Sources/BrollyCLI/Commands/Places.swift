@@ -34,7 +34,7 @@ struct Places: AsyncParsableCommand {
 
         func run() async throws {
             try await CommandContext.with(try .local) { context in
-                let places = try context.useCases.savedPlaces(device: context.device)
+                let places = try await context.useCases.savedPlaces(device: context.device)
                 if json { try Terminal.printJSON(places) } else { print(Places.render(places)) }
             }
         }
@@ -84,7 +84,7 @@ struct Places: AsyncParsableCommand {
 
         func run() async throws {
             try await CommandContext.with(try .local) { context in
-                let p = try context.useCases.renamePlace(id: id, customName: name, device: context.device)
+                let p = try await context.useCases.renamePlace(id: id, customName: name, device: context.device)
                 print("#\(id) is now \(p.displayName)")
             }
         }
@@ -99,7 +99,7 @@ struct Places: AsyncParsableCommand {
 
         func run() async throws {
             try await CommandContext.with(try .local) { context in
-                print(Places.render(try context.useCases.movePlace(id: id, to: position - 1, device: context.device)))
+                print(Places.render(try await context.useCases.movePlace(id: id, to: position - 1, device: context.device)))
             }
         }
     }
@@ -110,7 +110,7 @@ struct Places: AsyncParsableCommand {
 
         func run() async throws {
             try await CommandContext.with(try .local) { context in
-                try context.useCases.removePlace(id: id, device: context.device)
+                try await context.useCases.removePlace(id: id, device: context.device)
                 print("Removed #\(id)")
             }
         }

@@ -31,9 +31,15 @@ public enum Checksum {
 /// and treated as absent.
 public struct FileCache: Sendable {
     public let directory: URL
+    /// The tier shared with other processes (PostgreSQL, for several servers), behind this one.
+    public let shared: (any SharedCacheTier)?
+    /// When this process last asked the shared tier about a key.
+    let sharedChecks: MemoryCache<Bool>?
 
-    public init(directory: URL) {
+    public init(directory: URL, shared: (any SharedCacheTier)? = nil) {
         self.directory = directory
+        self.shared = shared
+        sharedChecks = shared == nil ? nil : MemoryCache(capacity: 8192)
     }
 
     struct Envelope: Codable {

@@ -161,13 +161,29 @@ public struct NetworkService: Sendable {
             throw BrollyError.clientLimited(retryAfter: retryAfter)
         }
         let maxWait = min(guards.maxWait, max(0, deadline.timeIntervalSinceNow - 0.1))
-        switch guards.buckets[upstream]!.reserve(maxWait: maxWait) {
+        let buckets = guards.buckets[upstream]!
+        switch buckets.reserve(maxWait: maxWait) {
         case .refused(let retryAfter):
             if permit == .trial { breaker.abandonTrial() }
             guards.observe(upstream, .budgetSpent)
             throw BrollyError.budgetSpent(provider, retryAfter: retryAfter)
         case .granted(let after):
             if after > 0 { try await Task.sleep(nanoseconds: UInt64(after * 1_000_000_000)) }
+        }
+        // Several servers: the client's allowance and the budget also hold for the cluster.
+        if let shared = guards.shared {
+            if let allowance = ClientAllowance.current, let key = allowance.sharedKey, let limit = allowance.sharedLimit,
+                let retryAfter = (try? await shared.take("client:" + key(), limits: [limit])) ?? nil
+            {
+                if permit == .trial { breaker.abandonTrial() }
+                guards.observe(upstream, .clientLimited)
+                throw BrollyError.clientLimited(retryAfter: retryAfter)
+            }
+            if let retryAfter = (try? await shared.take("budget:" + upstream.rawValue, limits: buckets.budget.limits)) ?? nil {
+                if permit == .trial { breaker.abandonTrial() }
+                guards.observe(upstream, .budgetSpent)
+                throw BrollyError.budgetSpent(provider, retryAfter: retryAfter)
+            }
         }
         return permit
     }

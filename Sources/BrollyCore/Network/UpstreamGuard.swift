@@ -259,11 +259,16 @@ public final class UpstreamGuards: Sendable {
     public let maxWait: TimeInterval
     /// Told about every call and every call not made, for metrics.
     public let observe: @Sendable (Upstream, UpstreamOutcome) -> Void
+    /// Buckets shared with the other servers of a cluster: with them the budgets and the clients'
+    /// allowances hold for the cluster as a whole (each process's own buckets still apply, and
+    /// alone when the shared ones cannot be reached).
+    public let shared: (any SharedLimiter)?
 
     public init(
         budgets: [Upstream: Budget] = [:], breakerThreshold: Int = 5, breakerCoolDown: TimeInterval = 30, maxWait: TimeInterval = 2,
-        observe: @escaping @Sendable (Upstream, UpstreamOutcome) -> Void = { _, _ in }
+        shared: (any SharedLimiter)? = nil, observe: @escaping @Sendable (Upstream, UpstreamOutcome) -> Void = { _, _ in }
     ) {
+        self.shared = shared
         var buckets: [Upstream: TokenBuckets] = [:]
         var breakers: [Upstream: CircuitBreaker] = [:]
         for upstream in Upstream.allCases {
@@ -298,14 +303,27 @@ public struct ClientAllowance: Sendable {
     /// The client's allowance for what comes with the weather (air quality, warnings), kept apart
     /// so that it never uses up the weather's; nil: the same as `take`.
     public let takeAuxiliary: (@Sendable () -> TimeInterval?)?
+    /// The client's name in the cluster's shared buckets (`d:<device>`, `i:<address>`) and its
+    /// allowance there; nil: the process's own buckets only.
+    public let sharedKey: (@Sendable () -> String)?
+    public let sharedLimit: RateLimit?
 
-    public init(take: @escaping @Sendable () -> TimeInterval?, auxiliary: (@Sendable () -> TimeInterval?)? = nil) {
+    public init(
+        take: @escaping @Sendable () -> TimeInterval?, auxiliary: (@Sendable () -> TimeInterval?)? = nil,
+        sharedKey: (@Sendable () -> String)? = nil, sharedLimit: RateLimit? = nil
+    ) {
         self.take = take
         self.takeAuxiliary = auxiliary
+        self.sharedKey = sharedKey
+        self.sharedLimit = sharedLimit
     }
 
     /// The allowance for auxiliary lookups.
-    public var auxiliary: ClientAllowance { ClientAllowance(take: takeAuxiliary ?? take) }
+    public var auxiliary: ClientAllowance {
+        var auxiliaryKey: (@Sendable () -> String)?
+        if let key = sharedKey { auxiliaryKey = { "x" + key() } }
+        return ClientAllowance(take: takeAuxiliary ?? take, sharedKey: auxiliaryKey, sharedLimit: sharedLimit)
+    }
 
     @TaskLocal public static var current: ClientAllowance?
 }

@@ -47,7 +47,11 @@ public struct AddressService: Sendable {
 
     public func address(for c: Coordinate) async throws -> Address {
         let key = cacheKey(c)
-        if let entry = cache.read(Address.self, key: key, memory: memory), now().timeIntervalSince(entry.receivedAt) < 30 * 86_400 {
+        let now = self.now
+        if let entry = await cache.newest(
+            Address.self, key: key, memory: memory, now: now(), isCurrent: { now().timeIntervalSince($0.receivedAt) < 30 * 86_400 }),
+            now().timeIntervalSince(entry.receivedAt) < 30 * 86_400
+        {
             var address = entry.value
             (address.latitude, address.longitude) = (c.latitude, c.longitude)
             return address
@@ -79,7 +83,7 @@ public struct AddressService: Sendable {
         }
         // The address is for the point asked about, whatever point the geocoder snapped to.
         (address.latitude, address.longitude) = (c.latitude, c.longitude)
-        try? cache.write(address, key: key, receivedAt: now(), memory: memory)
+        await cache.writeThrough(address, key: key, receivedAt: now(), memory: memory)
         return address
     }
 }

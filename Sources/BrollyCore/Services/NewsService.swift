@@ -42,7 +42,11 @@ public struct NewsService: Sendable {
         }
         // The key takes in the credentials too: an answer got with one API key is not another's.
         let key = "news-\(Checksum.hex(Data((url.absoluteString + " " + (headers["X-Api-Key"] ?? "")).utf8)))"
-        if let entry = cache.read([NewsItem].self, key: key), now().timeIntervalSince(entry.receivedAt) < 600 {
+        let now = self.now
+        if let entry = await cache.newest(
+            [NewsItem].self, key: key, memory: nil, now: now(), isCurrent: { now().timeIntervalSince($0.receivedAt) < 600 }),
+            now().timeIntervalSince(entry.receivedAt) < 600
+        {
             return entry.value
         }
         do {
@@ -62,7 +66,7 @@ public struct NewsService: Sendable {
             case .bbc: items = try NewsDecoding.rss(response.body)
             case .newsAPI: items = try NewsDecoding.newsAPI(response.body)
             }
-            try? cache.write(items, key: key, receivedAt: now())
+            await cache.writeThrough(items, key: key, receivedAt: now())
             return items
         } catch is BrollyError where cache.read([NewsItem].self, key: key) != nil {
             // The provider failed: older items are still filtered to today by the caller.

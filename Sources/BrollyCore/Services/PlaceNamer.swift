@@ -47,11 +47,20 @@ public struct PlaceNamer: Sendable {
     public func place(at c: Coordinate) async throws -> Place {
         let key = "reverse-\(c.cacheKey)"
         if let known = freshCachedPlace(at: c) { return known }
+        // Another server sharing the cache may have named it.
+        if cache.shared != nil,
+            let entry = await cache.newest(Place.self, key: key, memory: memory, now: now(), isCurrent: { _ in false }),
+            now().timeIntervalSince(entry.receivedAt) < 30 * 86_400
+        {
+            var p = entry.value
+            (p.latitude, p.longitude) = (c.latitude, c.longitude)
+            return p
+        }
         var found: Place?
         if let p = try? await provider.reverse(c) { found = p }
         if found == nil { found = try await addresses.address(for: c).place }
         guard var place = found else { throw BrollyError.placeNotFound("these coordinates") }
-        try? cache.write(place, key: key, receivedAt: now(), memory: memory)
+        await cache.writeThrough(place, key: key, receivedAt: now(), memory: memory)
         (place.latitude, place.longitude) = (c.latitude, c.longitude)
         return place
     }

@@ -28,12 +28,16 @@ public struct PlaceSearch: Sendable {
     public func search(_ query: String, limit: Int = 10, offline: Bool = false) async throws -> [Place] {
         let q = try Self.validated(query)
         let key = "search-\(provider.id.rawValue)-\(Checksum.hex(Data(q.lowercased().utf8)))"
-        if let entry = cache.read([Place].self, key: key), offline || now().timeIntervalSince(entry.receivedAt) < maxAge {
+        let (maxAge, now) = (self.maxAge, self.now)
+        if let entry = await cache.newest(
+            [Place].self, key: key, memory: nil, now: now(), isCurrent: { offline || now().timeIntervalSince($0.receivedAt) < maxAge }),
+            offline || now().timeIntervalSince(entry.receivedAt) < maxAge
+        {
             return Array(entry.value.prefix(limit))
         }
         if offline { throw BrollyError.notCached("\"\(q)\"") }
         let places = try await provider.search(q, limit: limit)
-        try? cache.write(places, key: key, receivedAt: now())
+        await cache.writeThrough(places, key: key, receivedAt: now())
         return places
     }
 }

@@ -115,7 +115,11 @@ public final class WeatherService: Sendable {
     /// language (the report says which), so that no language adds calls within a fresh window.
     public func weather(for place: Place, mode: FetchMode = .normal, language: String = "en") async throws -> WeatherResult {
         let key = key(for: place.coordinate)
-        let entry = cache.read(WeatherReport.self, key: key, memory: memory)
+        // With a shared tier (several servers), a newer answer another instance fetched is used.
+        let freshFor = policy.freshFor
+        let entry = await cache.newest(WeatherReport.self, key: key, memory: memory, now: now()) { [now] in
+            now().timeIntervalSince($0.receivedAt) < freshFor
+        }
         let age = entry.map { now().timeIntervalSince($0.receivedAt) }
 
         switch mode {
@@ -151,7 +155,11 @@ public final class WeatherService: Sendable {
     public func refreshInBackground(_ place: Place, key: String, language: String = "en") {
         let provider = self.provider
         Task { [self] in
-            _ = try? await flights.run(key) { try await self.store(provider.weather(for: place, language: language), key: key) }
+            _ = try? await flights.run(key) { [self] in
+                try await fetchOnce(key: key, freshFor: policy.freshFor, forced: false) {
+                    try await provider.weather(for: place, language: language)
+                }
+            }
         }
     }
 
@@ -160,8 +168,11 @@ public final class WeatherService: Sendable {
     ) async throws -> WeatherResult {
         let provider = quick ? quickProvider : self.provider
         do {
+            let forced = fallback.map { now().timeIntervalSince($0.receivedAt) < policy.freshFor } ?? false
             let report = try await flights.run(key) { [self] in
-                try self.store(try await provider.weather(for: place, language: language), key: key)
+                try await fetchOnce(key: key, freshFor: policy.freshFor, forced: forced) {
+                    try await provider.weather(for: place, language: language)
+                }
             }
             return WeatherResult(report: Self.renamed(report, as: place), isStale: false, isFromCache: false, age: 0, refreshError: nil)
         } catch let error as BrollyError {
@@ -200,18 +211,32 @@ public final class WeatherService: Sendable {
         }
         let provider = quick ? alternate.quickProvider : alternate.provider
         let report = try await flights.run(key) { [self] in
-            try self.store(try await provider.weather(for: place, language: language), key: key)
+            try await fetchOnce(key: key, freshFor: alternate.policy.freshFor, forced: false) {
+                try await provider.weather(for: place, language: language)
+            }
         }
         return WeatherResult(
             report: Self.renamed(report, as: place), isStale: false, isFromCache: false, age: 0, refreshError: nil,
             fallbackFrom: self.provider.id)
     }
 
-    private func store(_ report: WeatherReport, key: String) throws -> WeatherReport {
-        var report = report
-        report.fetchedAt = now()
-        try? cache.write(report, key: key, receivedAt: report.fetchedAt, memory: memory)
-        return report
+    /// One call for `key` across every process sharing the cache: under the shared tier's lock, an
+    /// answer another instance stored meanwhile is used (fresh, or — for a forced refresh of a
+    /// fresh entry — received after this call began); otherwise `call` runs and its answer, stamped
+    /// with its arrival time, is stored in every tier.
+    private func fetchOnce(
+        key: String, freshFor: TimeInterval, forced: Bool, _ call: @escaping @Sendable () async throws -> WeatherReport
+    ) async throws -> WeatherReport {
+        let now = self.now
+        let started = now()
+        return try await cache.fetchOnce(
+            WeatherReport.self, key: key, memory: memory,
+            isCurrent: { forced ? $0 >= started : now().timeIntervalSince($0) < freshFor }
+        ) {
+            var report = try await call()
+            report.fetchedAt = now()
+            return CacheEntry(value: report, receivedAt: report.fetchedAt)
+        }.entry.value
     }
 
     /// The cached report with the caller's name for the place (nearby points share an entry).

@@ -22,24 +22,24 @@ struct HistoryController: Sendable {
             return n
         }
         return EditedResponse(
-            headers: CacheControl.privateData, response: try useCases.history(device: context.deviceID, limit: limit ?? 100))
+            headers: CacheControl.privateData, response: try await useCases.history(device: context.deviceID, limit: limit ?? 100))
     }
 
     /// `GET /api/v1/history/{id}`: one lookup with its weather snapshot (metric, marked stale).
     @Sendable func entry(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<HistoryDocument> {
-        let lookup = try useCases.historyEntry(id: try context.id(), device: context.deviceID)
+        let lookup = try await useCases.historyEntry(id: try context.id(), device: context.deviceID)
         return EditedResponse(headers: CacheControl.privateData, response: lookup.document)
     }
 
     /// `DELETE /api/v1/history/{id}` → 204.
     @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
-        try useCases.deleteHistoryEntry(id: try context.id(), device: context.deviceID)
+        try await useCases.deleteHistoryEntry(id: try context.id(), device: context.deviceID)
         return .noContent
     }
 
     /// `DELETE /api/v1/history` → 204.
     @Sendable func clear(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
-        try useCases.clearHistory(device: context.deviceID)
+        try await useCases.clearHistory(device: context.deviceID)
         return .noContent
     }
 }

@@ -20,7 +20,8 @@ struct ManifestController: Sendable {
         guard let data = try? Data(contentsOf: url), var manifest = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
             throw HTTPError(.notFound)
         }
-        let places = tokens.deviceID(of: request).flatMap { try? useCases.savedPlaces(device: $0) } ?? []
+        var places: [SavedPlaceDocument] = []
+        if let device = await tokens.deviceID(of: request) { places = (try? await useCases.savedPlaces(device: device)) ?? [] }
         manifest["shortcuts"] = places.prefix(4).map { p -> [String: Any] in
             var link = URLComponents()
             link.path = "/"

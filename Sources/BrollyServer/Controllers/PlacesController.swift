@@ -37,7 +37,7 @@ struct PlacesController: Sendable {
 
     /// `GET /api/v1/places`: this device's saved places in order.
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<[SavedPlaceDocument]> {
-        EditedResponse(headers: CacheControl.privateData, response: try useCases.savedPlaces(device: context.deviceID))
+        EditedResponse(headers: CacheControl.privateData, response: try await useCases.savedPlaces(device: context.deviceID))
     }
 
     /// The body of `POST /api/v1/places`.
@@ -102,10 +102,10 @@ struct PlacesController: Sendable {
         }
         var result: SavedPlaceDocument?
         if let customName = body.customName {
-            result = try useCases.renamePlace(id: id, customName: customName, device: context.deviceID)
+            result = try await useCases.renamePlace(id: id, customName: customName, device: context.deviceID)
         }
         if let position = body.position {
-            result = try useCases.movePlace(id: id, to: position, device: context.deviceID).first { $0.id == id }
+            result = try await useCases.movePlace(id: id, to: position, device: context.deviceID).first { $0.id == id }
         }
         guard let result else { throw BrollyError.noSuchItem("there is no saved place #\(id)") }
         return EditedResponse(headers: CacheControl.privateData, response: result)
@@ -119,12 +119,12 @@ struct PlacesController: Sendable {
     /// `PUT /api/v1/places/order`: `{"ids": [3, 1, 2]}`, every id once.
     @Sendable func reorder(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<[SavedPlaceDocument]> {
         let body = try await request.decode(as: OrderBody.self, context: context)
-        return EditedResponse(headers: CacheControl.privateData, response: try useCases.reorderPlaces(body.ids, device: context.deviceID))
+        return EditedResponse(headers: CacheControl.privateData, response: try await useCases.reorderPlaces(body.ids, device: context.deviceID))
     }
 
     /// `DELETE /api/v1/places/{id}` → 204.
     @Sendable func remove(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
-        try useCases.removePlace(id: try context.id(), device: context.deviceID)
+        try await useCases.removePlace(id: try context.id(), device: context.deviceID)
         return .noContent
     }
 }

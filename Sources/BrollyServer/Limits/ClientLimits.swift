@@ -44,7 +44,10 @@ final class ClientLimits: Sendable {
             }
             return Self.take(bucket(prefix + "i:" + ip(), count: callsPerMinute))
         }
-        return ClientAllowance(take: { take("") }, auxiliary: { take("x") })
+        // In a cluster the same allowance also holds across the instances, by device (else address).
+        let limit = RateLimit(callsPerMinute, per: 60)
+        let sharedKey: @Sendable () -> String = { device.flatMap { $0.isEmpty ? nil : "d:" + $0 } ?? "i:" + ip() }
+        return ClientAllowance(take: { take("") }, auxiliary: { take("x") }, sharedKey: sharedKey, sharedLimit: limit)
     }
 
     /// Nil when `ip` may be given a new device now; else the seconds until it may.

@@ -20,7 +20,7 @@ struct DeviceMiddleware: RouterMiddleware {
     {
         var context = context
         var newToken: String?
-        if let id = tokens.deviceID(of: request) {
+        if let id = await tokens.deviceID(of: request) {
             context.deviceID = id
             context.isReturningDevice = true
         } else {
@@ -64,7 +64,7 @@ struct DeviceMiddleware: RouterMiddleware {
 struct DeviceTokens: Sendable {
     let key: SymmetricKey
     /// Asked whether a device id is known, for tokens minted before the HMAC.
-    let isKnownDevice: @Sendable (String) -> Bool
+    let isKnownDevice: @Sendable (String) async -> Bool
     /// Tokens found valid, with their device ids: a returning browser's token is checked (HMAC,
     /// SHA-256) once, not on every request.
     let verified = MemoryCache<String>(capacity: 8192)
@@ -73,7 +73,7 @@ struct DeviceTokens: Sendable {
     /// nothing and nothing is written for it.
     static let anonymous = ""
 
-    init(secret: [UInt8], isKnownDevice: @escaping @Sendable (String) -> Bool = { _ in false }) {
+    init(secret: [UInt8], isKnownDevice: @escaping @Sendable (String) async -> Bool = { _ in false }) {
         key = SymmetricKey(data: secret)
         self.isKnownDevice = isKnownDevice
     }
@@ -89,16 +89,17 @@ struct DeviceTokens: Sendable {
     }
 
     /// Whether the server minted `token` (or it is a known device from before the HMAC).
-    func isValid(_ token: String) -> Bool {
+    func isValid(_ token: String) async -> Bool {
         guard Self.isWellFormed(token), let bytes = Self.bytes(base64url: token), bytes.count == 32 else { return false }
-        return constantTimeEqual(mac(Array(bytes[0..<16])), Array(bytes[16..<32])) || isKnownDevice(Self.id(forToken: token))
+        if constantTimeEqual(mac(Array(bytes[0..<16])), Array(bytes[16..<32])) { return true }
+        return await isKnownDevice(Self.id(forToken: token))
     }
 
     /// The stored id of the device whose valid cookie `request` carries; nil without one.
-    func deviceID(of request: Request) -> String? {
+    func deviceID(of request: Request) async -> String? {
         guard let token = Self.cookie(in: request) else { return nil }
         if let hit = verified.get(token) { return hit.value }
-        guard isValid(token) else { return nil }
+        guard await isValid(token) else { return nil }
         let id = Self.id(forToken: token)
         verified.set(token, CacheEntry(value: id, receivedAt: Date()))
         return id

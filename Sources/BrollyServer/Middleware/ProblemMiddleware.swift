@@ -1,4 +1,5 @@
 import BrollyCore
+import BrollyStore
 import Foundation
 import Hummingbird
 import Logging
@@ -136,6 +137,12 @@ extension Problem {
             return error
         case let error as BrollyError:
             return error
+        case let error as StoreUnavailable:
+            // The database is away (several servers, PostgreSQL restarting): nothing was written.
+            logger.warning("\(error)")
+            return Problem(
+                .serviceUnavailable, code: "store-unavailable", title: "The database is unavailable",
+                detail: "the change was not saved; try again in a few seconds", retryAfter: 5)
         case is NIOTooManyBytesError:
             return Problem(
                 .contentTooLarge, code: "too-large", title: "Request body too large",

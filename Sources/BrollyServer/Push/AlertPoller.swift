@@ -9,6 +9,12 @@ import ServiceLifecycle
 /// once (what was sent is stored, so a restart does not resend). `404`/`410` from the push service
 /// remove the subscription; `429` and `5xx` are retried at later polls, at most `maxAttempts` times.
 /// Stops cleanly on SIGTERM.
+///
+/// Several servers on one PostgreSQL poll once for the cluster: only the instance holding the
+/// `alert-poller` lease polls. It renews the lease every `leaseCheck` seconds (and during a long
+/// poll); the others try to take it as often, so when the holder dies its lease runs out after
+/// `leaseSeconds` and another instance takes over within `leaseSeconds + leaseCheck` (under a
+/// minute). One server alone always holds it.
 struct AlertPoller: Service {
     let useCases: UseCases
     let vapid: VAPID
@@ -18,15 +24,39 @@ struct AlertPoller: Service {
     /// Failed attempts per subscription and alert, in memory (a restart starts the count again).
     let attempts = LockedBox<[String: Int]>([:])
     let maxAttempts = 5
+    /// This instance's name in the lease (host, port and process).
+    var holder = "\(ProcessInfo.processInfo.hostName):\(getpid()):\(UUID().uuidString.prefix(8))"
+    static let leaseName = "alert-poller"
+    let leaseSeconds: Double = 40
+    let leaseCheck: Double = 10
+    /// When the lease was last renewed during a poll.
+    let renewedAt = LockedBox<Date>(.distantPast)
 
     func run() async throws {
-        logger.info("alert poller: every \(interval) s")
+        logger.info("alert poller: every \(interval) s (as \(holder))")
         await cancelWhenGracefulShutdown {
+            var lastPoll: Date?
+            var held = false
             while !Task.isCancelled {
-                await pollOnce()
-                try? await Task.sleep(nanoseconds: UInt64(interval * 1_000_000_000))
+                let holds = await renewLease()
+                if holds != held {
+                    logger.info(holds ? "alert poller: this instance (\(holder)) polls" : "alert poller: another instance polls")
+                    held = holds
+                }
+                if holds, lastPoll.map({ Date().timeIntervalSince($0) >= interval }) ?? true {
+                    lastPoll = Date()
+                    await pollOnce()
+                }
+                try? await Task.sleep(nanoseconds: UInt64(min(interval, leaseCheck) * 1_000_000_000))
             }
         }
+    }
+
+    /// Takes or renews the lease; false when another instance has it or the database is away.
+    func renewLease() async -> Bool {
+        let held = (try? await useCases.services.store.acquireLease(Self.leaseName, holder: holder, duration: leaseSeconds)) ?? false
+        if held { renewedAt.withLock { $0 = Date() } }
+        return held
     }
 
     /// One round: what is pending, pushed.
@@ -39,15 +69,17 @@ struct AlertPoller: Service {
         var gone = Set<String>()
         for push in pending where !gone.contains(push.subscription.id) {
             if Task.isCancelled { return }
+            // A long round keeps its lease; one that lost it stops (another instance polls now).
+            if Date().timeIntervalSince(renewedAt.withLock { $0 }) > leaseCheck, await !renewLease() { return }
             let status = await send(push)
             let store = useCases.services.store
             switch status {
             case .some(200..<300):
-                try? store.recordDelivery(subscription: push.subscription.id, alertKey: push.alertKey, status: status!)
+                try? await store.recordDelivery(subscription: push.subscription.id, alertKey: push.alertKey, status: status!)
                 logger.info("push: \(push.alert.event) at \(push.place.displayName) sent (\(status!))")
             case .some(404), .some(410):
                 gone.insert(push.subscription.id)
-                try? store.removeSubscription(id: push.subscription.id)
+                try? await store.removeSubscription(id: push.subscription.id)
                 logger.info("push: subscription \(push.subscription.id) is gone (\(status!)): removed")
             default:
                 let key = push.subscription.id + "|" + push.alertKey
@@ -57,7 +89,7 @@ struct AlertPoller: Service {
                 }
                 if n >= maxAttempts || (status.map { (400..<500).contains($0) && $0 != 429 } ?? false) {
                     // Given up: recorded so that it is not tried forever.
-                    try? store.recordDelivery(subscription: push.subscription.id, alertKey: push.alertKey, status: status ?? 0)
+                    try? await store.recordDelivery(subscription: push.subscription.id, alertKey: push.alertKey, status: status ?? 0)
                     attempts.withLock { $0[key] = nil }
                     logger.warning("push: \(push.alert.event) to \(push.subscription.id) given up (\(status.map(String.init) ?? "no answer"))")
                 } else {

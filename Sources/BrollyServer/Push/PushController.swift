@@ -59,19 +59,19 @@ struct PushController: Sendable {
             severity = s
         }
         let url = try PushEndpointPolicy.check(endpoint, allowInsecure: allowInsecure)
-        let saved = try useCases.subscribe(device: context.deviceID, endpoint: url, p256dh: p256dh, auth: auth, minimumSeverity: severity)
+        let saved = try await useCases.subscribe(device: context.deviceID, endpoint: url, p256dh: p256dh, auth: auth, minimumSeverity: severity)
         return EditedResponse(status: .created, headers: CacheControl.privateData, response: saved)
     }
 
     /// `GET /api/v1/push/subscriptions` → `{items: [...]}` (this device's).
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<List> {
-        EditedResponse(headers: CacheControl.privateData, response: List(items: try useCases.subscriptions(device: context.deviceID)))
+        EditedResponse(headers: CacheControl.privateData, response: List(items: try await useCases.subscriptions(device: context.deviceID)))
     }
 
     /// `DELETE /api/v1/push/subscriptions/{id}` → 204.
     @Sendable func remove(_ request: Request, context: AppRequestContext) async throws -> Response {
         let id = context.parameters.get("id") ?? ""
-        try useCases.unsubscribe(id: id, device: context.deviceID)
+        try await useCases.unsubscribe(id: id, device: context.deviceID)
         return Response(status: .noContent)
     }
 }

@@ -1,0 +1,93 @@
+import BrollyCore
+import Foundation
+
+/// The database operations of Brolly — devices, saved places, history, push subscriptions and
+/// deliveries, and the lease for work that must run once per cluster — behind one interface with
+/// two engines: `AppDatabase` (GRDB on one SQLite file, the embedded default) and
+/// `PostgresDatabase` (PostgresNIO, for several servers sharing one database). Both follow the
+/// same rules (the device owns its rows; history coalesces repeats and keeps the newest 500), and
+/// the store's test suite runs against each.
+///
+/// A write either is acknowledged (committed) or throws; when the database cannot be reached the
+/// error is `StoreUnavailable`, which the server answers with `503`.
+public protocol DataStore: Sendable {
+    /// A short name of the engine, for logs: `sqlite` or `postgresql`.
+    var engine: String { get }
+
+    // Devices
+    func deviceExists(_ id: String) async throws -> Bool
+    func touchDevice(_ id: String, now: Date) async throws
+
+    // Saved places
+    func places(device: String) async throws -> [SavedPlace]
+    func place(id: Int64, device: String) async throws -> SavedPlace?
+    func addPlace(_ place: Place, customName: String?, device: String, now: Date) async throws -> SavedPlace
+    func renamePlace(id: Int64, customName: String?, device: String) async throws -> SavedPlace?
+    func movePlace(id: Int64, to position: Int, device: String) async throws -> [SavedPlace]?
+    func reorderPlaces(_ ids: [Int64], device: String) async throws -> [SavedPlace]
+    func removePlace(id: Int64, device: String) async throws -> Bool
+
+    // History
+    func recordLookup(_ report: WeatherReport, address: Address?, coordinate: Coordinate, device: String, now: Date) async throws
+        -> HistoryEntry
+    func recordLookups(_ lookups: [AppDatabase.Lookup], addresses: [AppDatabase.AddressPatch]) async throws
+    func history(device: String, limit: Int) async throws -> [HistoryEntry]
+    func historyEntry(id: Int64, device: String) async throws -> HistoryEntry?
+    func deleteHistoryEntry(id: Int64, device: String) async throws -> Bool
+    func deleteHistory(device: String) async throws -> Int
+
+    // Push
+    func subscribe(_ s: PushSubscription, now: Date) async throws -> PushSubscription
+    func subscriptions(device: String) async throws -> [PushSubscription]
+    func allSubscriptions() async throws -> [PushSubscription]
+    func unsubscribe(id: String, device: String) async throws -> Bool
+    func removeSubscription(id: String) async throws
+    func deliveredAlertKeys(subscription: String) async throws -> Set<String>
+    func recordDelivery(subscription: String, alertKey: String, status: Int, now: Date) async throws
+
+    /// Takes or renews the lease `name` for `holder` for `duration` seconds; true when `holder`
+    /// has it (it was free, expired, or already its own). Work that must run once per cluster
+    /// (the alert poller) runs only while its instance holds the lease; when that instance dies,
+    /// the lease expires and another takes it over. One process alone always has it.
+    func acquireLease(_ name: String, holder: String, duration: TimeInterval) async throws -> Bool
+
+    /// Closes connections (PostgreSQL); nothing for SQLite.
+    func close() async
+}
+
+/// The database could not be reached (or did not answer in time): nothing was written. The server
+/// answers `503` with `Retry-After`; the caller may simply try again.
+public struct StoreUnavailable: Error, Sendable, CustomStringConvertible {
+    public var reason: String
+    public init(_ reason: String) { self.reason = reason }
+    public var description: String { "the database is unavailable (\(reason)); try again in a few seconds" }
+}
+
+extension DataStore {
+    public func touchDevice(_ id: String) async throws { try await touchDevice(id, now: Date()) }
+    public func history(device: String) async throws -> [HistoryEntry] { try await history(device: device, limit: 100) }
+    public func recordLookups(_ lookups: [AppDatabase.Lookup]) async throws { try await recordLookups(lookups, addresses: []) }
+    public func recordDelivery(subscription: String, alertKey: String, status: Int) async throws {
+        try await recordDelivery(subscription: subscription, alertKey: alertKey, status: status, now: Date())
+    }
+    public func subscribe(_ s: PushSubscription) async throws -> PushSubscription { try await subscribe(s, now: Date()) }
+    @discardableResult
+    public func addPlace(_ place: Place, customName: String?, device: String) async throws -> SavedPlace {
+        try await addPlace(place, customName: customName, device: device, now: Date())
+    }
+    @discardableResult
+    public func recordLookup(_ report: WeatherReport, address: Address?, coordinate: Coordinate, device: String) async throws
+        -> HistoryEntry
+    {
+        try await recordLookup(report, address: address, coordinate: coordinate, device: device, now: Date())
+    }
+}
+
+extension AppDatabase: DataStore {
+    public var engine: String { "sqlite" }
+
+    /// One process: the lease is always its own.
+    public func acquireLease(_ name: String, holder: String, duration: TimeInterval) async throws -> Bool { true }
+
+    public func close() async {}
+}
