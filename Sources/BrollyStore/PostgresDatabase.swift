@@ -42,8 +42,11 @@ public final class PostgresDatabase: DataStore, SharedCacheTier, SharedLimiter {
         small.options.maximumConnections = poolSize
         var locking = configuration
         locking.options.maximumConnections = max(2, poolSize)
-        client = PostgresClient(configuration: small, backgroundLogger: logger)
-        locks = PostgresClient(configuration: locking, backgroundLogger: logger)
+        // The pools retry a lost database on their own; each failed attempt is not worth a log line.
+        var background = logger
+        background.logLevel = max(.warning, logger.logLevel)
+        client = PostgresClient(configuration: small, backgroundLogger: background)
+        locks = PostgresClient(configuration: locking, backgroundLogger: background)
         self.logger = logger
         self.timeout = timeout
         let (c, l) = (client, locks)

@@ -55,99 +55,105 @@ func report(_ name: String, temperature: Double = 5) -> WeatherReport {
     }
 }
 
-@Suite struct PlacesTests {
-    @Test func placesKeepTheUsersOrder() throws {
-        let db = try AppDatabase.inMemory()
-        let a = try db.addPlace(place("A"), customName: nil, device: "d")
-        let b = try db.addPlace(place("B"), customName: "Home", device: "d")
-        let c = try db.addPlace(place("C"), customName: nil, device: "d")
-        #expect(try db.places(device: "d").map(\.displayName) == ["A", "Home", "C"])
-        _ = try db.movePlace(id: c.id!, to: 0, device: "d")
-        #expect(try db.places(device: "d").map(\.name) == ["C", "A", "B"])
-        _ = try db.reorderPlaces([b.id!, a.id!, c.id!], device: "d")
-        #expect(try db.places(device: "d").map(\.name) == ["B", "A", "C"])
-        #expect(try db.places(device: "d").map(\.orderIndex) == [0, 1, 2])
-        #expect(throws: BrollyError.self) { try db.reorderPlaces([a.id!, b.id!], device: "d") }
-        #expect(throws: BrollyError.self) { try db.reorderPlaces([a.id!, a.id!, c.id!], device: "d") }
-        #expect(try db.removePlace(id: b.id!, device: "d"))
-        #expect(try db.places(device: "d").map(\.orderIndex) == [0, 1])
-        #expect(try db.renamePlace(id: a.id!, customName: "Work", device: "d")?.displayName == "Work")
-        #expect(try db.renamePlace(id: a.id!, customName: nil, device: "d")?.displayName == "A")
+@Suite(.serialized) struct PlacesTests {
+    @Test(arguments: Engine.all) func placesKeepTheUsersOrder(engine: Engine) async throws {
+        let db = try await engine.open()
+        let d = Devices()
+        let a = try await db.addPlace(place("A"), customName: nil, device: d.d)
+        let b = try await db.addPlace(place("B"), customName: "Home", device: d.d)
+        let c = try await db.addPlace(place("C"), customName: nil, device: d.d)
+        #expect(try await db.places(device: d.d).map(\.displayName) == ["A", "Home", "C"])
+        _ = try await db.movePlace(id: c.id!, to: 0, device: d.d)
+        #expect(try await db.places(device: d.d).map(\.name) == ["C", "A", "B"])
+        _ = try await db.reorderPlaces([b.id!, a.id!, c.id!], device: d.d)
+        #expect(try await db.places(device: d.d).map(\.name) == ["B", "A", "C"])
+        #expect(try await db.places(device: d.d).map(\.orderIndex) == [0, 1, 2])
+        await #expect(throws: BrollyError.self) { try await db.reorderPlaces([a.id!, b.id!], device: d.d) }
+        await #expect(throws: BrollyError.self) { try await db.reorderPlaces([a.id!, a.id!, c.id!], device: d.d) }
+        #expect(try await db.removePlace(id: b.id!, device: d.d))
+        #expect(try await db.places(device: d.d).map(\.orderIndex) == [0, 1])
+        #expect(try await db.renamePlace(id: a.id!, customName: "Work", device: d.d)?.displayName == "Work")
+        #expect(try await db.renamePlace(id: a.id!, customName: nil, device: d.d)?.displayName == "A")
     }
 
-    @Test func devicesCannotTouchEachOthersPlaces() throws {
-        let db = try AppDatabase.inMemory()
-        let mine = try db.addPlace(place("Mine"), customName: nil, device: "one")
-        _ = try db.addPlace(place("Theirs"), customName: nil, device: "two")
-        #expect(try db.places(device: "two").map(\.name) == ["Theirs"])
-        #expect(try db.place(id: mine.id!, device: "two") == nil)
-        #expect(try db.renamePlace(id: mine.id!, customName: "Hacked", device: "two") == nil)
-        #expect(try db.movePlace(id: mine.id!, to: 0, device: "two") == nil)
-        #expect(try !db.removePlace(id: mine.id!, device: "two"))
-        #expect(throws: BrollyError.self) { try db.reorderPlaces([mine.id!], device: "two") }
-        #expect(try db.places(device: "one").map(\.name) == ["Mine"])
+    @Test(arguments: Engine.all) func devicesCannotTouchEachOthersPlaces(engine: Engine) async throws {
+        let db = try await engine.open()
+        let d = Devices()
+        let mine = try await db.addPlace(place("Mine"), customName: nil, device: d.one)
+        _ = try await db.addPlace(place("Theirs"), customName: nil, device: d.two)
+        #expect(try await db.places(device: d.two).map(\.name) == ["Theirs"])
+        #expect(try await db.place(id: mine.id!, device: d.two) == nil)
+        #expect(try await db.renamePlace(id: mine.id!, customName: "Hacked", device: d.two) == nil)
+        #expect(try await db.movePlace(id: mine.id!, to: 0, device: d.two) == nil)
+        #expect(try await !db.removePlace(id: mine.id!, device: d.two))
+        await #expect(throws: BrollyError.self) { try await db.reorderPlaces([mine.id!], device: d.two) }
+        #expect(try await db.places(device: d.one).map(\.name) == ["Mine"])
     }
 }
 
-@Suite struct HistoryTests {
-    @Test func lookupsAreSavedNewestFirstAndRepeatsCollapse() throws {
-        let db = try AppDatabase.inMemory()
+@Suite(.serialized) struct HistoryTests {
+    @Test(arguments: Engine.all) func lookupsAreSavedNewestFirstAndRepeatsCollapse(engine: Engine) async throws {
+        let db = try await engine.open()
+        let d = Devices()
         let t0 = Date(timeIntervalSince1970: 1_800_000_000)
         let berlin = Coordinate(latitude: 52.52, longitude: 13.41)
-        try db.recordLookup(report("Berlin", temperature: 1), address: nil, coordinate: berlin, device: "d", now: t0)
-        try db.recordLookup(report("Berlin", temperature: 2), address: nil, coordinate: berlin, device: "d", now: t0 + 60)
-        #expect(try db.history(device: "d").count == 1)
-        #expect(try db.history(device: "d")[0].weather.current.temperature == 2)
-        try db.recordLookup(
-            report("Paris"), address: nil, coordinate: Coordinate(latitude: 48.85, longitude: 2.35), device: "d", now: t0 + 120)
-        try db.recordLookup(report("Berlin", temperature: 3), address: nil, coordinate: berlin, device: "d", now: t0 + 3600)
-        #expect(try db.history(device: "d").map(\.placeName) == ["Berlin", "Paris", "Berlin"])
+        try await db.recordLookup(report("Berlin", temperature: 1), address: nil, coordinate: berlin, device: d.d, now: t0)
+        try await db.recordLookup(report("Berlin", temperature: 2), address: nil, coordinate: berlin, device: d.d, now: t0 + 60)
+        #expect(try await db.history(device: d.d).count == 1)
+        #expect(try await db.history(device: d.d)[0].weather.current.temperature == 2)
+        try await db.recordLookup(
+            report("Paris"), address: nil, coordinate: Coordinate(latitude: 48.85, longitude: 2.35), device: d.d, now: t0 + 120)
+        try await db.recordLookup(report("Berlin", temperature: 3), address: nil, coordinate: berlin, device: d.d, now: t0 + 3600)
+        #expect(try await db.history(device: d.d).map(\.placeName) == ["Berlin", "Paris", "Berlin"])
     }
 
-    @Test func entriesAreDeletedOneByOneOrAllAndOnlyTheirOwn() throws {
-        let db = try AppDatabase.inMemory()
+    @Test(arguments: Engine.all) func entriesAreDeletedOneByOneOrAllAndOnlyTheirOwn(engine: Engine) async throws {
+        let db = try await engine.open()
+        let d = Devices()
         let address = Address(latitude: 1, longitude: 2, street: "Main St", houseNumber: "1", city: "Town", display: "1 Main St, Town")
-        let a = try db.recordLookup(report("A"), address: address, coordinate: Coordinate(latitude: 1, longitude: 2), device: "one")
-        _ = try db.recordLookup(report("B"), address: nil, coordinate: Coordinate(latitude: 3, longitude: 4), device: "one")
-        _ = try db.recordLookup(report("C"), address: nil, coordinate: Coordinate(latitude: 5, longitude: 6), device: "two")
-        #expect(try db.historyEntry(id: a.id!, device: "one")?.address?.street == "Main St")
-        #expect(try db.historyEntry(id: a.id!, device: "two") == nil)
-        #expect(try !db.deleteHistoryEntry(id: a.id!, device: "two"))
-        #expect(try db.deleteHistoryEntry(id: a.id!, device: "one"))
-        #expect(try db.deleteHistory(device: "one") == 1)
-        #expect(try db.history(device: "two").count == 1)
+        let a = try await db.recordLookup(report("A"), address: address, coordinate: Coordinate(latitude: 1, longitude: 2), device: d.one)
+        _ = try await db.recordLookup(report("B"), address: nil, coordinate: Coordinate(latitude: 3, longitude: 4), device: d.one)
+        _ = try await db.recordLookup(report("C"), address: nil, coordinate: Coordinate(latitude: 5, longitude: 6), device: d.two)
+        #expect(try await db.historyEntry(id: a.id!, device: d.one)?.address?.street == "Main St")
+        #expect(try await db.historyEntry(id: a.id!, device: d.two) == nil)
+        #expect(try await !db.deleteHistoryEntry(id: a.id!, device: d.two))
+        #expect(try await db.deleteHistoryEntry(id: a.id!, device: d.one))
+        #expect(try await db.deleteHistory(device: d.one) == 1)
+        #expect(try await db.history(device: d.two).count == 1)
     }
 
-    @Test func historyIsCappedPerDevice() throws {
-        let db = try AppDatabase.inMemory()
+    @Test(arguments: Engine.all) func historyIsCappedPerDevice(engine: Engine) async throws {
+        let db = try await engine.open()
+        let d = Devices()
         for i in 0..<(AppDatabase.historyLimit + 5) {
-            try db.recordLookup(
+            try await db.recordLookup(
                 report("P\(i)"), address: nil, coordinate: Coordinate(latitude: Double(i % 80), longitude: Double(i / 80)),
-                device: "d", now: Date(timeIntervalSince1970: Double(i) * 1000))
+                device: d.d, now: Date(timeIntervalSince1970: Double(i) * 1000))
         }
-        #expect(try db.history(device: "d", limit: 1000).count == AppDatabase.historyLimit)
+        #expect(try await db.history(device: d.d, limit: 1000).count == AppDatabase.historyLimit)
     }
 }
 
-@Suite struct BatchedHistoryTests {
+@Suite(.serialized) struct BatchedHistoryTests {
     let berlin = Coordinate(latitude: 52.52, longitude: 13.41)
     let paris = Coordinate(latitude: 48.86, longitude: 2.35)
 
-    @Test func manyLookupsAreWrittenInOneBatchAndAddressesFollow() throws {
-        let db = try AppDatabase.inMemory()
+    @Test(arguments: Engine.all) func manyLookupsAreWrittenInOneBatchAndAddressesFollow(engine: Engine) async throws {
+        let db = try await engine.open()
+        let d = Devices()
         let t0 = Date(timeIntervalSince1970: 1_800_000_000)
-        try db.recordLookups([
-            .init(device: "a", coordinate: berlin, report: report("Berlin"), address: nil, createdAt: t0),
-            .init(device: "b", coordinate: paris, report: report("Paris"), address: nil, createdAt: t0 + 0.5),
-            .init(device: "a", coordinate: paris, report: report("Paris"), address: nil, createdAt: t0 + 1),
+        try await db.recordLookups([
+            .init(device: d.a, coordinate: berlin, report: report("Berlin"), address: nil, createdAt: t0),
+            .init(device: d.b, coordinate: paris, report: report("Paris"), address: nil, createdAt: t0 + 0.5),
+            .init(device: d.a, coordinate: paris, report: report("Paris"), address: nil, createdAt: t0 + 1),
         ])
-        #expect(try db.history(device: "a").map(\.placeName) == ["Paris", "Berlin"])
-        #expect(try db.history(device: "b").map(\.placeName) == ["Paris"])
+        #expect(try await db.history(device: d.a).map(\.placeName) == ["Paris", "Berlin"])
+        #expect(try await db.history(device: d.b).map(\.placeName) == ["Paris"])
         let address = Address(latitude: 52.52, longitude: 13.41, city: "Berlin", country: "Germany", display: "Unter den Linden, Berlin")
-        try db.recordLookups([], addresses: [.init(device: "a", coordinate: berlin, since: t0, address: address)])
-        let a = try db.history(device: "a")
+        try await db.recordLookups([], addresses: [.init(device: d.a, coordinate: berlin, since: t0, address: address)])
+        let a = try await db.history(device: d.a)
         #expect(a.first { $0.placeName == "Berlin" }?.address?.city == "Berlin")
         #expect(a.first { $0.placeName == "Paris" }?.address == nil)
-        #expect(try db.history(device: "b").first?.address == nil)
+        #expect(try await db.history(device: d.b).first?.address == nil)
     }
 }

@@ -1,0 +1,143 @@
+import BrollyCore
+import Foundation
+import Testing
+
+@testable import BrollyStore
+
+@Suite(.serialized) struct PushStoreTests {
+    @Test(arguments: Engine.all) func subscriptionsAreUpdatedInPlaceAndDeliveriesRecordedOnce(engine: Engine) async throws {
+        let db = try await engine.open()
+        let d = Devices()
+        let s = PushSubscription(
+            id: "s-\(d.run)", deviceId: d.one, endpoint: "https://push.example/\(d.run)", p256dh: "key1", auth: "auth1",
+            minimumSeverity: .severe, createdAt: Date(timeIntervalSince1970: 1_800_000_000))
+        _ = try await db.subscribe(s)
+        var again = s
+        again.id = "other-\(d.run)"
+        again.p256dh = "key2"
+        again.minimumSeverity = .moderate
+        let updated = try await db.subscribe(again)
+        #expect(updated.id == s.id && updated.p256dh == "key2" && updated.minimumSeverity == .moderate)
+        #expect(try await db.subscriptions(device: d.one).count == 1)
+        #expect(try await db.subscriptions(device: d.two).isEmpty)
+        try await db.recordDelivery(subscription: s.id, alertKey: "k1", status: 201)
+        try await db.recordDelivery(subscription: s.id, alertKey: "k1", status: 500)
+        #expect(try await db.deliveredAlertKeys(subscription: s.id) == ["k1"])
+        #expect(try await !db.unsubscribe(id: s.id, device: d.two))
+        #expect(try await db.unsubscribe(id: s.id, device: d.one))
+        #expect(try await db.deliveredAlertKeys(subscription: s.id).isEmpty)
+        await db.close()
+    }
+}
+
+/// What several servers share through PostgreSQL. Each test opens two connections to the
+/// database, as two instances would.
+@Suite(.serialized, .enabled(if: Engine.postgresURL != nil, "BROLLY_TEST_DATABASE_URL is not set: no PostgreSQL to test against"))
+struct ClusterStoreTests {
+    func two() async throws -> (PostgresDatabase, PostgresDatabase) {
+        // Started together: the migration lock lets one of them migrate.
+        async let a = PostgresDatabase.connect(url: Engine.postgresURL!)
+        async let b = PostgresDatabase.connect(url: Engine.postgresURL!)
+        return try await (a, b)
+    }
+
+    @Test func migrationsAreVersionedAndRunOnce() async throws {
+        let (a, b) = try await two()
+        #expect(try await a.appliedMigrations() == PostgresDatabase.migrations.map(\.name))
+        #expect(try await b.appliedMigrations() == PostgresDatabase.migrations.map(\.name))
+        await a.close()
+        await b.close()
+    }
+
+    @Test func aLeaseHasOneHolderUntilItExpires() async throws {
+        let (a, b) = try await two()
+        let name = "test-lease-\(UUID().uuidString.prefix(8))"
+        #expect(try await a.acquireLease(name, holder: "A", duration: 1))
+        #expect(try await !b.acquireLease(name, holder: "B", duration: 1))
+        #expect(try await a.acquireLease(name, holder: "A", duration: 1))
+        try await Task.sleep(nanoseconds: 1_300_000_000)
+        // A stopped renewing (it "died"): B takes over.
+        #expect(try await b.acquireLease(name, holder: "B", duration: 30))
+        #expect(try await !a.acquireLease(name, holder: "A", duration: 30))
+        await a.close()
+        await b.close()
+    }
+
+    @Test func theCacheTierKeepsTheNewerAnswer() async throws {
+        let (a, b) = try await two()
+        let key = "test-\(UUID())"
+        #expect(try await a.read(key) == nil)
+        let new = SharedCacheRow(payload: Data("new".utf8), receivedAt: Date(timeIntervalSince1970: 2_000))
+        let old = SharedCacheRow(payload: Data("old".utf8), receivedAt: Date(timeIntervalSince1970: 1_000))
+        try await a.write(key, new)
+        try await b.write(key, old)
+        #expect(try await b.read(key) == new)
+        await a.close()
+        await b.close()
+    }
+
+    @Test func concurrentFlightsForOneKeyOnTwoInstancesMakeOneCall() async throws {
+        let (a, b) = try await two()
+        let key = "test-\(UUID())"
+        let calls = Counter()
+        let results = try await withThrowingTaskGroup(of: String.self) { group in
+            for i in 0..<12 {
+                let instance = i % 2 == 0 ? a : b
+                group.addTask {
+                    try await instance.exclusively(key) { row -> (result: String, store: SharedCacheRow?) in
+                        if let row { return (String(decoding: row.payload, as: UTF8.self), nil) }
+                        calls.add()
+                        try await Task.sleep(nanoseconds: 200_000_000)  // the upstream call
+                        return ("fetched", SharedCacheRow(payload: Data("fetched".utf8), receivedAt: Date()))
+                    }
+                }
+            }
+            return try await group.reduce(into: [String]()) { $0.append($1) }
+        }
+        #expect(calls.value == 1)
+        #expect(results.count == 12 && Set(results) == ["fetched"])
+        await a.close()
+        await b.close()
+    }
+
+    @Test func sharedBucketsHoldAcrossInstances() async throws {
+        let (a, b) = try await two()
+        let key = "budget:test-\(UUID())"
+        let limits = [RateLimit(3, per: 60), RateLimit(100, per: 3_600)]
+        var granted = 0
+        for i in 0..<8 where try await (i % 2 == 0 ? a : b).take(key, limits: limits) == nil { granted += 1 }
+        #expect(granted == 3)
+        let wait = try await a.take(key, limits: limits)
+        #expect(wait != nil && wait! > 0 && wait! <= 20)
+        await a.close()
+        await b.close()
+    }
+
+    @Test func anUnreachableDatabaseIsReportedQuicklyNotWaitedFor() async throws {
+        // Nothing listens on port 1.
+        let db = try PostgresDatabase(url: "postgres://brolly@127.0.0.1:1/brolly", logger: .init(label: "test"), timeout: 1)
+        let started = Date()
+        await #expect(throws: StoreUnavailable.self) { try await db.places(device: "x") }
+        #expect(Date().timeIntervalSince(started) < 5)
+        // Straight after, it is refused at once.
+        let again = Date()
+        await #expect(throws: StoreUnavailable.self) { try await db.addPlace(place("X"), customName: nil, device: "x") }
+        #expect(Date().timeIntervalSince(again) < 0.5)
+        await #expect(throws: SharedTierUnavailable.self) { try await db.read("k") }
+        await db.close()
+    }
+
+    @Test func badURLsAreRefusedWithAClearMessage() {
+        #expect(throws: BrollyError.self) { try PostgresDatabase.configuration(from: "mysql://x@y/z") }
+        #expect(throws: BrollyError.self) { try PostgresDatabase.configuration(from: "postgres://u@h/db?sslmode=sometimes") }
+        #expect(throws: BrollyError.self) { try PostgresDatabase.configuration(from: "postgres://u@h/db?pool=0") }
+    }
+}
+
+final class Counter: @unchecked Sendable {
+    // @unchecked Sendable: `n` is only read or written while holding `lock`.
+    private let lock = NSLock()
+    private var n = 0
+    func add() { lock.withLock { n += 1 } }
+    var value: Int { lock.withLock { n } }
+}
