@@ -1,3 +1,5 @@
+import BrollyCore
+import Crypto
 import Foundation
 import Logging
 
@@ -39,6 +41,18 @@ public struct ServerSettings: Sendable {
     /// Loads (or makes, mode 0600) the VAPID key at `url`.
     public mutating func loadVAPIDKey(at url: URL) throws {
         vapid = try VAPID.load(at: url, subject: vapidSubject)
+    }
+
+    /// The VAPID private key's raw bytes (to share it with the other servers of a cluster).
+    public var vapidPrivateKey: Data? { vapid?.key.rawRepresentation }
+
+    /// Uses the cluster's VAPID key (raw P-256 private key), so that any instance can push to a
+    /// browser that subscribed through another.
+    public mutating func useVAPIDKey(raw: Data) throws {
+        guard let key = try? P256.Signing.PrivateKey(rawRepresentation: raw) else {
+            throw BrollyError.invalidInput("the shared VAPID key is not a P-256 private key")
+        }
+        vapid = VAPID(key: key, subject: vapidSubject)
     }
 
     public init(

@@ -228,6 +228,8 @@ public final class PostgresDatabase: DataStore, SharedCacheTier, SharedLimiter {
                 "CREATE TABLE rate_bucket (key text PRIMARY KEY, tokens double precision NOT NULL, updated_at double precision NOT NULL)",
                 // Leases for work that runs on one instance at a time.
                 "CREATE TABLE lease (name text PRIMARY KEY, holder text NOT NULL, expires_at timestamptz NOT NULL)",
+                // Secrets every instance must agree on: the device-token key, the VAPID key.
+                "CREATE TABLE shared_secret (name text PRIMARY KEY, value bytea NOT NULL)",
             ]
         ),
     ]
@@ -684,6 +686,19 @@ extension PostgresDatabase {
 // MARK: - Leases, shared cache, shared limits
 
 extension PostgresDatabase {
+    /// The cluster's secret `name`: the one stored, or — for the first instance — `proposed`,
+    /// stored. Every instance then signs device tokens and Web Push requests with the same keys.
+    public func sharedSecret(_ name: String, proposed: Data) async throws -> Data {
+        try await run { client in
+            try await client.query(
+                "INSERT INTO shared_secret (name, value) VALUES (\(name), \(ByteBuffer(bytes: proposed))) ON CONFLICT (name) DO NOTHING")
+            for try await value in try await client.query("SELECT value FROM shared_secret WHERE name = \(name)").decode(Data.self) {
+                return value
+            }
+            return proposed
+        }
+    }
+
     public func acquireLease(_ name: String, holder: String, duration: TimeInterval) async throws -> Bool {
         try await run { client in
             for try await _ in try await client.query(

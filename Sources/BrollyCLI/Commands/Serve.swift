@@ -89,6 +89,18 @@ struct Serve: AsyncParsableCommand {
         do { try settings.loadVAPIDKey(at: vapidURL) } catch {
             throw CommandFailure(message: "cannot keep the Web Push (VAPID) key \(vapidURL.path): \(error)")
         }
+        if let cluster {
+            // The instances share their keys (the first one's files seed them): a device's
+            // cookie and a browser's push subscription are good on every instance.
+            do {
+                settings.deviceSecret = Array(try await cluster.sharedSecret("device-secret", proposed: Data(settings.deviceSecret)))
+                if let raw = settings.vapidPrivateKey {
+                    try settings.useVAPIDKey(raw: try await cluster.sharedSecret("vapid-private-key", proposed: raw))
+                }
+            } catch {
+                throw CommandFailure(message: "cannot share the keys through the database: \(error)")
+            }
+        }
         let transport = AsyncHTTPTransport(connectTimeout: min(5, timeout))
         let metrics = ServerMetrics()
         let guards = UpstreamGuards(

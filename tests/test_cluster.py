@@ -1,0 +1,334 @@
+"""Several `brolly serve` on one PostgreSQL (issue 10): three instances share places, history,
+the cache (one upstream call for a place, whichever instance is asked), the budgets and clients'
+allowances, and the alert poller (one instance at a time, taken over when it dies); PostgreSQL
+going away for 10 s costs no acknowledged write and no restart.
+
+PostgreSQL is real: Debian's server (scripts/install-test-deps.sh installs it), started by
+scripts/postgres.sh on 127.0.0.1 and a free port, with a database of its own for each test."""
+
+import concurrent.futures
+import glob
+import http.cookiejar
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+import uuid
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, Server, free_port
+
+PG_SCRIPT = ROOT / "scripts" / "postgres.sh"
+
+
+def pg_available():
+    return bool(glob.glob("/usr/lib/postgresql/*/bin/postgres"))
+
+
+class Postgres:
+    def __init__(self):
+        self.dir = tempfile.mkdtemp(prefix="brolly-pg-")
+        os.chmod(self.dir, 0o777)
+        self.data = os.path.join(self.dir, "data")
+        self.port = free_port()
+        self.start()
+        self.url = f"postgres://brolly@127.0.0.1:{self.port}/brolly"
+
+    def start(self):
+        out = subprocess.run(["bash", str(PG_SCRIPT), "start", self.data, str(self.port)], capture_output=True, text=True,
+                             timeout=120)
+        assert out.returncode == 0, out.stderr
+
+    def stop(self):
+        subprocess.run(["bash", str(PG_SCRIPT), "stop", self.data], capture_output=True, timeout=60)
+
+    def psql(self, sql, database="brolly"):
+        out = subprocess.run(["psql", "-X", "-qtA", f"postgres://brolly@127.0.0.1:{self.port}/{database}", "-c", sql],
+                             capture_output=True, text=True, timeout=30)
+        assert out.returncode == 0, out.stderr
+        return out.stdout.strip()
+
+    def fresh_database(self):
+        name = "t_" + uuid.uuid4().hex[:12]
+        self.psql(f"CREATE DATABASE {name}", database="postgres")
+        return f"postgres://brolly@127.0.0.1:{self.port}/{name}", name
+
+
+@pytest.fixture(scope="module")
+def postgres():
+    if not pg_available():
+        if os.environ.get("CI"):
+            pytest.fail("PostgreSQL is not installed (scripts/install-test-deps.sh installs it)")
+        pytest.skip("PostgreSQL is not installed: apt-get install postgresql")
+    pg = Postgres()
+    yield pg
+    pg.stop()
+    shutil.rmtree(pg.dir, ignore_errors=True)
+
+
+class Cluster:
+    def __init__(self, postgres, double, tmp_path, n=3, env=None):
+        self.pg = postgres
+        self.url, self.dbname = postgres.fresh_database()
+        self.servers = []
+        base = {k: v for k, v in os.environ.items() if not k.startswith("BROLLY_") and k != "OPENWEATHERMAP_API_KEY"}
+        base.update(double.env())
+        base.update(NO_COLOR="1", BROLLY_DATABASE_URL=self.url)
+        base.update(env or {})
+        for i in range(n):
+            e = dict(base)
+            d = tmp_path / f"instance{i + 1}"
+            e.update(BROLLY_CACHE_DIR=str(d / "cache"), BROLLY_CONFIG_DIR=str(d / "config"), BROLLY_DATA_DIR=str(d / "data"),
+                     HOME=str(d))
+            self.servers.append(Server(e, ("--timeout", "3")))
+
+    def psql(self, sql):
+        return self.pg.psql(sql, database=self.dbname)
+
+    def stop(self):
+        for s in self.servers:
+            s.stop()
+
+
+@pytest.fixture
+def cluster_factory(postgres, double, tmp_path):
+    made = []
+
+    def make(**kw):
+        c = Cluster(postgres, double, tmp_path / f"c{len(made)}", **kw)
+        made.append(c)
+        return c
+
+    yield make
+    for c in made:
+        c.stop()
+
+
+class Browser:
+    """One browser (one cookie jar) talking to whichever instance the load balancer picks."""
+
+    def __init__(self):
+        self.jar = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
+
+    def request(self, server, method, path, body=None, headers=None, timeout=30):
+        data = json.dumps(body).encode() if body is not None else None
+        h = {"Content-Type": "application/json"} if data is not None else {}
+        h.update(headers or {})
+        req = urllib.request.Request(server.url + path, data=data, method=method, headers=h)
+        try:
+            with self.opener.open(req, timeout=timeout) as r:
+                raw = r.read()
+                return r.status, dict(r.headers), (json.loads(raw) if raw else None)
+        except urllib.error.HTTPError as e:
+            raw = e.read()
+            return e.code, dict(e.headers), (json.loads(raw) if raw else None)
+
+
+def get(server, path, headers=None, timeout=30):
+    return Browser().request(server, "GET", path, headers=headers, timeout=timeout)
+
+
+def place(i):
+    return round(40 + (i % 10) * 0.37, 3), round(-3 + (i // 10) * 0.53, 3)
+
+
+def test_sixty_concurrent_requests_for_one_place_over_three_instances_make_one_upstream_call(cluster_factory, double):
+    c = cluster_factory()
+    # The provider takes a second to answer, so every request arrives while the first call is on.
+    double.fault("delay", delay=1, path="/v1/forecast", times=1)
+    with concurrent.futures.ThreadPoolExecutor(60) as pool:
+        answers = list(pool.map(lambda i: get(c.servers[i % 3], "/api/v1/weather?lat=48.857&lon=2.352"), range(60)))
+    assert [a[0] for a in answers] == [200] * 60
+    assert {round(a[2]["current"]["temperature"], 1) for a in answers} == {round(20 - 48.857 / 3, 1)}
+    assert double.calls("/v1/forecast") == 1
+
+
+def test_three_times_twenty_places_make_twenty_upstream_calls(cluster_factory, double):
+    c = cluster_factory()
+    double.fault("delay", delay=0.5, path="/v1/forecast", times=-1)
+    jobs = [(s, i) for i in range(20) for s in c.servers]
+    with concurrent.futures.ThreadPoolExecutor(60) as pool:
+        answers = list(pool.map(lambda job: get(job[0], "/api/v1/weather?lat=%s&lon=%s" % place(job[1])), jobs))
+    assert [a[0] for a in answers] == [200] * 60
+    assert double.calls("/v1/forecast") == 20
+    # Served from the shared cache afterwards, on every instance.
+    double.ok()
+    for s in c.servers:
+        assert get(s, "/api/v1/weather?lat=%s&lon=%s" % place(7))[0] == 200
+    assert double.calls("/v1/forecast") == 20
+
+
+def test_a_place_saved_on_one_instance_is_renamed_on_another_and_removed_on_a_third(cluster_factory):
+    c = cluster_factory()
+    s1, s2, s3 = c.servers
+    me, other = Browser(), Browser()
+    status, _, saved = me.request(s1, "POST", "/api/v1/places", {"latitude": 52.52, "longitude": 13.405, "name": "Berlin"})
+    assert status == 201, saved
+    status, _, listed = me.request(s2, "GET", "/api/v1/places")
+    assert status == 200 and [p["id"] for p in listed] == [saved["id"]]
+    status, _, renamed = me.request(s2, "PATCH", f"/api/v1/places/{saved['id']}", {"customName": "Home"})
+    assert status == 200 and renamed["displayName"] == "Home"
+    status, _, listed = me.request(s3, "GET", "/api/v1/places")
+    assert [p["displayName"] for p in listed] == ["Home"]
+    # Another browser sees nothing of it and can change nothing, on any instance.
+    for s in c.servers:
+        assert other.request(s, "GET", "/api/v1/places")[2] == []
+        assert other.request(s, "PATCH", f"/api/v1/places/{saved['id']}", {"customName": "Mine"})[0] == 404
+        assert other.request(s, "DELETE", f"/api/v1/places/{saved['id']}")[0] == 404
+    assert me.request(s3, "DELETE", f"/api/v1/places/{saved['id']}")[0] == 204
+    for s in c.servers:
+        assert me.request(s, "GET", "/api/v1/places")[2] == []
+
+
+def test_history_recorded_on_one_instance_is_read_on_another(cluster_factory):
+    c = cluster_factory()
+    s1, s2, s3 = c.servers
+    me, other = Browser(), Browser()
+    assert me.request(s2, "GET", "/api/v1/places")[0] == 200  # a returning browser: it has its cookie
+    assert me.request(s1, "GET", "/api/v1/weather?lat=48.857&lon=2.352")[0] == 200
+    assert me.request(s3, "GET", "/api/v1/weather?lat=41.9&lon=12.5")[0] == 200
+    deadline = time.time() + 5  # each instance writes its lookups within a second
+    items = []
+    while time.time() < deadline:
+        items = me.request(s2, "GET", "/api/v1/history")[2]["items"]
+        if len(items) == 2:
+            break
+        time.sleep(0.2)
+    assert len(items) == 2, items
+    assert other.request(s2, "GET", "/api/v1/history")[2]["items"] == []
+    assert other.request(s2, "GET", f"/api/v1/history/{items[0]['id']}")[0] == 404
+
+
+def test_kill_9_of_an_instance_during_writes_loses_no_acknowledged_place(cluster_factory):
+    c = cluster_factory()
+    s1, s2, s3 = c.servers
+    me = Browser()
+    assert me.request(s1, "GET", "/api/v1/places")[0] == 200  # the device cookie
+    acknowledged = []
+    stop = threading.Event()
+
+    def write():
+        i = 0
+        while not stop.is_set():
+            try:
+                status, _, body = me.request(s1, "POST", "/api/v1/places",
+                                             {"latitude": 10 + i * 0.01, "longitude": 20, "name": f"P{i}"}, timeout=5)
+            except OSError:
+                return
+            if status == 201:
+                acknowledged.append(body["id"])
+            i += 1
+
+    writers = [threading.Thread(target=write) for _ in range(4)]
+    for t in writers:
+        t.start()
+    time.sleep(1.5)
+    s1.proc.kill()
+    s1.proc.wait(timeout=5)
+    stop.set()
+    for t in writers:
+        t.join(timeout=10)
+    assert len(acknowledged) >= 5
+    listed = me.request(s2, "GET", "/api/v1/places")[2]
+    assert set(acknowledged) <= {p["id"] for p in listed}
+    assert get(s3, "/api/v1/weather?lat=48.857&lon=2.352")[0] == 200
+
+
+def test_postgres_away_for_10_s_stale_weather_is_served_writes_are_503_and_it_recovers(cluster_factory, postgres, double):
+    c = cluster_factory()
+    me = Browser()
+    for s in c.servers:
+        assert me.request(s, "GET", "/api/v1/weather?lat=48.857&lon=2.352")[0] == 200
+    assert me.request(c.servers[0], "POST", "/api/v1/places", {"latitude": 1, "longitude": 2, "name": "Before"})[0] == 201
+    postgres.stop()
+    try:
+        # The provider is down too: the instances answer from their own memory, marked stale.
+        double.fault("500", path="/v1/forecast", times=-1)
+        statuses = []
+        started = time.time()
+        while time.time() - started < 10:
+            for s in c.servers:
+                status, _, doc = me.request(s, "GET", "/api/v1/weather?lat=48.857&lon=2.352&refresh=1")
+                statuses.append(status)
+                assert status == 200, doc
+                assert doc["current"]["temperature"] is not None
+                status, headers, problem = me.request(s, "POST", "/api/v1/places", {"latitude": 3, "longitude": 4, "name": "During"})
+                statuses.append(status)
+                assert status == 503 and headers["Content-Type"] == "application/problem+json" and headers.get("Retry-After")
+                assert problem["code"] == "store-unavailable"
+                assert me.request(s, "GET", "/api/v1/places")[0] == 503
+            time.sleep(0.5)
+        assert 500 not in statuses
+    finally:
+        postgres.start()
+        double.ok()
+    # Back without restarting any instance.
+    deadline = time.time() + 20
+    while time.time() < deadline:
+        status = me.request(c.servers[1], "POST", "/api/v1/places", {"latitude": 5, "longitude": 6, "name": "After"})[0]
+        if status == 201:
+            break
+        assert status == 503
+        time.sleep(0.5)
+    assert status == 201
+    for s in c.servers:
+        names = [p["name"] for p in me.request(s, "GET", "/api/v1/places")[2]]
+        assert names == ["Before", "After"]
+    for s in c.servers:
+        assert s.proc.poll() is None
+
+
+def test_the_budget_holds_for_the_cluster_not_per_instance(cluster_factory, double):
+    c = cluster_factory(env={"BROLLY_OPEN_METEO_BUDGET": "6/min", "BROLLY_CLIENT_CALLS_PER_MINUTE": "1000",
+                             "BROLLY_TRUSTED_PROXIES": "127.0.0.1"})
+    jobs = [(c.servers[i % 3], i) for i in range(45)]
+    with concurrent.futures.ThreadPoolExecutor(15) as pool:
+        answers = list(pool.map(lambda job: get(job[0], "/api/v1/weather?lat=%s&lon=%s" % place(job[1]),
+                                                headers={"X-Forwarded-For": f"10.0.{job[1]}.1"}), jobs))
+    statuses = [a[0] for a in answers]
+    assert 500 not in statuses and set(statuses) <= {200, 503}
+    # Each instance alone would have allowed 6: the cluster allowed 6 in all.
+    assert double.calls("/v1/forecast") <= 6
+    assert statuses.count(200) == double.calls("/v1/forecast")
+
+
+def test_a_clients_allowance_holds_across_instances(cluster_factory, double):
+    c = cluster_factory(env={"BROLLY_CLIENT_CALLS_PER_MINUTE": "5"})
+    me = Browser()
+    statuses = [me.request(c.servers[i % 3], "GET", "/api/v1/weather?lat=%s&lon=%s" % place(i))[0] for i in range(15)]
+    assert double.calls("/v1/forecast") <= 5
+    assert statuses.count(200) <= 5 and statuses.count(429) >= 10
+
+
+def test_the_alert_poller_runs_on_one_instance_and_is_taken_over_within_a_minute(cluster_factory):
+    c = cluster_factory()
+
+    def holder():
+        return c.psql("SELECT holder FROM lease WHERE name = 'alert-poller' AND expires_at > now()")
+
+    deadline = time.time() + 15
+    while time.time() < deadline and not holder():
+        time.sleep(0.5)
+    first = holder()
+    ports = {str(s.port): s for s in c.servers}
+    owner = next(s for p, s in ports.items() if f":{p}:" in first + ":")
+    assert sum("this instance" in s.logs() and "polls" in s.logs() for s in c.servers) == 1
+    owner.proc.kill()
+    owner.proc.wait(timeout=5)
+    killed = time.time()
+    while time.time() - killed < 60:
+        now = holder()
+        if now and now != first:
+            break
+        time.sleep(1)
+    assert now and now != first, "no instance took the alert poller over within a minute"
+    survivor = next(s for p, s in ports.items() if f":{p}:" in now + ":")
+    assert survivor is not owner and "this instance" in survivor.logs()
