@@ -78,3 +78,42 @@ kill "$REF" 2>/dev/null || true
 echo "== hyperfine: brolly now --offline (cached)"
 $BIN now --lat 52.52 --lon 13.41 > /dev/null
 hyperfine --warmup 3 --runs 30 "$BIN now --lat 52.52 --lon 13.41 --offline"
+
+echo "== cluster: three instances on one PostgreSQL (scripts/postgres.sh) against one instance"
+# Cached weather: one wrk (2 threads, 64 connections) on one instance, then one wrk per instance
+# (1 thread, 22 connections each) at the same time; req/s summed, the worst p99 shown. On a
+# 2-core machine the three instances share the same two cores, so this shows the cost of the
+# cluster, not extra capacity.
+PGDIR=$(mktemp -d /tmp/brolly-bench-pg.XXXXXX)
+chmod 777 "$PGDIR"
+DBURL=$(bash scripts/postgres.sh start "$PGDIR/data" 55440)
+CLUSTER=()
+cleanup_cluster() { kill "${CLUSTER[@]}" 2>/dev/null || true; bash scripts/postgres.sh stop "$PGDIR/data" || true; rm -rf "$PGDIR"; }
+trap 'cleanup_cluster; cleanup' EXIT
+CALLS_BEFORE=$(curl -s "$UP/__calls" | python3 -c 'import json,sys; print(json.load(sys.stdin)["paths"].get("/v1/forecast", 0))')
+for i in 1 2 3; do
+  BROLLY_DATABASE_URL=$DBURL BROLLY_CACHE_DIR=$WORK/c$i/cache BROLLY_DATA_DIR=$WORK/c$i/data \
+    $BIN serve --port $((18100 + i)) > "$WORK/c$i.log" 2>&1 &
+  CLUSTER+=($!)
+done
+CURL_CLUSTER="/api/v1/weather?lat=48.86&lon=2.35"
+for i in 1 2 3; do
+  for _ in $(seq 100); do curl -sf "http://127.0.0.1:$((18100 + i))/healthz" >/dev/null && break; sleep 0.1; done
+  curl -sf "http://127.0.0.1:$((18100 + i))$CURL_CLUSTER" > /dev/null
+done
+sleep 2
+CALLS_AFTER=$(curl -s "$UP/__calls" | python3 -c 'import json,sys; print(json.load(sys.stdin)["paths"].get("/v1/forecast", 0))')
+echo "upstream forecast calls for one place asked of three instances: $((CALLS_AFTER - CALLS_BEFORE))"
+run "one instance (of the cluster)" "http://127.0.0.1:18101$CURL_CLUSTER"
+WRKS=()
+for i in 1 2 3; do
+  wrk -t1 -c22 -d10s --latency "http://127.0.0.1:$((18100 + i))$CURL_CLUSTER" > "$WORK/cluster$i.txt" &
+  WRKS+=($!)
+done
+wait "${WRKS[@]}"
+awk '/Requests\/sec/ {sum += $2} $1 == "99%" {print $2 > "/dev/stderr"} END {printf "%-34s %10.2f req/s\n", "three instances together", sum}' \
+  "$WORK"/cluster1.txt "$WORK"/cluster2.txt "$WORK"/cluster3.txt 2> "$WORK/cluster.p99"
+echo "p99 of the three: $(tr '\n' ' ' < "$WORK/cluster.p99")"
+awk '/Requests\/sec/ {sum += $2} END {print sum}' "$WORK"/cluster1.txt "$WORK"/cluster2.txt "$WORK"/cluster3.txt > "$WORK/cluster.rps"
+awk -v a="$(cat "$WORK/cluster.rps")" -v b="$(cat "$WORK/one instance (of the cluster).rps")" \
+  'BEGIN { printf "ratio three instances / one: %.2f×\n", a / b }'

@@ -17,7 +17,16 @@ python3 tests/upstream_double.py --port 0 >"$double_out" 2>/dev/null &
 double_pid=$!
 trap 'kill "$double_pid" 2>/dev/null || true' EXIT
 for _ in $(seq 50); do grep -q '^PORT ' "$double_out" && break; sleep 0.1; done
-BROLLY_UPSTREAM_DOUBLE_URL="http://127.0.0.1:$(sed -n 's/^PORT //p' "$double_out")" swift test --skip-build
+# The store's tests run against SQLite and a real PostgreSQL on 127.0.0.1 (scripts/postgres.sh).
+pg_dir="$(mktemp -d /tmp/brolly-test-pg.XXXXXX)"
+chmod 777 "$pg_dir"
+pg_port="${BROLLY_TEST_PG_PORT:-55439}"
+trap 'kill "$double_pid" 2>/dev/null || true; bash scripts/postgres.sh stop "$pg_dir/data" || true' EXIT
+BROLLY_TEST_DATABASE_URL="$(bash scripts/postgres.sh start "$pg_dir/data" "$pg_port")"
+echo "PostgreSQL for the store's tests: $BROLLY_TEST_DATABASE_URL"
+BROLLY_TEST_DATABASE_URL="$BROLLY_TEST_DATABASE_URL" \
+  BROLLY_UPSTREAM_DOUBLE_URL="http://127.0.0.1:$(sed -n 's/^PORT //p' "$double_out")" swift test --skip-build
 kill "$double_pid" 2>/dev/null || true
-echo "== pytest (CLI end to end, API, browser)"
+bash scripts/postgres.sh stop "$pg_dir/data" || true
+echo "== pytest (CLI end to end, API, browser, three servers on one PostgreSQL)"
 python3 -m pytest -q -p no:cacheprovider tests
