@@ -751,7 +751,8 @@ extension PostgresDatabase {
 
     /// The lock is `pg_advisory_xact_lock` on the key's 64-bit hash, in a transaction on the
     /// `locks` pool: released at commit, or by the server when the connection of a dead instance
-    /// closes. Waiting for a lock gives up after 20 s (`lock_timeout`).
+    /// closes. Getting a connection has the store's time limit; waiting for the lock (another
+    /// instance's upstream call, retries included) gives up after 30 s (`lock_timeout`).
     public func exclusively<T: Sendable>(
         _ key: String, _ body: @escaping @Sendable (SharedCacheRow?) async throws -> (result: T, store: SharedCacheRow?)
     ) async throws -> T {
@@ -761,7 +762,9 @@ extension PostgresDatabase {
             return try await Deadline.race(timeout, unless: started) { [locks] in
                 try await locks.withConnection { c in
                     try await Self.inTransaction(c) { c in
-                        try await c.query("SET LOCAL lock_timeout = '20s'", logger: Self.quiet)
+                        try await c.query("SET LOCAL lock_timeout = '30s'", logger: Self.quiet)
+                        // Connected: from here the time is the lock holder's upstream call.
+                        started.set()
                         try await c.query("SELECT pg_advisory_xact_lock(hashtextextended(\(key), 0))", logger: Self.quiet)
                         var row: SharedCacheRow?
                         for try await (payload, at) in try await c.query(
@@ -769,15 +772,16 @@ extension PostgresDatabase {
                         ).decode((Data, Double).self) {
                             row = SharedCacheRow(payload: payload, receivedAt: Date(timeIntervalSince1970: at))
                         }
-                        started.set()
                         let (result, store) = try await body(row)
                         if let store { try await c.query(Self.upsert(key, store), logger: Self.quiet) }
                         return result
                     }
                 }
             }
-        } catch let error where !started.isSet && Self.isUnavailability(error) || error is PSQLError {
-            health.markDown(for: 1)
+        } catch let error where error is PSQLError || Self.isUnavailability(error) {
+            // The database's failure, not the body's (a lock wait that timed out included): the
+            // caller goes on without the cluster.
+            if Self.isUnavailability(error) { health.markDown(for: 1) }
             throw SharedTierUnavailable(Self.describe(error))
         }
     }
