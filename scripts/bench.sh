@@ -30,7 +30,11 @@ python3 tests/upstream_double.py --port 0 > "$WORK/double.out" &
 DOUBLE=$!
 for _ in $(seq 50); do grep -q PORT "$WORK/double.out" 2>/dev/null && break; sleep 0.1; done
 UP="http://127.0.0.1:$(awk '/PORT/ {print $2}' "$WORK/double.out")"
+# Every upstream is the double (air quality and the alert sources too: an answer missing them is
+# not memoized, so leaving them at the real, unreachable addresses measures the slow path).
 export BROLLY_OPEN_METEO_URL=$UP BROLLY_OPEN_METEO_GEOCODING_URL=$UP BROLLY_NOMINATIM_URL=$UP BROLLY_BBC_FEEDS_URL=$UP
+export BROLLY_OPEN_METEO_AIR_QUALITY_URL=$UP BROLLY_NWS_URL=$UP BROLLY_METEOALARM_URL=$UP BROLLY_NEWSAPI_URL=$UP
+export BROLLY_GOOGLE_GEOCODING_URL=$UP BROLLY_OPENWEATHERMAP_URL=$UP BROLLY_IP_LOCATION_URL=$UP/json
 export BROLLY_CACHE_DIR=$WORK/cache BROLLY_CONFIG_DIR=$WORK/config BROLLY_DATA_DIR=$WORK/data BROLLY_LOG_LEVEL=warning
 
 PORT=18099
@@ -86,10 +90,11 @@ echo "== cluster: three instances on one PostgreSQL (scripts/postgres.sh) agains
 # cluster, not extra capacity.
 PGDIR=$(mktemp -d /tmp/brolly-bench-pg.XXXXXX)
 chmod 777 "$PGDIR"
-DBURL=$(bash scripts/postgres.sh start "$PGDIR/data" 55440)
 CLUSTER=()
 cleanup_cluster() { kill "${CLUSTER[@]}" 2>/dev/null || true; bash scripts/postgres.sh stop "$PGDIR/data" || true; rm -rf "$PGDIR"; }
 trap 'cleanup_cluster; cleanup' EXIT
+PGPORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+DBURL=$(bash scripts/postgres.sh start "$PGDIR/data" "$PGPORT")
 CALLS_BEFORE=$(curl -s "$UP/__calls" | python3 -c 'import json,sys; print(json.load(sys.stdin)["paths"].get("/v1/forecast", 0))')
 for i in 1 2 3; do
   BROLLY_DATABASE_URL=$DBURL BROLLY_CACHE_DIR=$WORK/c$i/cache BROLLY_DATA_DIR=$WORK/c$i/data \

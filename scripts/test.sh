@@ -20,7 +20,7 @@ for _ in $(seq 50); do grep -q '^PORT ' "$double_out" && break; sleep 0.1; done
 # The store's tests run against SQLite and a real PostgreSQL on 127.0.0.1 (scripts/postgres.sh).
 pg_dir="$(mktemp -d /tmp/brolly-test-pg.XXXXXX)"
 chmod 777 "$pg_dir"
-pg_port="${BROLLY_TEST_PG_PORT:-55439}"
+pg_port="${BROLLY_TEST_PG_PORT:-$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')}"
 trap 'kill "$double_pid" 2>/dev/null || true; bash scripts/postgres.sh stop "$pg_dir/data" || true' EXIT
 BROLLY_TEST_DATABASE_URL="$(bash scripts/postgres.sh start "$pg_dir/data" "$pg_port")"
 echo "PostgreSQL for the store's tests: $BROLLY_TEST_DATABASE_URL"
