@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A PostgreSQL server for Brolly's cluster and its tests, on 127.0.0.1 only, in a directory of its
 # own: Debian's `postgresql` package (installed when missing), a database `brolly` owned by the
-# user `brolly`, trust authentication on loopback.
+# user `brolly`, trust authentication on loopback, TLS offered with a self-signed certificate
+# (DIR/server.crt).
 #
 #   scripts/postgres.sh start  [DIR] [PORT]   # prints the BROLLY_DATABASE_URL to use
 #   scripts/postgres.sh stop   [DIR]
@@ -36,6 +37,15 @@ start)
         mkdir -p "$dir"
         [ "$(id -u)" -eq 0 ] && chown postgres: "$dir"
         as_owner "$bin/initdb" -D "$dir" -U brolly --auth=trust -E UTF8 --locale=C.UTF-8 >/dev/null
+        # TLS offered too (clients choose with sslmode): a self-signed certificate for 127.0.0.1,
+        # also its own CA, so that sslmode=verify-full&sslrootcert=$dir/server.crt can check it.
+        if command -v openssl >/dev/null; then
+            as_owner openssl req -x509 -newkey rsa:2048 -nodes -days 3650 -subj "/CN=127.0.0.1" \
+                -addext "subjectAltName=IP:127.0.0.1,DNS:localhost" -addext "basicConstraints=critical,CA:TRUE" \
+                -keyout "$dir/server.key" -out "$dir/server.crt" >/dev/null 2>&1
+            as_owner chmod 600 "$dir/server.key"
+            echo "ssl = on" | as_owner tee -a "$dir/postgresql.conf" >/dev/null
+        fi
     fi
     if ! as_owner "$bin/pg_ctl" -D "$dir" status >/dev/null 2>&1; then
         as_owner "$bin/pg_ctl" -D "$dir" -l "$dir/server.log" -w -t 60 start \

@@ -74,9 +74,10 @@ def postgres():
 
 
 class Cluster:
-    def __init__(self, postgres, double, tmp_path, n=3, env=None):
+    def __init__(self, postgres, double, tmp_path, n=3, env=None, url_options=""):
         self.pg = postgres
         self.url, self.dbname = postgres.fresh_database()
+        self.url += url_options
         self.servers = []
         base = {k: v for k, v in os.environ.items() if not k.startswith("BROLLY_") and k != "OPENWEATHERMAP_API_KEY"}
         base.update(double.env())
@@ -334,3 +335,27 @@ def test_the_alert_poller_runs_on_one_instance_and_is_taken_over_within_a_minute
     assert now and now != first, "no instance took the alert poller over within a minute"
     survivor = next(s for p, s in ports.items() if f":{p}:" in now + ":")
     assert survivor is not owner and "this instance" in survivor.logs()
+
+
+def test_tls_is_used_when_the_url_asks_for_it(cluster_factory, postgres, tmp_path):
+    c = cluster_factory(n=1, url_options="?sslmode=require")
+    assert get(c.servers[0], "/api/v1/places")[0] == 200
+    encrypted = c.psql("SELECT count(*) FROM pg_stat_ssl s JOIN pg_stat_activity a USING (pid) "
+                       f"WHERE a.datname = '{c.dbname}' AND s.ssl AND a.pid <> pg_backend_pid()")
+    assert int(encrypted) >= 1
+    # The certificate checked against its CA, host name included.
+    root = os.path.join(postgres.data, "server.crt")
+    checked = cluster_factory(n=1, url_options=f"?sslmode=verify-full&sslrootcert={root}")
+    assert get(checked.servers[0], "/api/v1/places")[0] == 200
+    # Without the CA the self-signed certificate is refused: a one-line error, not a start.
+    env = {k: v for k, v in os.environ.items() if not k.startswith("BROLLY_")}
+    env.update(BROLLY_DATABASE_URL=checked.url.split("?")[0] + "?sslmode=verify-full", BROLLY_DATA_DIR=str(tmp_path / "d"),
+               BROLLY_CACHE_DIR=str(tmp_path / "c"), HOME=str(tmp_path))
+    from conftest import brolly_binary
+    started = time.time()
+    out = subprocess.run([brolly_binary(), "serve", "--port", str(free_port())], env=env, capture_output=True, text=True,
+                         timeout=60)
+    assert time.time() - started < 15
+    assert out.returncode != 0
+    errors = [line for line in out.stderr.splitlines() if "error:" in line]
+    assert len(errors) == 1 and "cannot use the database" in errors[0] and "certificate" in errors[0].lower(), out.stderr

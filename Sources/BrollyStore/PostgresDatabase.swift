@@ -29,15 +29,51 @@ public final class PostgresDatabase: DataStore, SharedCacheTier, SharedLimiter {
         async throws -> PostgresDatabase
     {
         let database = try PostgresDatabase(url: url, logger: logger, timeout: timeout)
-        do { try await database.migrate() } catch {
+        do {
+            try await database.probe()
+            try await database.migrate()
+        } catch {
             await database.close()
             throw error
         }
         return database
     }
 
+    /// One connection made directly, not through the pools (which retry quietly): a database that
+    /// refuses this instance — TLS, password, no such database — or is not there says why at
+    /// start, within seconds.
+    func probe() async throws {
+        let connection = try await Deadline.race(6) { [direct] in
+            try await PostgresConnection.connect(configuration: direct, id: 0, logger: Self.quiet)
+        }
+        try? await connection.close()
+    }
+
+    let direct: PostgresConnection.Configuration
+
+    /// A one-line account of a failure to reach or use the database, for the operator.
+    public static func explain(_ error: any Error) -> String {
+        if error is DeadlineExceeded { return "no answer in time" }
+        if let error = error as? PSQLError {
+            if let message = error.serverInfo?[.message] { return message }
+            let underlying = error.underlying.map { String(describing: $0) } ?? ""
+            return ("\(error.code) " + underlying).replacingOccurrences(of: "\n", with: " ").trimmingCharacters(in: .whitespaces)
+        }
+        return String(describing: error).replacingOccurrences(of: "\n", with: " ")
+    }
+
     init(url: String, logger: Logger, timeout: TimeInterval) throws {
-        let (configuration, poolSize) = try Self.configuration(from: url)
+        let (configuration, poolSize, tlsMode) = try Self.configuration(from: url)
+        var direct = PostgresConnection.Configuration(
+            host: configuration.host ?? "127.0.0.1", port: configuration.port ?? 5432, username: configuration.username,
+            password: configuration.password, database: configuration.database, tls: .disable)
+        switch tlsMode {
+        case .disable: break
+        case .prefer(let c): direct.tls = .prefer(try NIOSSLContext(configuration: c))
+        case .require(let c): direct.tls = .require(try NIOSSLContext(configuration: c))
+        }
+        direct.options.connectTimeout = .seconds(5)
+        self.direct = direct
         var small = configuration
         small.options.maximumConnections = poolSize
         var locking = configuration
@@ -57,11 +93,20 @@ public final class PostgresDatabase: DataStore, SharedCacheTier, SharedLimiter {
         for runner in runners { runner.cancel() }
     }
 
-    /// The client configuration for a `postgres://` or `postgresql://` URL. `sslmode` `require`,
-    /// `verify-ca` or `verify-full` asks for TLS (verified), `prefer` uses it when offered,
-    /// `disable` (the default, for a database on the same machine or network) does not.
-    /// `pool=N` sets the connections per pool (default 10; each instance has two pools).
-    static func configuration(from text: String) throws -> (PostgresClient.Configuration, Int) {
+    /// The client configuration for a `postgres://` or `postgresql://` URL. `sslmode` as libpq
+    /// reads it: `disable` (the default, for a database on the same machine or network) and
+    /// `allow` no TLS; `prefer` TLS when the server offers it; `require` TLS always (the
+    /// certificate not checked, as libpq does unless a root certificate is given); `verify-ca` TLS
+    /// with the certificate checked against `sslrootcert` (a PEM file; else the system's roots);
+    /// `verify-full` the same and the host name too. `pool=N` sets the connections per pool
+    /// (default 10; each instance has two pools).
+    enum TLSMode {
+        case disable
+        case prefer(TLSConfiguration)
+        case require(TLSConfiguration)
+    }
+
+    static func configuration(from text: String) throws -> (PostgresClient.Configuration, Int, TLSMode) {
         guard let url = URLComponents(string: text), let scheme = url.scheme, ["postgres", "postgresql"].contains(scheme),
             let host = url.host, !host.isEmpty
         else {
@@ -72,20 +117,43 @@ public final class PostgresDatabase: DataStore, SharedCacheTier, SharedLimiter {
         var database = url.path.hasPrefix("/") ? String(url.path.dropFirst()) : url.path
         database = database.removingPercentEncoding ?? database
         let query = Dictionary((url.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { $1 })
-        let tls: PostgresClient.Configuration.TLS
-        switch query["sslmode"] ?? "disable" {
-        case "disable", "allow": tls = .disable
-        case "prefer": tls = .prefer(.makeClientConfiguration())
-        case "require", "verify-ca", "verify-full": tls = .require(.makeClientConfiguration())
-        case let other: throw BrollyError.invalidInput("the database URL's sslmode '\(other)' is not one of disable, prefer, require")
+        var tlsConfiguration = TLSConfiguration.makeClientConfiguration()
+        if let root = query["sslrootcert"], !root.isEmpty {
+            guard FileManager.default.isReadableFile(atPath: root) else {
+                throw BrollyError.invalidInput("the database URL's sslrootcert \(root) cannot be read")
+            }
+            tlsConfiguration.trustRoots = .file(root)
         }
+        let mode: TLSMode
+        switch query["sslmode"] ?? "disable" {
+        case "disable", "allow": mode = .disable
+        case "prefer":
+            tlsConfiguration.certificateVerification = .none
+            mode = .prefer(tlsConfiguration)
+        case "require":
+            if query["sslrootcert"] == nil { tlsConfiguration.certificateVerification = .none }
+            mode = .require(tlsConfiguration)
+        case "verify-ca":
+            tlsConfiguration.certificateVerification = .noHostnameVerification
+            mode = .require(tlsConfiguration)
+        case "verify-full": mode = .require(tlsConfiguration)
+        case let other:
+            throw BrollyError.invalidInput(
+                "the database URL's sslmode '\(other)' is not one of disable, prefer, require, verify-ca, verify-full")
+        }
+        let tls: PostgresClient.Configuration.TLS =
+            switch mode {
+            case .disable: .disable
+            case .prefer(let c): .prefer(c)
+            case .require(let c): .require(c)
+            }
         var configuration = PostgresClient.Configuration(
             host: host, port: url.port ?? 5432, username: user, password: password, database: database.isEmpty ? nil : database,
             tls: tls)
         configuration.options.connectTimeout = .seconds(3)
         let pool = query["pool"].flatMap(Int.init) ?? 10
         guard (1...200).contains(pool) else { throw BrollyError.invalidInput("the database URL's pool must be 1 to 200") }
-        return (configuration, pool)
+        return (configuration, pool, mode)
     }
 
     // MARK: Running operations

@@ -71,7 +71,7 @@ struct Serve: AsyncParsableCommand {
             } catch let error as BrollyError {
                 throw CommandFailure(message: "BROLLY_DATABASE_URL: \(error.message)")
             } catch {
-                throw CommandFailure(message: "cannot use the database \(shown): \(error)")
+                throw CommandFailure(message: "cannot use the database \(shown): \(PostgresDatabase.explain(error))")
             }
             logger.info("database \(shown) (PostgreSQL, shared with the other instances)")
         } else {
