@@ -180,6 +180,12 @@ struct CacheJanitor: Service {
             while !Task.isCancelled {
                 let (removed, bytes) = cache.evict(maxBytes: maxBytes)
                 if removed > 0 { logger.info("cache: removed \(removed) old entries, \(bytes >> 20) MB left") }
+                // The cluster's shared tier has the same bounds (each instance sweeps; it is idempotent).
+                if let shared = cache.shared,
+                    let swept = try? await shared.sweep(olderThan: Date().addingTimeInterval(-30 * 86_400), maxBytes: maxBytes), swept > 0
+                {
+                    logger.info("shared cache: removed \(swept) old entries")
+                }
                 try? await Task.sleep(nanoseconds: 300 * 1_000_000_000)
             }
         }

@@ -808,6 +808,32 @@ extension PostgresDatabase {
         }
     }
 
+    public func sweep(olderThan: Date, maxBytes: Int) async throws -> Int {
+        try await run(timeout: 30) { client in
+            var removed = 0
+            let cutoff = olderThan.timeIntervalSince1970
+            let target = Int64(maxBytes / 10 * 9)
+            for try await _ in try await client.query("DELETE FROM cache_entry WHERE received_at < \(cutoff) RETURNING 1").decode(Int.self) {
+                removed += 1
+            }
+            for try await _ in try await client.query(
+                """
+                DELETE FROM cache_entry WHERE key IN (
+                    SELECT key FROM (
+                        SELECT key, sum(octet_length(payload)) OVER (ORDER BY received_at DESC, key) AS running FROM cache_entry
+                    ) newest_first WHERE running > \(target))
+                RETURNING 1
+                """
+            ).decode(Int.self) {
+                removed += 1
+            }
+            // Buckets idle for two days are full again: forgetting them changes nothing.
+            try await client.query("DELETE FROM rate_bucket WHERE updated_at < extract(epoch FROM now()) - 172800")
+            try await client.query("DELETE FROM lease WHERE expires_at < now() - interval '1 day'")
+            return removed
+        }
+    }
+
     /// Keeps the newer of two answers when two instances write one key.
     static func upsert(_ key: String, _ row: SharedCacheRow) -> PostgresQuery {
         """

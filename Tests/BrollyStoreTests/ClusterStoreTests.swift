@@ -100,6 +100,22 @@ struct ClusterStoreTests {
         await b.close()
     }
 
+    @Test func theCacheTierIsKeptBoundedByAgeAndSize() async throws {
+        let (a, b) = try await two()
+        let now = Date()
+        let run = UUID().uuidString.prefix(8)
+        try await a.write("old-\(run)", SharedCacheRow(payload: Data(count: 10), receivedAt: now.addingTimeInterval(-40 * 86_400)))
+        try await a.write("older-\(run)", SharedCacheRow(payload: Data(count: 1000), receivedAt: now.addingTimeInterval(-10)))
+        try await a.write("newest-\(run)", SharedCacheRow(payload: Data(count: 1000), receivedAt: now))
+        let removed = try await b.sweep(olderThan: now.addingTimeInterval(-30 * 86_400), maxBytes: 1200)
+        #expect(removed >= 2)
+        #expect(try await a.read("old-\(run)") == nil)
+        #expect(try await a.read("older-\(run)") == nil)
+        #expect(try await a.read("newest-\(run)") != nil)
+        await a.close()
+        await b.close()
+    }
+
     @Test func sharedBucketsHoldAcrossInstances() async throws {
         let (a, b) = try await two()
         let key = "budget:test-\(UUID())"

@@ -28,6 +28,10 @@ public protocol SharedCacheTier: Sendable {
     func exclusively<T: Sendable>(
         _ key: String, _ body: @escaping @Sendable (SharedCacheRow?) async throws -> (result: T, store: SharedCacheRow?)
     ) async throws -> T
+    /// Keeps the tier bounded, as `FileCache.evict` does the files: removes rows received before
+    /// `olderThan`, then the oldest until the payloads take at most 90% of `maxBytes`. Returns
+    /// how many rows were removed.
+    func sweep(olderThan: Date, maxBytes: Int) async throws -> Int
 }
 
 /// Rate limits shared by several processes: the upstream budgets and the per-client allowances
