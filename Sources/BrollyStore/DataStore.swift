@@ -21,6 +21,7 @@ public protocol DataStore: Sendable {
     // Saved places
     func places(device: String) async throws -> [SavedPlace]
     func place(id: Int64, device: String) async throws -> SavedPlace?
+    @discardableResult
     func addPlace(_ place: Place, customName: String?, device: String, now: Date) async throws -> SavedPlace
     func renamePlace(id: Int64, customName: String?, device: String) async throws -> SavedPlace?
     func movePlace(id: Int64, to position: Int, device: String) async throws -> [SavedPlace]?
@@ -28,6 +29,7 @@ public protocol DataStore: Sendable {
     func removePlace(id: Int64, device: String) async throws -> Bool
 
     // History
+    @discardableResult
     func recordLookup(_ report: WeatherReport, address: Address?, coordinate: Coordinate, device: String, now: Date) async throws
         -> HistoryEntry
     func recordLookups(_ lookups: [AppDatabase.Lookup], addresses: [AppDatabase.AddressPatch]) async throws

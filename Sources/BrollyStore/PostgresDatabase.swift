@@ -159,6 +159,7 @@ public final class PostgresDatabase: DataStore, SharedCacheTier, SharedLimiter {
     // MARK: Running operations
 
     /// Runs `operation` with a time limit; failures to reach the database become `StoreUnavailable`.
+    @discardableResult
     func run<T: Sendable>(
         timeout: TimeInterval? = nil, on pool: PostgresClient? = nil, _ operation: @escaping @Sendable (PostgresClient) async throws -> T
     ) async throws -> T {
@@ -171,7 +172,7 @@ public final class PostgresDatabase: DataStore, SharedCacheTier, SharedLimiter {
         } catch let error where Self.isUnavailability(error) {
             health.markDown(for: 1)
             logger.warning("database unavailable: \(String(reflecting: error))")
-            throw StoreUnavailable(Self.describe(error))
+            throw StoreUnavailable(Self.explain(error))
         }
     }
 
@@ -213,32 +214,13 @@ public final class PostgresDatabase: DataStore, SharedCacheTier, SharedLimiter {
         return error is ChannelError || error is IOError
     }
 
-    static func describe(_ error: any Error) -> String {
-        if error is DeadlineExceeded { return "no answer in time" }
-        if let error = error as? PSQLError {
-            if let message = error.serverInfo?[.message] { return message }
-            return "\(error.code)"
-        }
-        return "\(error)"
-    }
-
-    static let jsonEncoder: JSONEncoder = {
-        let e = JSONEncoder()
-        e.dateEncodingStrategy = .secondsSince1970
-        return e
-    }()
-    static let jsonDecoder: JSONDecoder = {
-        let d = JSONDecoder()
-        d.dateDecodingStrategy = .secondsSince1970
-        return d
-    }()
-
+    /// JSON columns (addresses, weather snapshots) use the cache's coders (dates in seconds).
     static func json<T: Encodable>(_ value: T) throws -> String {
-        String(decoding: try jsonEncoder.encode(value), as: UTF8.self)
+        String(decoding: try FileCache.encoder.encode(value), as: UTF8.self)
     }
 
     static func decode<T: Decodable>(_ type: T.Type, json: String) throws -> T {
-        try jsonDecoder.decode(type, from: Data(json.utf8))
+        try FileCache.decoder.decode(type, from: Data(json.utf8))
     }
 
     // MARK: Migrations
@@ -876,7 +858,7 @@ extension PostgresDatabase {
             // The database's failure, not the body's (a lock wait that timed out included): the
             // caller goes on without the cluster.
             if Self.isUnavailability(error) { health.markDown(for: 1) }
-            throw SharedTierUnavailable(Self.describe(error))
+            throw SharedTierUnavailable(Self.explain(error))
         }
     }
 

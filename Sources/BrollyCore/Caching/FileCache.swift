@@ -50,12 +50,13 @@ public struct FileCache: Sendable {
         var payload: Data
     }
 
-    static let encoder: JSONEncoder = {
+    /// The coders of cached payloads (dates as seconds since 1970), also used by other stores of them.
+    public static let encoder: JSONEncoder = {
         let e = JSONEncoder()
         e.dateEncodingStrategy = .secondsSince1970
         return e
     }()
-    static let decoder: JSONDecoder = {
+    public static let decoder: JSONDecoder = {
         let d = JSONDecoder()
         d.dateDecodingStrategy = .secondsSince1970
         return d
