@@ -359,3 +359,13 @@ def test_tls_is_used_when_the_url_asks_for_it(cluster_factory, postgres, tmp_pat
     assert out.returncode != 0
     errors = [line for line in out.stderr.splitlines() if "error:" in line]
     assert len(errors) == 1 and "cannot use the database" in errors[0] and "certificate" in errors[0].lower(), out.stderr
+
+
+def test_new_devices_an_address_may_store_are_counted_for_the_cluster(cluster_factory):
+    c = cluster_factory(env={"BROLLY_NEW_DEVICES_PER_MINUTE": "3"})
+    statuses = []
+    for i in range(9):  # nine new browsers from one address, spread over the instances
+        status, _, _ = Browser().request(c.servers[i % 3], "POST", "/api/v1/places", {"latitude": 1 + i, "longitude": 2, "name": "P"})
+        statuses.append(status)
+    # Each instance alone would have let 3 in (9 in all): the cluster lets 3 in.
+    assert statuses.count(201) == 3 and statuses.count(429) == 6

@@ -19,7 +19,9 @@ struct ServerParts: Sendable {
         self.useCases = useCases
         self.settings = settings
         self.metrics = metrics
-        limits = ClientLimits(callsPerMinute: settings.clientCallsPerMinute, devicesPerMinute: settings.newDevicesPerMinute)
+        limits = ClientLimits(
+            callsPerMinute: settings.clientCallsPerMinute, devicesPerMinute: settings.newDevicesPerMinute,
+            shared: useCases.services.guards.shared)
         let store = useCases.services.store
         tokens = DeviceTokens(secret: settings.deviceSecret, isKnownDevice: { (try? await store.deviceExists($0)) ?? false })
         routes = RouteTable()

@@ -11,11 +11,14 @@ final class ClientLimits: Sendable {
     let callsPerMinute: Int
     let devicesPerMinute: Int
     private let buckets: MemoryCache<TokenBuckets>
+    /// The cluster's buckets (several servers on one PostgreSQL); nil: this process alone.
+    let shared: (any SharedLimiter)?
 
-    init(callsPerMinute: Int = 30, devicesPerMinute: Int = 30, capacity: Int = 100_000) {
+    init(callsPerMinute: Int = 30, devicesPerMinute: Int = 30, capacity: Int = 100_000, shared: (any SharedLimiter)? = nil) {
         self.callsPerMinute = callsPerMinute
         self.devicesPerMinute = devicesPerMinute
         buckets = MemoryCache(capacity: capacity)
+        self.shared = shared
     }
 
     private func bucket(_ key: String, count: Int) -> TokenBuckets {
@@ -53,6 +56,14 @@ final class ClientLimits: Sendable {
     /// Nil when `ip` may be given a new device now; else the seconds until it may.
     func mayMintDevice(ip: String) -> TimeInterval? {
         Self.take(bucket("n:" + ip, count: devicesPerMinute))
+    }
+
+    /// In a cluster, a device that is about to be written (its first write) also takes from the
+    /// address's share for the whole cluster, so that several instances do not multiply it. Reads
+    /// never ask the database: a device that only reads owns nothing stored.
+    func mayStoreNewDevice(ip: String) async -> TimeInterval? {
+        guard let shared else { return nil }
+        return (try? await shared.take("mint:" + ip, limits: [RateLimit(devicesPerMinute, per: 60)])) ?? nil
     }
 }
 

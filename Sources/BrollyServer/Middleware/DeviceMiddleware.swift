@@ -29,6 +29,8 @@ struct DeviceMiddleware: RouterMiddleware {
                 // No new device for this address now: reads are answered without one.
                 if isWrite { throw BrollyError.clientLimited(retryAfter: retryAfter) }
                 context.deviceID = DeviceTokens.anonymous
+            } else if isWrite, let retryAfter = await limits.mayStoreNewDevice(ip: context.clientIP) {
+                throw BrollyError.clientLimited(retryAfter: retryAfter)
             } else {
                 let token = tokens.make()
                 newToken = token
