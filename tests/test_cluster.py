@@ -369,3 +369,20 @@ def test_new_devices_an_address_may_store_are_counted_for_the_cluster(cluster_fa
         statuses.append(status)
     # Each instance alone would have let 3 in (9 in all): the cluster lets 3 in.
     assert statuses.count(201) == 3 and statuses.count(429) == 6
+
+
+@pytest.mark.parametrize("url, says", [
+    ("mysql://brolly@127.0.0.1/brolly", "must look like postgres://"),
+    ("postgres://brolly@127.0.0.1/brolly?sslmode=sometimes", "sslmode 'sometimes'"),
+    ("postgres://brolly@127.0.0.1:1/brolly", "cannot use the database"),
+])
+def test_a_bad_or_unreachable_database_url_is_one_clear_line(tmp_path, url, says):
+    from conftest import brolly_binary
+    env = {k: v for k, v in os.environ.items() if not k.startswith("BROLLY_")}
+    env.update(BROLLY_DATA_DIR=str(tmp_path / "d"), BROLLY_CACHE_DIR=str(tmp_path / "c"), HOME=str(tmp_path))
+    started = time.time()
+    out = subprocess.run([brolly_binary(), "serve", "--port", str(free_port()), "--database-url", url], env=env,
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode != 0 and time.time() - started < 15
+    errors = [line for line in out.stderr.splitlines() if "error:" in line]
+    assert len(errors) == 1 and says in errors[0] and "Traceback" not in out.stderr and "Fatal" not in out.stderr, out.stderr

@@ -69,7 +69,7 @@ struct Serve: AsyncParsableCommand {
                 store = postgres
                 cluster = postgres
             } catch let error as BrollyError {
-                throw CommandFailure(message: "BROLLY_DATABASE_URL: \(error.message)")
+                throw CommandFailure(message: "\(databaseURL == nil ? "BROLLY_DATABASE_URL" : "--database-url"): \(error.message)")
             } catch {
                 throw CommandFailure(message: "cannot use the database \(shown): \(PostgresDatabase.explain(error))")
             }
