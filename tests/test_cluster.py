@@ -270,6 +270,8 @@ def test_postgres_away_for_10_s_stale_weather_is_served_writes_are_503_and_it_re
                 assert me.request(s, "GET", "/api/v1/places")[0] == 503
             time.sleep(0.5)
         assert 500 not in statuses
+        with urllib.request.urlopen(c.servers[0].url + "/metrics", timeout=10) as r:
+            assert 'brolly_database_available{engine="postgresql"} 0' in r.read().decode()
     finally:
         postgres.start()
         double.ok()
@@ -287,6 +289,8 @@ def test_postgres_away_for_10_s_stale_weather_is_served_writes_are_503_and_it_re
         assert names == ["Before", "After"]
     for s in c.servers:
         assert s.proc.poll() is None
+    with urllib.request.urlopen(c.servers[0].url + "/metrics", timeout=10) as r:
+        assert 'brolly_database_available{engine="postgresql"} 1' in r.read().decode()
 
 
 def test_the_budget_holds_for_the_cluster_not_per_instance(cluster_factory, double):

@@ -25,7 +25,7 @@ struct ServerParts: Sendable {
         let store = useCases.services.store
         tokens = DeviceTokens(secret: settings.deviceSecret, isKnownDevice: { (try? await store.deviceExists($0)) ?? false })
         routes = RouteTable()
-        metrics.watch(guards: useCases.services.guards, history: useCases.historyWriter)
+        metrics.watch(guards: useCases.services.guards, history: useCases.historyWriter, store: useCases.services.store)
     }
 }
 

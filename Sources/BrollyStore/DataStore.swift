@@ -13,6 +13,8 @@ import Foundation
 public protocol DataStore: Sendable {
     /// A short name of the engine, for logs: `sqlite` or `postgresql`.
     var engine: String { get }
+    /// False while the database is known to be unreachable (for metrics).
+    var isAvailable: Bool { get }
 
     // Devices
     func deviceExists(_ id: String) async throws -> Bool
@@ -87,6 +89,7 @@ extension DataStore {
 
 extension AppDatabase: DataStore {
     public var engine: String { "sqlite" }
+    public var isAvailable: Bool { true }
 
     /// One process: the lease is always its own.
     public func acquireLease(_ name: String, holder: String, duration: TimeInterval) async throws -> Bool { true }

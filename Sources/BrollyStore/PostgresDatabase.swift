@@ -15,6 +15,7 @@ import PostgresNIO
 /// second before trying again, so that requests do not queue behind a dead database.
 public final class PostgresDatabase: DataStore, SharedCacheTier, SharedLimiter {
     public var engine: String { "postgresql" }
+    public var isAvailable: Bool { health.downUntil() == nil }
     let client: PostgresClient
     let locks: PostgresClient
     let logger: Logger

@@ -1,4 +1,5 @@
 import BrollyCore
+import BrollyStore
 import BrollyUseCases
 import CoreMetrics
 import Foundation
@@ -27,8 +28,9 @@ public final class ServerMetrics: Sendable {
     private let cacheAnswers: [String: CoreMetrics.Counter]
     /// Read when scraped.
     nonisolated(unsafe) private var sources: (guards: UpstreamGuards, history: HistoryWriter?)?
-    // nonisolated(unsafe): set once by `watch` while the router is built, before the server
-    // accepts a connection; only read afterwards.
+    nonisolated(unsafe) private var store: (any DataStore)?
+    // nonisolated(unsafe) (both): set once by `watch` while the router is built, before the
+    // server accepts a connection; only read afterwards.
 
     struct RequestMetrics: Sendable {
         let counter: CoreMetrics.Counter
@@ -59,8 +61,9 @@ public final class ServerMetrics: Sendable {
         cacheAnswers = answers
     }
 
-    func watch(guards: UpstreamGuards, history: HistoryWriter?) {
+    func watch(guards: UpstreamGuards, history: HistoryWriter?, store: (any DataStore)? = nil) {
         sources = (guards, history)
+        self.store = store
     }
 
     func request(route: String, method: String, status: Int, nanoseconds: Int64) {
@@ -115,6 +118,10 @@ public final class ServerMetrics: Sendable {
         text += "brolly_history_rows_written_total \(history?.rowsWritten ?? 0)\n"
         text += "# TYPE brolly_history_rows_buffered gauge\n"
         text += "brolly_history_rows_buffered \(history?.buffered ?? 0)\n"
+        if let store {
+            text += "# TYPE brolly_database_available gauge\n"
+            text += "brolly_database_available{engine=\"\(store.engine)\"} \(store.isAvailable ? 1 : 0)\n"
+        }
         out.append(contentsOf: Array(text.utf8))
         return out
     }
