@@ -390,3 +390,34 @@ def test_a_bad_or_unreachable_database_url_is_one_clear_line(tmp_path, url, says
     assert out.returncode != 0 and time.time() - started < 15
     errors = [line for line in out.stderr.splitlines() if "error:" in line]
     assert len(errors) == 1 and says in errors[0] and "Traceback" not in out.stderr and "Fatal" not in out.stderr, out.stderr
+
+
+def test_an_instance_killed_while_it_holds_a_places_lock_leaves_no_lock_behind(cluster_factory, double):
+    c = cluster_factory(n=2)
+    a, b = c.servers
+    # A's upstream call hangs; B asks for the same place meanwhile and waits for A's lock.
+    double.fault("delay", delay=20, path="/v1/forecast", times=1)
+    def ask_a():
+        try:
+            get(a, "/api/v1/weather?lat=48.857&lon=2.352", timeout=30)
+        except OSError:
+            pass  # A is killed before it answers
+
+    threading.Thread(target=ask_a, daemon=True).start()
+    time.sleep(1)
+    answer = {}
+
+    def ask_b():
+        answer["status"] = get(b, "/api/v1/weather?lat=48.857&lon=2.352", timeout=30)[0]
+        answer["at"] = time.time()
+
+    waiter = threading.Thread(target=ask_b)
+    waiter.start()
+    time.sleep(1)
+    assert "status" not in answer  # B is waiting for A's call
+    a.proc.kill()
+    killed = time.time()
+    waiter.join(timeout=30)
+    # The lock went with A's connection: B made the call itself at once.
+    assert answer.get("status") == 200 and answer["at"] - killed < 5
+    assert double.calls("/v1/forecast") == 2
