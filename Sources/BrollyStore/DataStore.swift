@@ -18,7 +18,6 @@ public protocol DataStore: Sendable {
 
     // Devices
     func deviceExists(_ id: String) async throws -> Bool
-    func touchDevice(_ id: String, now: Date) async throws
 
     // Saved places
     func places(device: String) async throws -> [SavedPlace]
@@ -68,7 +67,6 @@ public struct StoreUnavailable: Error, Sendable, CustomStringConvertible {
 }
 
 extension DataStore {
-    public func touchDevice(_ id: String) async throws { try await touchDevice(id, now: Date()) }
     public func history(device: String) async throws -> [HistoryEntry] { try await history(device: device, limit: 100) }
     public func recordLookups(_ lookups: [AppDatabase.Lookup]) async throws { try await recordLookups(lookups, addresses: []) }
     public func recordDelivery(subscription: String, alertKey: String, status: Int) async throws {

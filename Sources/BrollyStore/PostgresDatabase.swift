@@ -94,6 +94,12 @@ public final class PostgresDatabase: DataStore, SharedCacheTier, SharedLimiter {
         for runner in runners { runner.cancel() }
     }
 
+    enum TLSMode {
+        case disable
+        case prefer(TLSConfiguration)
+        case require(TLSConfiguration)
+    }
+
     /// The client configuration for a `postgres://` or `postgresql://` URL. `sslmode` as libpq
     /// reads it: `disable` (the default, for a database on the same machine or network) and
     /// `allow` no TLS; `prefer` TLS when the server offers it; `require` TLS always (the
@@ -101,12 +107,6 @@ public final class PostgresDatabase: DataStore, SharedCacheTier, SharedLimiter {
     /// with the certificate checked against `sslrootcert` (a PEM file; else the system's roots);
     /// `verify-full` the same and the host name too. `pool=N` sets the connections per pool
     /// (default 10; each instance has two pools).
-    enum TLSMode {
-        case disable
-        case prefer(TLSConfiguration)
-        case require(TLSConfiguration)
-    }
-
     static func configuration(from text: String) throws -> (PostgresClient.Configuration, Int, TLSMode) {
         guard let url = URLComponents(string: text), let scheme = url.scheme, ["postgres", "postgresql"].contains(scheme),
             let host = url.host, !host.isEmpty
@@ -162,12 +162,11 @@ public final class PostgresDatabase: DataStore, SharedCacheTier, SharedLimiter {
     /// Runs `operation` with a time limit; failures to reach the database become `StoreUnavailable`.
     @discardableResult
     func run<T: Sendable>(
-        timeout: TimeInterval? = nil, on pool: PostgresClient? = nil, _ operation: @escaping @Sendable (PostgresClient) async throws -> T
+        timeout: TimeInterval? = nil, _ operation: @escaping @Sendable (PostgresClient) async throws -> T
     ) async throws -> T {
         if let until = health.downUntil(), until > Date() { throw StoreUnavailable("not reachable a moment ago") }
-        let pool = pool ?? client
         do {
-            let value = try await Deadline.race(timeout ?? self.timeout) { try await operation(pool) }
+            let value = try await Deadline.race(timeout ?? self.timeout) { [client] in try await operation(client) }
             health.markUp()
             return value
         } catch let error where Self.isUnavailability(error) {
@@ -178,8 +177,10 @@ public final class PostgresDatabase: DataStore, SharedCacheTier, SharedLimiter {
     }
 
     /// Runs `body` in a transaction on one connection; the body's own error is rethrown as it is.
-    func transaction<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
-        try await run { client in
+    func transaction<T: Sendable>(
+        timeout: TimeInterval? = nil, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        try await run(timeout: timeout) { client in
             try await client.withConnection { connection in
                 try await Self.inTransaction(connection, body)
             }
@@ -189,14 +190,13 @@ public final class PostgresDatabase: DataStore, SharedCacheTier, SharedLimiter {
     static func inTransaction<T: Sendable>(
         _ connection: PostgresConnection, _ body: (PostgresConnection) async throws -> T
     ) async throws -> T {
-        let logger = Logger(label: "brolly.postgres.tx")
-        try await connection.query("BEGIN", logger: logger)
+        try await connection.query("BEGIN", logger: quiet)
         do {
             let value = try await body(connection)
-            try await connection.query("COMMIT", logger: logger)
+            try await connection.query("COMMIT", logger: quiet)
             return value
         } catch {
-            _ = try? await connection.query("ROLLBACK", logger: logger)
+            _ = try? await connection.query("ROLLBACK", logger: quiet)
             throw error
         }
     }
@@ -286,44 +286,37 @@ public final class PostgresDatabase: DataStore, SharedCacheTier, SharedLimiter {
     ]
 
     func migrate() async throws {
-        try await run(timeout: 30) { client in
-            try await client.withConnection { connection in
-                try await Self.inTransaction(connection) { connection in
-                    try await connection.query("SELECT pg_advisory_xact_lock(7301730)", logger: Self.quiet)
-                    try await connection.query(
-                        "CREATE TABLE IF NOT EXISTS brolly_migration (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())",
-                        logger: Self.quiet)
-                    var done = Set<String>()
-                    for try await name in try await connection.query("SELECT name FROM brolly_migration", logger: Self.quiet).decode(
-                        String.self)
-                    {
-                        done.insert(name)
-                    }
-                    for migration in Self.migrations where !done.contains(migration.name) {
-                        for statement in migration.statements {
-                            try await connection.query(PostgresQuery(unsafeSQL: statement), logger: Self.quiet)
-                        }
-                        try await connection.query("INSERT INTO brolly_migration (name) VALUES (\(migration.name))", logger: Self.quiet)
-                    }
+        try await transaction(timeout: 30) { connection in
+            try await connection.query("SELECT pg_advisory_xact_lock(7301730)", logger: Self.quiet)
+            try await connection.query(
+                "CREATE TABLE IF NOT EXISTS brolly_migration (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())",
+                logger: Self.quiet)
+            let done = Set(
+                try await Self.all(connection.query("SELECT name FROM brolly_migration", logger: Self.quiet).decode(String.self)))
+            for migration in Self.migrations where !done.contains(migration.name) {
+                for statement in migration.statements {
+                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: Self.quiet)
                 }
+                try await connection.query("INSERT INTO brolly_migration (name) VALUES (\(migration.name))", logger: Self.quiet)
             }
         }
     }
 
-    /// The migrations applied, in order (for tests and `brolly serve`'s log).
+    /// The migrations applied, in order (for tests).
     public func appliedMigrations() async throws -> [String] {
         try await run { client in
-            var names: [String] = []
-            for try await name in try await client.query("SELECT name FROM brolly_migration ORDER BY applied_at, name").decode(
-                String.self)
-            {
-                names.append(name)
-            }
-            return names
+            try await Self.all(client.query("SELECT name FROM brolly_migration ORDER BY applied_at, name").decode(String.self))
         }
     }
 
     static let quiet = Logger(label: "brolly.postgres.query")
+
+    /// Every row of a decoded result.
+    static func all<Rows: AsyncSequence>(_ rows: Rows) async throws -> [Rows.Element] {
+        var list: [Rows.Element] = []
+        for try await row in rows { list.append(row) }
+        return list
+    }
 }
 
 // MARK: - Devices
@@ -331,20 +324,7 @@ public final class PostgresDatabase: DataStore, SharedCacheTier, SharedLimiter {
 extension PostgresDatabase {
     public func deviceExists(_ id: String) async throws -> Bool {
         try await run { client in
-            for try await exists in try await client.query("SELECT EXISTS (SELECT 1 FROM device WHERE id = \(id))").decode(Bool.self) {
-                return exists
-            }
-            return false
-        }
-    }
-
-    public func touchDevice(_ id: String, now: Date) async throws {
-        try await run { client in
-            try await client.query(
-                """
-                INSERT INTO device (id, created_at, last_seen_at) VALUES (\(id), \(now), \(now))
-                ON CONFLICT (id) DO UPDATE SET last_seen_at = excluded.last_seen_at
-                """)
+            try await Self.all(client.query("SELECT EXISTS (SELECT 1 FROM device WHERE id = \(id))").decode(Bool.self)).first ?? false
         }
     }
 
@@ -374,19 +354,9 @@ extension PostgresDatabase {
     }
 
     static func places(device: String, on connection: PostgresConnection) async throws -> [SavedPlace] {
-        var list: [SavedPlace] = []
         let rows = try await connection.query(
-            PostgresQuery(
-                unsafeSQL: "SELECT \(placeColumns) FROM place WHERE device_id = $1 ORDER BY order_index, id",
-                binds: bindings(device)), logger: quiet)
-        for try await row in rows.decode(PlaceRow.self) { list.append(savedPlace(row)) }
-        return list
-    }
-
-    static func bindings(_ values: String...) -> PostgresBindings {
-        var b = PostgresBindings()
-        for v in values { b.append(v) }
-        return b
+            "SELECT \(unescaped: placeColumns) FROM place WHERE device_id = \(device) ORDER BY order_index, id", logger: quiet)
+        return try await all(rows.decode(PlaceRow.self)).map(savedPlace)
     }
 
     public func places(device: String) async throws -> [SavedPlace] {
@@ -400,12 +370,11 @@ extension PostgresDatabase {
     public func addPlace(_ place: Place, customName: String?, device: String, now: Date) async throws -> SavedPlace {
         try await transaction { c in
             try await Self.lockDevice(device, now: now, on: c)
-            var next: Int64 = 0
-            for try await n in try await c.query(
-                "SELECT COALESCE(MAX(order_index) + 1, 0) FROM place WHERE device_id = \(device)", logger: Self.quiet
-            ).decode(Int64.self) {
-                next = n
-            }
+            let next =
+                try await Self.all(
+                    c.query("SELECT COALESCE(MAX(order_index) + 1, 0) FROM place WHERE device_id = \(device)", logger: Self.quiet)
+                        .decode(Int64.self)
+                ).first ?? 0
             var saved = SavedPlace(place: place, customName: customName, deviceId: device, orderIndex: Int(next), createdAt: now)
             let rows = try await c.query(
                 """
@@ -414,7 +383,7 @@ extension PostgresDatabase {
                         \(saved.latitude), \(saved.longitude), \(saved.timezone), \(next), \(now))
                 RETURNING id
                 """, logger: Self.quiet)
-            for try await id in rows.decode(Int64.self) { saved.id = id }
+            saved.id = try await Self.all(rows.decode(Int64.self)).first
             return saved
         }
     }
@@ -422,17 +391,9 @@ extension PostgresDatabase {
     public func renamePlace(id: Int64, customName: String?, device: String) async throws -> SavedPlace? {
         try await run { client in
             let rows = try await client.query(
-                PostgresQuery(
-                    unsafeSQL: "UPDATE place SET custom_name = $1 WHERE id = $2 AND device_id = $3 RETURNING \(Self.placeColumns)",
-                    binds: {
-                        var b = PostgresBindings()
-                        b.append(customName)
-                        b.append(id)
-                        b.append(device)
-                        return b
-                    }()))
-            for try await row in rows.decode(PlaceRow.self) { return Self.savedPlace(row) }
-            return nil
+                "UPDATE place SET custom_name = \(customName) WHERE id = \(id) AND device_id = \(device) RETURNING \(unescaped: Self.placeColumns)"
+            )
+            return try await Self.all(rows.decode(PlaceRow.self)).first.map(Self.savedPlace)
         }
     }
 
@@ -462,13 +423,8 @@ extension PostgresDatabase {
     public func removePlace(id: Int64, device: String) async throws -> Bool {
         try await transaction { c in
             try await Self.lockDevice(device, now: Date(), on: c)
-            var deleted = false
-            for try await _ in try await c.query(
-                "DELETE FROM place WHERE id = \(id) AND device_id = \(device) RETURNING id", logger: Self.quiet
-            ).decode(Int64.self) {
-                deleted = true
-            }
-            guard deleted else { return false }
+            let deleted = try await c.query("DELETE FROM place WHERE id = \(id) AND device_id = \(device) RETURNING id", logger: Self.quiet)
+            guard try await !deleted.collect().isEmpty else { return false }
             _ = try await Self.renumber(try await Self.places(device: device, on: c), on: c)
             return true
         }
@@ -524,18 +480,17 @@ extension PostgresDatabase {
             for device in Set(lookups.map(\.device)) { try await Self.trimHistory(device: device, on: c) }
             for patch in addresses {
                 let since = patch.since.addingTimeInterval(-1)
-                var matching: [Int64] = []
-                for try await (id, lat, lon) in try await c.query(
+                let candidates = try await c.query(
                     """
                     SELECT id, latitude, longitude FROM history
                     WHERE device_id = \(patch.device) AND created_at >= \(since) AND address IS NULL
                     """, logger: Self.quiet
                 ).decode((Int64, Double, Double).self)
-                where Coordinate(latitude: lat, longitude: lon).cacheKey == patch.coordinate.cacheKey {
-                    matching.append(id)
+                let matching = try await Self.all(candidates).filter {
+                    Coordinate(latitude: $0.1, longitude: $0.2).cacheKey == patch.coordinate.cacheKey
                 }
                 let json = try Self.json(patch.address)
-                for id in matching {
+                for (id, _, _) in matching {
                     try await c.query("UPDATE history SET address = \(json) WHERE id = \(id)", logger: Self.quiet)
                 }
             }
@@ -549,15 +504,11 @@ extension PostgresDatabase {
         let name = lookup.report.place.name.isEmpty ? Place.unnamed(coordinate).name : lookup.report.place.name
         let weather = try json(lookup.report)
         let address = try lookup.address.map { try json($0) }
-        var latest: HistoryEntry?
-        for try await row in try await c.query(
-            PostgresQuery(
-                unsafeSQL: "SELECT \(historyColumns) FROM history WHERE device_id = $1 ORDER BY created_at DESC, id DESC LIMIT 1",
-                binds: bindings(device)), logger: quiet
-        ).decode(HistoryRow.self) {
-            latest = try historyEntry(row)
-        }
-        if var latest, let id = latest.id, latest.coordinate.cacheKey == coordinate.cacheKey,
+        let rows = try await c.query(
+            "SELECT \(unescaped: historyColumns) FROM history WHERE device_id = \(device) ORDER BY created_at DESC, id DESC LIMIT 1",
+            logger: quiet)
+        if var latest = try await all(rows.decode(HistoryRow.self)).first.map(historyEntry), let id = latest.id,
+            latest.coordinate.cacheKey == coordinate.cacheKey,
             now.timeIntervalSince(latest.createdAt) < 600
         {
             try await c.query(
@@ -574,14 +525,12 @@ extension PostgresDatabase {
         var entry = HistoryEntry(
             deviceId: device, createdAt: now, latitude: coordinate.latitude, longitude: coordinate.longitude, placeName: name,
             address: lookup.address, weather: lookup.report)
-        for try await id in try await c.query(
+        let inserted = try await c.query(
             """
             INSERT INTO history (device_id, created_at, latitude, longitude, place_name, address, weather)
             VALUES (\(device), \(now), \(coordinate.latitude), \(coordinate.longitude), \(name), \(address), \(weather)) RETURNING id
-            """, logger: quiet
-        ).decode(Int64.self) {
-            entry.id = id
-        }
+            """, logger: quiet)
+        entry.id = try await all(inserted.decode(Int64.self)).first
         return entry
     }
 
@@ -595,53 +544,32 @@ extension PostgresDatabase {
 
     public func history(device: String, limit: Int) async throws -> [HistoryEntry] {
         try await run { client in
-            var entries: [HistoryEntry] = []
-            var binds = PostgresBindings()
-            binds.append(device)
-            binds.append(Int64(limit))
-            for try await row in try await client.query(
-                PostgresQuery(
-                    unsafeSQL: "SELECT \(Self.historyColumns) FROM history WHERE device_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2",
-                    binds: binds)
-            ).decode(HistoryRow.self) {
-                entries.append(try Self.historyEntry(row))
-            }
-            return entries
+            let rows = try await client.query(
+                """
+                SELECT \(unescaped: Self.historyColumns) FROM history WHERE device_id = \(device)
+                ORDER BY created_at DESC, id DESC LIMIT \(Int64(limit))
+                """)
+            return try await Self.all(rows.decode(HistoryRow.self)).map(Self.historyEntry)
         }
     }
 
     public func historyEntry(id: Int64, device: String) async throws -> HistoryEntry? {
         try await run { client in
-            var binds = PostgresBindings()
-            binds.append(id)
-            binds.append(device)
-            for try await row in try await client.query(
-                PostgresQuery(unsafeSQL: "SELECT \(Self.historyColumns) FROM history WHERE id = $1 AND device_id = $2", binds: binds)
-            ).decode(HistoryRow.self) {
-                return try Self.historyEntry(row)
-            }
-            return nil
+            let rows = try await client.query(
+                "SELECT \(unescaped: Self.historyColumns) FROM history WHERE id = \(id) AND device_id = \(device)")
+            return try await Self.all(rows.decode(HistoryRow.self)).first.map(Self.historyEntry)
         }
     }
 
     public func deleteHistoryEntry(id: Int64, device: String) async throws -> Bool {
         try await run { client in
-            for try await _ in try await client.query("DELETE FROM history WHERE id = \(id) AND device_id = \(device) RETURNING id").decode(
-                Int64.self)
-            {
-                return true
-            }
-            return false
+            try await !client.query("DELETE FROM history WHERE id = \(id) AND device_id = \(device) RETURNING id").collect().isEmpty
         }
     }
 
     public func deleteHistory(device: String) async throws -> Int {
         try await run { client in
-            var n = 0
-            for try await _ in try await client.query("DELETE FROM history WHERE device_id = \(device) RETURNING id").decode(Int64.self) {
-                n += 1
-            }
-            return n
+            try await client.query("DELETE FROM history WHERE device_id = \(device) RETURNING id").collect().count
         }
     }
 }
@@ -661,49 +589,42 @@ extension PostgresDatabase {
     public func subscribe(_ s: PushSubscription, now: Date) async throws -> PushSubscription {
         try await transaction { c in
             try await Self.lockDevice(s.deviceId, now: now, on: c)
-            for try await row in try await c.query(
+            let rows = try await c.query(
                 """
                 INSERT INTO push_subscription (id, device_id, endpoint, p256dh, auth, minimum_severity, created_at)
                 VALUES (\(s.id), \(s.deviceId), \(s.endpoint), \(s.p256dh), \(s.auth), \(s.minimumSeverity.rawValue), \(s.createdAt))
                 ON CONFLICT (device_id, endpoint) DO UPDATE SET
                     p256dh = excluded.p256dh, auth = excluded.auth, minimum_severity = excluded.minimum_severity
-                RETURNING id, device_id, endpoint, p256dh, auth, minimum_severity, created_at
-                """, logger: Self.quiet
-            ).decode(SubscriptionRow.self) {
-                return Self.subscription(row)
-            }
-            return s
+                RETURNING \(unescaped: Self.subscriptionColumns)
+                """, logger: Self.quiet)
+            return try await Self.all(rows.decode(SubscriptionRow.self)).first.map(Self.subscription) ?? s
         }
     }
 
-    func subscriptions(where clause: String, _ binds: PostgresBindings) async throws -> [PushSubscription] {
+    /// The subscriptions of `device`, or of every device.
+    func subscriptions(of device: String?) async throws -> [PushSubscription] {
         try await run { client in
-            var list: [PushSubscription] = []
-            for try await row in try await client.query(
-                PostgresQuery(unsafeSQL: "SELECT \(Self.subscriptionColumns) FROM push_subscription \(clause) ORDER BY created_at", binds: binds)
-            ).decode(SubscriptionRow.self) {
-                list.append(Self.subscription(row))
-            }
-            return list
+            let rows = try await client.query(
+                """
+                SELECT \(unescaped: Self.subscriptionColumns) FROM push_subscription
+                WHERE \(device)::text IS NULL OR device_id = \(device) ORDER BY created_at
+                """)
+            return try await Self.all(rows.decode(SubscriptionRow.self)).map(Self.subscription)
         }
     }
 
     public func subscriptions(device: String) async throws -> [PushSubscription] {
-        try await subscriptions(where: "WHERE device_id = $1", Self.bindings(device))
+        try await subscriptions(of: device)
     }
 
     public func allSubscriptions() async throws -> [PushSubscription] {
-        try await subscriptions(where: "", PostgresBindings())
+        try await subscriptions(of: nil)
     }
 
     public func unsubscribe(id: String, device: String) async throws -> Bool {
         try await run { client in
-            for try await _ in try await client.query(
-                "DELETE FROM push_subscription WHERE id = \(id) AND device_id = \(device) RETURNING id"
-            ).decode(String.self) {
-                return true
-            }
-            return false
+            try await !client.query("DELETE FROM push_subscription WHERE id = \(id) AND device_id = \(device) RETURNING id").collect()
+                .isEmpty
         }
     }
 
@@ -713,13 +634,9 @@ extension PostgresDatabase {
 
     public func deliveredAlertKeys(subscription: String) async throws -> Set<String> {
         try await run { client in
-            var keys = Set<String>()
-            for try await key in try await client.query(
-                "SELECT alert_key FROM push_delivery WHERE subscription_id = \(subscription)"
-            ).decode(String.self) {
-                keys.insert(key)
-            }
-            return keys
+            Set(
+                try await Self.all(
+                    client.query("SELECT alert_key FROM push_delivery WHERE subscription_id = \(subscription)").decode(String.self)))
         }
     }
 
@@ -743,63 +660,57 @@ extension PostgresDatabase {
         try await run { client in
             try await client.query(
                 "INSERT INTO shared_secret (name, value) VALUES (\(name), \(ByteBuffer(bytes: proposed))) ON CONFLICT (name) DO NOTHING")
-            for try await value in try await client.query("SELECT value FROM shared_secret WHERE name = \(name)").decode(Data.self) {
-                return value
-            }
-            return proposed
+            return try await Self.all(client.query("SELECT value FROM shared_secret WHERE name = \(name)").decode(Data.self)).first
+                ?? proposed
         }
     }
 
     public func acquireLease(_ name: String, holder: String, duration: TimeInterval) async throws -> Bool {
         try await run { client in
-            for try await _ in try await client.query(
+            try await !client.query(
                 """
                 INSERT INTO lease (name, holder, expires_at) VALUES (\(name), \(holder), now() + make_interval(secs => \(duration)))
                 ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
                 WHERE lease.holder = excluded.holder OR lease.expires_at < now()
                 RETURNING holder
                 """
-            ).decode(String.self) {
-                return true
-            }
-            return false
+            ).collect().isEmpty
         }
     }
 
+    /// `operation` for the shared tier: the database being away is `SharedTierUnavailable`.
+    @discardableResult
+    func forSharedTier<T: Sendable>(_ operation: () async throws -> T) async throws -> T {
+        do { return try await operation() } catch let error as StoreUnavailable { throw SharedTierUnavailable(error.reason) }
+    }
+
     public func read(_ key: String) async throws -> SharedCacheRow? {
-        do {
-            return try await run(timeout: min(timeout, 1)) { client in
-                for try await (payload, at) in try await client.query(
-                    "SELECT payload, received_at FROM cache_entry WHERE key = \(key)"
-                ).decode((Data, Double).self) {
-                    return SharedCacheRow(payload: payload, receivedAt: Date(timeIntervalSince1970: at))
-                }
-                return nil
+        try await forSharedTier {
+            try await run(timeout: min(timeout, 1)) { client in
+                try await client.withConnection { try await Self.cacheRow(key, on: $0) }
             }
-        } catch let error as StoreUnavailable {
-            throw SharedTierUnavailable(error.reason)
+        }
+    }
+
+    static func cacheRow(_ key: String, on c: PostgresConnection) async throws -> SharedCacheRow? {
+        let rows = try await c.query("SELECT payload, received_at FROM cache_entry WHERE key = \(key)", logger: quiet)
+        return try await all(rows.decode((Data, Double).self)).first.map {
+            SharedCacheRow(payload: $0.0, receivedAt: Date(timeIntervalSince1970: $0.1))
         }
     }
 
     public func write(_ key: String, _ row: SharedCacheRow) async throws {
-        do {
-            try await run(timeout: min(timeout, 1)) { client in
-                try await client.query(Self.upsert(key, row))
-            }
-        } catch let error as StoreUnavailable {
-            throw SharedTierUnavailable(error.reason)
+        try await forSharedTier {
+            try await run(timeout: min(timeout, 1)) { client in try await client.query(Self.upsert(key, row)) }
         }
     }
 
     public func sweep(olderThan: Date, maxBytes: Int) async throws -> Int {
         try await run(timeout: 30) { client in
-            var removed = 0
             let cutoff = olderThan.timeIntervalSince1970
             let target = Int64(maxBytes / 10 * 9)
-            for try await _ in try await client.query("DELETE FROM cache_entry WHERE received_at < \(cutoff) RETURNING 1").decode(Int.self) {
-                removed += 1
-            }
-            for try await _ in try await client.query(
+            let old = try await client.query("DELETE FROM cache_entry WHERE received_at < \(cutoff) RETURNING 1").collect().count
+            let oversize = try await client.query(
                 """
                 DELETE FROM cache_entry WHERE key IN (
                     SELECT key FROM (
@@ -807,13 +718,11 @@ extension PostgresDatabase {
                     ) newest_first WHERE running > \(target))
                 RETURNING 1
                 """
-            ).decode(Int.self) {
-                removed += 1
-            }
+            ).collect().count
             // Buckets idle for two days are full again: forgetting them changes nothing.
             try await client.query("DELETE FROM rate_bucket WHERE updated_at < extract(epoch FROM now()) - 172800")
             try await client.query("DELETE FROM lease WHERE expires_at < now() - interval '1 day'")
-            return removed
+            return old + oversize
         }
     }
 
@@ -843,13 +752,7 @@ extension PostgresDatabase {
                         // Connected: from here the time is the lock holder's upstream call.
                         started.set()
                         try await c.query("SELECT pg_advisory_xact_lock(hashtextextended(\(key), 0))", logger: Self.quiet)
-                        var row: SharedCacheRow?
-                        for try await (payload, at) in try await c.query(
-                            "SELECT payload, received_at FROM cache_entry WHERE key = \(key)", logger: Self.quiet
-                        ).decode((Data, Double).self) {
-                            row = SharedCacheRow(payload: payload, receivedAt: Date(timeIntervalSince1970: at))
-                        }
-                        let (result, store) = try await body(row)
+                        let (result, store) = try await body(try await Self.cacheRow(key, on: c))
                         if let store { try await c.query(Self.upsert(key, store), logger: Self.quiet) }
                         return result
                     }
@@ -868,32 +771,29 @@ extension PostgresDatabase {
     /// transaction: a call takes a token from every bucket or from none.
     public func take(_ key: String, limits: [RateLimit]) async throws -> TimeInterval? {
         do {
-            return try await transaction { c in
-                for limit in limits {
-                    let name = "\(key)|\(limit.count)/\(Int(limit.period))"
-                    let (capacity, rate) = (Double(limit.count), Double(limit.count) / limit.period)
-                    var granted = false
-                    for try await _ in try await c.query(
-                        """
-                        INSERT INTO rate_bucket AS b (key, tokens, updated_at)
-                        VALUES (\(name), \(capacity - 1), extract(epoch FROM clock_timestamp()))
-                        ON CONFLICT (key) DO UPDATE SET
-                            tokens = LEAST(\(capacity), b.tokens + (excluded.updated_at - b.updated_at) * \(rate)) - 1,
-                            updated_at = excluded.updated_at
-                        WHERE LEAST(\(capacity), b.tokens + (excluded.updated_at - b.updated_at) * \(rate)) >= 1
-                        RETURNING tokens
-                        """, logger: Self.quiet
-                    ).decode(Double.self) {
-                        granted = true
+            return try await forSharedTier {
+                try await transaction { c in
+                    for limit in limits {
+                        let name = "\(key)|\(limit.count)/\(Int(limit.period))"
+                        let (capacity, rate) = (Double(limit.count), Double(limit.count) / limit.period)
+                        let granted = try await c.query(
+                            """
+                            INSERT INTO rate_bucket AS b (key, tokens, updated_at)
+                            VALUES (\(name), \(capacity - 1), extract(epoch FROM clock_timestamp()))
+                            ON CONFLICT (key) DO UPDATE SET
+                                tokens = LEAST(\(capacity), b.tokens + (excluded.updated_at - b.updated_at) * \(rate)) - 1,
+                                updated_at = excluded.updated_at
+                            WHERE LEAST(\(capacity), b.tokens + (excluded.updated_at - b.updated_at) * \(rate)) >= 1
+                            RETURNING tokens
+                            """, logger: Self.quiet
+                        ).collect()
+                        if granted.isEmpty { throw Refused(retryAfter: 1 / rate) }
                     }
-                    if !granted { throw Refused(retryAfter: 1 / rate) }
+                    return nil
                 }
-                return nil
             }
         } catch let refused as Refused {
             return refused.retryAfter
-        } catch let error as StoreUnavailable {
-            throw SharedTierUnavailable(error.reason)
         }
     }
 

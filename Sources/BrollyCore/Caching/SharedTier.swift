@@ -70,6 +70,14 @@ extension FileCache {
         return adopt(type, row: row, key: key, local: local, memory: memory)
     }
 
+    /// `newest`, kept only when `isCurrent` accepts it.
+    public func current<Value: Codable & Sendable>(
+        _ type: Value.Type, key: String, memory: MemoryCache<Value>?, now: Date, isCurrent: (CacheEntry<Value>) -> Bool
+    ) async -> CacheEntry<Value>? {
+        guard let entry = await newest(type, key: key, memory: memory, now: now, isCurrent: isCurrent), isCurrent(entry) else { return nil }
+        return entry
+    }
+
     /// The shared row decoded and written locally, when it is newer than `local`.
     func adopt<Value: Codable & Sendable>(
         _ type: Value.Type, row: SharedCacheRow, key: String, local: CacheEntry<Value>?, memory: MemoryCache<Value>?
@@ -97,25 +105,22 @@ extension FileCache {
     public func fetchOnce<Value: Codable & Sendable>(
         _ type: Value.Type, key: String, memory: MemoryCache<Value>?, isCurrent: @escaping @Sendable (Date) -> Bool,
         fetch: @escaping @Sendable () async throws -> CacheEntry<Value>
-    ) async throws -> (entry: CacheEntry<Value>, fetched: Bool) {
-        guard let shared else { return (try await fetchAndWrite(key: key, memory: memory, fetch), true) }
+    ) async throws -> CacheEntry<Value> {
+        guard let shared else { return try await fetchAndWrite(key: key, memory: memory, fetch) }
         let cache = self
         do {
-            return try await shared.exclusively(key) { row -> (result: (entry: CacheEntry<Value>, fetched: Bool), store: SharedCacheRow?) in
-                if let row, isCurrent(row.receivedAt),
-                    let entry = cache.adopt(type, row: row, key: key, local: nil, memory: memory)
-                {
-                    return ((entry, false), nil)
+            return try await shared.exclusively(key) { row -> (result: CacheEntry<Value>, store: SharedCacheRow?) in
+                if let row, isCurrent(row.receivedAt), let entry = cache.adopt(type, row: row, key: key, local: nil, memory: memory) {
+                    return (entry, nil)
                 }
-                let entry = try await fetch()
-                try? cache.write(entry.value, key: key, receivedAt: entry.receivedAt, memory: memory)
+                let entry = try await cache.fetchAndWrite(key: key, memory: memory, fetch)
                 let payload = try? Self.encoder.encode(entry.value)
-                return ((entry, true), payload.map { SharedCacheRow(payload: $0, receivedAt: entry.receivedAt) })
+                return (entry, payload.map { SharedCacheRow(payload: $0, receivedAt: entry.receivedAt) })
             }
         } catch is SharedTierUnavailable {
             // The fetch may have run before the tier went away: then this process has the answer.
-            if let local = read(type, key: key, memory: memory), isCurrent(local.receivedAt) { return (local, false) }
-            return (try await fetchAndWrite(key: key, memory: memory, fetch), true)
+            if let local = read(type, key: key, memory: memory), isCurrent(local.receivedAt) { return local }
+            return try await fetchAndWrite(key: key, memory: memory, fetch)
         }
     }
 

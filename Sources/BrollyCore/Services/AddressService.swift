@@ -48,9 +48,8 @@ public struct AddressService: Sendable {
     public func address(for c: Coordinate) async throws -> Address {
         let key = cacheKey(c)
         let now = self.now
-        if let entry = await cache.newest(
-            Address.self, key: key, memory: memory, now: now(), isCurrent: { now().timeIntervalSince($0.receivedAt) < 30 * 86_400 }),
-            now().timeIntervalSince(entry.receivedAt) < 30 * 86_400
+        if let entry = await cache.current(
+            Address.self, key: key, memory: memory, now: now(), isCurrent: { now().timeIntervalSince($0.receivedAt) < 30 * 86_400 })
         {
             var address = entry.value
             (address.latitude, address.longitude) = (c.latitude, c.longitude)

@@ -43,9 +43,8 @@ public struct NewsService: Sendable {
         // The key takes in the credentials too: an answer got with one API key is not another's.
         let key = "news-\(Checksum.hex(Data((url.absoluteString + " " + (headers["X-Api-Key"] ?? "")).utf8)))"
         let now = self.now
-        if let entry = await cache.newest(
-            [NewsItem].self, key: key, memory: nil, now: now(), isCurrent: { now().timeIntervalSince($0.receivedAt) < 600 }),
-            now().timeIntervalSince(entry.receivedAt) < 600
+        if let entry = await cache.current(
+            [NewsItem].self, key: key, memory: nil, now: now(), isCurrent: { now().timeIntervalSince($0.receivedAt) < 600 })
         {
             return entry.value
         }

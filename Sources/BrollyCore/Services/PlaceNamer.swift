@@ -48,9 +48,10 @@ public struct PlaceNamer: Sendable {
         let key = "reverse-\(c.cacheKey)"
         if let known = freshCachedPlace(at: c) { return known }
         // Another server sharing the cache may have named it.
+        let now = self.now
         if cache.shared != nil,
-            let entry = await cache.newest(Place.self, key: key, memory: memory, now: now(), isCurrent: { _ in false }),
-            now().timeIntervalSince(entry.receivedAt) < 30 * 86_400
+            let entry = await cache.current(
+                Place.self, key: key, memory: memory, now: now(), isCurrent: { now().timeIntervalSince($0.receivedAt) < 30 * 86_400 })
         {
             var p = entry.value
             (p.latitude, p.longitude) = (c.latitude, c.longitude)

@@ -29,9 +29,8 @@ public struct PlaceSearch: Sendable {
         let q = try Self.validated(query)
         let key = "search-\(provider.id.rawValue)-\(Checksum.hex(Data(q.lowercased().utf8)))"
         let (maxAge, now) = (self.maxAge, self.now)
-        if let entry = await cache.newest(
-            [Place].self, key: key, memory: nil, now: now(), isCurrent: { offline || now().timeIntervalSince($0.receivedAt) < maxAge }),
-            offline || now().timeIntervalSince(entry.receivedAt) < maxAge
+        if let entry = await cache.current(
+            [Place].self, key: key, memory: nil, now: now(), isCurrent: { offline || now().timeIntervalSince($0.receivedAt) < maxAge })
         {
             return Array(entry.value.prefix(limit))
         }

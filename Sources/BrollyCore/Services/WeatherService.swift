@@ -236,7 +236,7 @@ public final class WeatherService: Sendable {
             var report = try await call()
             report.fetchedAt = now()
             return CacheEntry(value: report, receivedAt: report.fetchedAt)
-        }.entry.value
+        }.value
     }
 
     /// The cached report with the caller's name for the place (nearby points share an entry).
