@@ -141,8 +141,15 @@ def place(i):
     return round(40 + (i % 10) * 0.37, 3), round(-3 + (i // 10) * 0.53, 3)
 
 
+# The crowd of the single-flight tests comes from one address (127.0.0.1), which would otherwise be
+# one client with 30 upstream calls a minute: the naming lookups of 60 requests can spend that
+# before the forecasts are in (a 429 that has nothing to do with what is counted here). The
+# allowance holding across instances has its own test below.
+CROWD = {"BROLLY_CLIENT_CALLS_PER_MINUTE": "100000"}
+
+
 def test_sixty_concurrent_requests_for_one_place_over_three_instances_make_one_upstream_call(cluster_factory, double):
-    c = cluster_factory()
+    c = cluster_factory(env=CROWD)
     # The provider takes a second to answer, so every request arrives while the first call is on.
     double.fault("delay", delay=1, path="/v1/forecast", times=1)
     with concurrent.futures.ThreadPoolExecutor(60) as pool:
@@ -153,7 +160,7 @@ def test_sixty_concurrent_requests_for_one_place_over_three_instances_make_one_u
 
 
 def test_three_times_twenty_places_make_twenty_upstream_calls(cluster_factory, double):
-    c = cluster_factory()
+    c = cluster_factory(env=CROWD)
     double.fault("delay", delay=0.5, path="/v1/forecast", times=-1)
     jobs = [(s, i) for i in range(20) for s in c.servers]
     with concurrent.futures.ThreadPoolExecutor(60) as pool:
