@@ -155,18 +155,20 @@ public struct NetworkService: Sendable {
                 .providerUnavailable,
                 "\(provider) failed repeatedly; calls are paused for \(Int(retryAfter.rounded(.up))) s", retryAfter: retryAfter)
         }
-        if let allowance = ClientAllowance.current, let retryAfter = allowance.take() {
+        // A refused attempt gives its breaker trial back, and is counted.
+        func refused(_ outcome: UpstreamOutcome, _ error: BrollyError) -> BrollyError {
             if permit == .trial { breaker.abandonTrial() }
-            guards.observe(upstream, .clientLimited)
-            throw BrollyError.clientLimited(retryAfter: retryAfter)
+            guards.observe(upstream, outcome)
+            return error
+        }
+        if let allowance = ClientAllowance.current, let retryAfter = allowance.take() {
+            throw refused(.clientLimited, .clientLimited(retryAfter: retryAfter))
         }
         let maxWait = min(guards.maxWait, max(0, deadline.timeIntervalSinceNow - 0.1))
         let buckets = guards.buckets[upstream]!
         switch buckets.reserve(maxWait: maxWait) {
         case .refused(let retryAfter):
-            if permit == .trial { breaker.abandonTrial() }
-            guards.observe(upstream, .budgetSpent)
-            throw BrollyError.budgetSpent(provider, retryAfter: retryAfter)
+            throw refused(.budgetSpent, .budgetSpent(provider, retryAfter: retryAfter))
         case .granted(let after):
             if after > 0 { try await Task.sleep(nanoseconds: UInt64(after * 1_000_000_000)) }
         }
@@ -175,14 +177,10 @@ public struct NetworkService: Sendable {
             if let allowance = ClientAllowance.current, let key = allowance.sharedKey, let limit = allowance.sharedLimit,
                 let retryAfter = (try? await shared.take("client:" + key(), limits: [limit])) ?? nil
             {
-                if permit == .trial { breaker.abandonTrial() }
-                guards.observe(upstream, .clientLimited)
-                throw BrollyError.clientLimited(retryAfter: retryAfter)
+                throw refused(.clientLimited, .clientLimited(retryAfter: retryAfter))
             }
             if let retryAfter = (try? await shared.take("budget:" + upstream.rawValue, limits: buckets.budget.limits)) ?? nil {
-                if permit == .trial { breaker.abandonTrial() }
-                guards.observe(upstream, .budgetSpent)
-                throw BrollyError.budgetSpent(provider, retryAfter: retryAfter)
+                throw refused(.budgetSpent, .budgetSpent(provider, retryAfter: retryAfter))
             }
         }
         return permit

@@ -25,7 +25,7 @@ struct AlertPoller: Service {
     let attempts = LockedBox<[String: Int]>([:])
     let maxAttempts = 5
     /// This instance's name in the lease (host, port and process).
-    var holder = "\(ProcessInfo.processInfo.hostName):\(getpid()):\(UUID().uuidString.prefix(8))"
+    let holder: String
     static let leaseName = "alert-poller"
     let leaseSeconds: Double = 40
     let leaseCheck: Double = 10
