@@ -24,28 +24,44 @@ public struct Problem: HTTPResponseError, Sendable {
         Problem(.badRequest, code: "invalid-input", title: "Invalid request", detail: detail)
     }
 
-    /// The problem for a `BrollyError`; provider failures are 502, 503 or 504, never 500.
+    /// Seconds to suggest before asking again after an upstream failure that gave no time of its
+    /// own (the circuit breaker's first cool-down is 2 s; a blip is usually over by then).
+    public static let defaultRetryAfter: TimeInterval = 5
+
+    /// The problem for a `BrollyError`; provider failures are 502, 503 or 504 with `Retry-After`,
+    /// never 500.
     public init(_ error: BrollyError) {
+        /// When to ask again: the error's own time (a breaker's cool-down, a provider's
+        /// `Retry-After`, a budget's refill), else `fallback`.
+        func wait(_ fallback: TimeInterval) -> Int { max(1, Int((error.retryAfter ?? fallback).rounded(.up))) }
         switch error.kind {
         case .invalidInput: self = .badRequest(error.message)
         case .placeNotFound: self.init(.notFound, code: "not-found", title: "Place not found", detail: error.message)
         case .noSuchItem: self.init(.notFound, code: "not-found", title: "Not found", detail: error.message)
-        case .timedOut: self.init(.gatewayTimeout, code: "timeout", title: "The weather service timed out", detail: error.message)
-        case .offline: self.init(.badGateway, code: "offline", title: "The weather service is unreachable", detail: error.message)
+        case .timedOut:
+            self.init(
+                .gatewayTimeout, code: "timeout", title: "The weather service timed out", detail: error.message,
+                retryAfter: wait(Self.defaultRetryAfter))
+        case .offline:
+            self.init(
+                .badGateway, code: "offline", title: "The weather service is unreachable", detail: error.message,
+                retryAfter: wait(Self.defaultRetryAfter))
         case .rateLimited:
             self.init(
                 .serviceUnavailable, code: "rate-limited", title: "The weather service is busy", detail: error.message,
-                retryAfter: max(1, Int((error.retryAfter ?? 60).rounded(.up))))
+                retryAfter: wait(60))
         case .clientLimited:
-            self.init(
-                .tooManyRequests, code: "too-many-requests", title: "Too many requests", detail: error.message,
-                retryAfter: max(1, Int((error.retryAfter ?? 60).rounded(.up))))
+            self.init(.tooManyRequests, code: "too-many-requests", title: "Too many requests", detail: error.message, retryAfter: wait(60))
         case .unreadableResponse:
-            self.init(.badGateway, code: "unreadable", title: "The weather service sent unreadable data", detail: error.message)
+            self.init(
+                .badGateway, code: "unreadable", title: "The weather service sent unreadable data", detail: error.message,
+                retryAfter: wait(Self.defaultRetryAfter))
         case .invalidAPIKey:
             self.init(.badGateway, code: "provider", title: "The weather service rejected the server's key", detail: error.message)
         case .providerUnavailable:
-            self.init(.badGateway, code: "provider", title: "The weather service is unavailable", detail: error.message)
+            self.init(
+                .badGateway, code: "provider", title: "The weather service is unavailable", detail: error.message,
+                retryAfter: wait(Self.defaultRetryAfter))
         case .notCached:
             self.init(.serviceUnavailable, code: "offline", title: "No data available", detail: error.message)
         }

@@ -89,7 +89,10 @@ public struct Services: Sendable {
         configuration c: BrollyConfiguration, transport: any HTTPTransport, store: any DataStore, options: Options = Options()
     ) -> Services {
         let guards =
-            options.guards ?? UpstreamGuards(budgets: c.budgets, breakerThreshold: c.breakerFailures, breakerCoolDown: c.breakerCoolDown)
+            options.guards
+            ?? UpstreamGuards(
+                budgets: c.budgets, breakerThreshold: c.breakerFailures, breakerCoolDown: c.breakerCoolDown,
+                breakerMaxCoolDown: c.breakerMaxCoolDown)
         func network(timeout: TimeInterval, retry: RetryPolicy) -> NetworkService {
             var n = NetworkService(transport: transport, retry: retry, timeout: timeout)
             if let log = options.log { n.log = log }

@@ -34,18 +34,23 @@ extension UseCases {
             withAirQuality
             ? Task { [airQuality = services.airQuality] in
                 await ClientAllowance.$current.withValue(allowance) {
-                    await airQuality.airQuality(at: place.coordinate, offline: mode == .offline)
+                    await airQuality.airQuality(at: place.coordinate, offline: mode == .offline, grace: self.airQualityGrace)
                 }
             } : nil
         let warnings: Task<AlertSet?, Never>? =
             withAlerts
             ? Task {
                 await ClientAllowance.$current.withValue(allowance) {
-                    await self.alerts(for: place, language: language, offline: mode == .offline)
+                    await self.alerts(for: place, language: language, offline: mode == .offline, grace: self.airQualityGrace)
                 }
             } : nil
-        if let air { result.airQuality = await FirstOf.value(air, orNilAfter: airQualityGrace) }
-        if let warnings { result.alerts = await FirstOf.value(warnings, orNilAfter: airQualityGrace) }
+        // Each waits at most `airQualityGrace` from when its call started: only the first requests
+        // for a place wait for a slow source, and none for one that failed a moment ago.
+        if let air { result.airQuality = await air.value }
+        if let warnings { result.alerts = await warnings.value }
+        if place.name == Place.unnamed(place.coordinate).name { result.lacking.append(.name) }
+        if withAirQuality, result.airQuality == nil || result.airQuality?.isStale == true { result.lacking.append(.airQuality) }
+        if withAlerts, result.alerts.map({ !$0.failedSources.isEmpty }) ?? true { result.lacking.append(.alerts) }
         switch recording {
         case .none:
             break
@@ -60,7 +65,7 @@ extension UseCases {
     /// The official warnings at `place`, in `language` where the source has it. MeteoAlarm's
     /// regions are matched through what the place is called: its name and region, and the city,
     /// county and state of its street address when it is known.
-    public func alerts(for place: Place, language: String = "en", offline: Bool = false) async -> AlertSet {
+    public func alerts(for place: Place, language: String = "en", offline: Bool = false, grace: TimeInterval? = nil) async -> AlertSet {
         var place = place
         var names = [place.name, place.region].compactMap { $0 }
         // Only an address already known: warnings never queue for Nominatim's one request a second
@@ -73,7 +78,7 @@ extension UseCases {
                 if place.country.isEmpty { place.country = address.country ?? "" }
             }
         }
-        return await services.alerts.alerts(for: place, names: names, language: language, offline: offline)
+        return await services.alerts.alerts(for: place, names: names, language: language, offline: offline, grace: grace)
     }
 
     /// The alerts contract for `place` (`GET /api/v1/alerts`, `brolly alerts --json`), its times

@@ -109,15 +109,24 @@ extension UseCases {
     }
 
     /// The nearest named place at `c` (the provider's reverse geocoding, else the street address
-    /// service), or the coordinates themselves when no name can be had within the naming
-    /// deadline; offline, only what is cached. A slow lookup is not cancelled: it finishes in the
-    /// background, so its answer (or the news that the geocoder is unreachable) is cached.
+    /// service), or the coordinates themselves when no name can be had by the naming deadline;
+    /// offline, only what is cached. One lookup per place at a time: every request for the place
+    /// shares it and its deadline (counted from when it started), so a slow namer holds up only the
+    /// first requests, and a namer that failed a moment ago holds up none. A slow lookup is not
+    /// cancelled: its answer is cached for the next request.
     public func name(_ c: Coordinate, offline: Bool = false) async -> Place {
         if offline { return services.namer.cachedPlace(at: c) ?? Place.unnamed(c) }
         // The common case, answered without starting a task: a name this process already has.
         if let known = services.namer.freshCachedPlace(at: c) { return known }
-        let naming = Task { [namer = services.namer] in try? await namer.place(at: c) }
-        return await FirstOf.value(naming, orNilAfter: namingDeadline) ?? Place.unnamed(c)
+        switch await services.namer.naming(at: c) {
+        case .known(let place):
+            return place
+        case .unavailable:
+            return services.namer.cachedPlace(at: c) ?? Place.unnamed(c)
+        case .underWay(let task, let startedAt):
+            return await FirstOf.value(task, orNilBy: startedAt.addingTimeInterval(namingDeadline))
+                ?? services.namer.cachedPlace(at: c) ?? Place.unnamed(c)
+        }
     }
 
     /// The nearest named place at `c`; throws when no service can name it.

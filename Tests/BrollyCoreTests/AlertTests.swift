@@ -93,7 +93,7 @@ import Testing
 
 /// The alert service: which sources a place gets, matching, windows and failures.
 @Suite struct AlertServiceTests {
-    func service(_ transport: ScriptedTransport, clock: TestClock, key: String? = nil) -> AlertService {
+    func service(_ transport: any HTTPTransport, clock: TestClock, key: String? = nil) -> AlertService {
         AlertService(
             network: NetworkService(transport: transport, retry: .none),
             sources: AlertService.Sources(
@@ -165,7 +165,7 @@ import Testing
 
     @Test func openWeatherMapOneCallWithAKey() async throws {
         let body = #"{"lat":51.5,"lon":-0.12,"alerts":[{"sender_name":"Met Office","event":"Yellow wind warning","start":1795420800,"end":1895507200,"description":"Strong winds."}]}"#
-        let transport = ScriptedTransport([.respond(200, [:], #"{"warnings":[]}"#), .respond(200, [:], body)])
+        let transport = RoutedTransport([("/data/3.0/onecall", .respond(200, [:], body)), ("", .respond(200, [:], #"{"warnings":[]}"#))])
         let clock = TestClock(utc("2026-11-23T16:00:00Z"))
         let london = Place(name: "London", country: "United Kingdom", countryCode: "GB", latitude: 51.5, longitude: -0.12)
         let set = await service(transport, clock: clock, key: "k").alerts(for: london, names: ["London"])

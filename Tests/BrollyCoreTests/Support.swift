@@ -61,6 +61,27 @@ final class ScriptedTransport: HTTPTransport {
     }
 }
 
+/// A transport that answers by the request's URL: the first route whose text the URL contains.
+final class RoutedTransport: HTTPTransport {
+    private let routes: [(String, ScriptedTransport.Step)]
+    let requests = Mutex<[HTTPRequest]>([])
+
+    init(_ routes: [(String, ScriptedTransport.Step)]) { self.routes = routes }
+
+    var count: Int { requests.withLock { $0.count } }
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        requests.withLock { $0.append(request) }
+        guard let step = routes.first(where: { request.url.absoluteString.contains($0.0) })?.1 else { throw TransportError.cannotConnect("no route") }
+        switch step {
+        case .respond(let status, let headers, let body):
+            return HTTPResponse(status: status, headers: headers, body: Data(body.utf8))
+        case .fail(let error):
+            throw error
+        }
+    }
+}
+
 /// A provider that counts calls and answers from a closure.
 final class FakeProvider: WeatherProvider {
     let id: ProviderID

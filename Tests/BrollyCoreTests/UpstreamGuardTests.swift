@@ -89,12 +89,16 @@ import Testing
             Issue.record("expected the breaker to refuse")
         } catch let e as BrollyError { #expect(e.kind == .providerUnavailable && e.message.contains("paused")) }
         #expect(failing.count == 3 && outcomes.withLock { $0.last } == .circuitOpen)
-        // After the cool-down one trial goes through; it fails, so the circuit opens again.
+        // After the cool-down one trial goes through; it fails, so the circuit opens again, for
+        // twice as long (0.6 s).
         try await Task.sleep(nanoseconds: 350_000_000)
         _ = try? await n.get(url, provider: "Open-Meteo")
         #expect(failing.count == 4 && guards.breakers[.openMeteo]!.currentState == .open)
-        // A successful trial closes it.
         try await Task.sleep(nanoseconds: 350_000_000)
+        _ = try? await n.get(url, provider: "Open-Meteo")
+        #expect(failing.count == 4)
+        // A successful trial closes it.
+        try await Task.sleep(nanoseconds: 300_000_000)
         let healthy = ScriptedTransport([.respond(200, [:], "{}")])
         _ = try await network(healthy, guards: guards, attempts: 1).get(url, provider: "Open-Meteo")
         #expect(guards.breakers[.openMeteo]!.currentState == .closed)
@@ -102,6 +106,122 @@ import Testing
         let notFound = ScriptedTransport([.respond(404, [:], "")])
         for _ in 0..<5 { _ = try? await network(notFound, guards: guards, attempts: 1).get(url, provider: "Open-Meteo") }
         #expect(guards.breakers[.openMeteo]!.currentState == .closed)
+    }
+
+    @Test func aRequestCountsOnceForTheBreakerWhateverItsRetries() async {
+        let guards = UpstreamGuards(breakerThreshold: 3)
+        let failing = ScriptedTransport([.respond(503, [:], "")])
+        let n = network(failing, guards: guards, attempts: 3)
+        for _ in 0..<2 { _ = try? await n.get(url, provider: "Open-Meteo") }
+        // Six failed attempts, but two failed requests: still closed.
+        #expect(failing.count == 6 && guards.breakers[.openMeteo]!.currentState == .closed)
+        do {
+            _ = try await n.get(url, provider: "Open-Meteo")
+            Issue.record("expected a failure")
+        } catch let e as BrollyError {
+            // The third failed request opens it; the failure says when to ask again.
+            #expect(e.kind == .providerUnavailable && (e.retryAfter ?? 0) > 1.5 && (e.retryAfter ?? 0) <= 2)
+        } catch { Issue.record("\(error)") }
+        #expect(guards.breakers[.openMeteo]!.currentState == .open)
+    }
+
+    @Test func theBreakerOpensOnAFailureRateOnceItHasEnoughRequests() {
+        let t0 = Date()
+        let breaker = CircuitBreaker(minimumRequests: 4, failureRate: 0.5, window: 30)
+        breaker.recordSuccess(now: t0)
+        breaker.recordFailure(now: t0 + 1)
+        breaker.recordSuccess(now: t0 + 2)
+        #expect(breaker.currentState == .closed)
+        // Two of four failed: half.
+        breaker.recordFailure(now: t0 + 3)
+        #expect(breaker.currentState == .open)
+        // Outside the window, old outcomes no longer count.
+        let other = CircuitBreaker(minimumRequests: 4, failureRate: 0.5, window: 10)
+        for i in 0..<3 { other.recordFailure(now: t0 + Double(i) * 20) }
+        other.recordSuccess(now: t0 + 61)
+        other.recordFailure(now: t0 + 62)
+        #expect(other.currentState == .closed)
+        // Many successes do not hide failures in a row.
+        let busy = CircuitBreaker(minimumRequests: 5)
+        for i in 0..<100 { busy.recordSuccess(now: t0 + Double(i) / 10) }
+        for i in 0..<4 { busy.recordFailure(now: t0 + 11 + Double(i) / 10) }
+        #expect(busy.currentState == .closed)
+        busy.recordFailure(now: t0 + 12)
+        #expect(busy.currentState == .open)
+    }
+
+    @Test func theCoolDownStartsShortGrowsOnRepeatedTripsAndStartsAgainAfterASuccess() {
+        let t0 = Date()
+        let breaker = CircuitBreaker(minimumRequests: 1, coolDown: 2, maxCoolDown: 10)
+        breaker.recordFailure(now: t0)
+        if case .refused(let wait) = breaker.permit(now: t0 + 1.9) { #expect(wait > 0 && wait <= 0.11) } else { Issue.record("not open") }
+        #expect(breaker.permit(now: t0 + 2) == .trial)
+        // Only one trial at a time.
+        if case .refused = breaker.permit(now: t0 + 2.1) {} else { Issue.record("a second trial was let through") }
+        breaker.recordFailure(now: t0 + 2.5)
+        #expect(abs(breaker.retryAfter(now: t0 + 2.5) - 4) < 0.01)
+        #expect(breaker.permit(now: t0 + 6.5) == .trial)
+        breaker.recordFailure(now: t0 + 6.5)
+        #expect(abs(breaker.retryAfter(now: t0 + 6.5) - 8) < 0.01)
+        #expect(breaker.permit(now: t0 + 14.5) == .trial)
+        breaker.recordFailure(now: t0 + 14.5)
+        #expect(abs(breaker.retryAfter(now: t0 + 14.5) - 10) < 0.01)  // at most maxCoolDown
+        #expect(breaker.permit(now: t0 + 24.5) == .trial)
+        breaker.recordSuccess(now: t0 + 24.5)
+        #expect(breaker.currentState == .closed)
+        breaker.recordFailure(now: t0 + 30)
+        #expect(abs(breaker.retryAfter(now: t0 + 30) - 2) < 0.01)
+    }
+
+    @Test func aFiveSecondBlipDeniesNewPlacesForLessThanTenSecondsAfterTheNetworkReturns() {
+        // Requests every 0.2 s (a crowd of clients, each retrying); the network is away from 0 to
+        // 5 s. The first request answered after it returns must come within 10 s of it.
+        let t0 = Date()
+        for start in stride(from: 0.0, to: 2.0, by: 0.3) {
+            let breaker = CircuitBreaker()
+            var firstServed: Double?
+            for step in 0..<200 {
+                let t = start + Double(step) * 0.2
+                let now = t0 + t
+                if case .refused = breaker.permit(now: now) { continue }
+                if t < 5 {
+                    breaker.recordFailure(now: now)
+                } else {
+                    breaker.recordSuccess(now: now)
+                    firstServed = t
+                    break
+                }
+            }
+            #expect(firstServed.map { $0 - 5 < 10 } == true, "blip starting \(start) s into the cycle: served at \(String(describing: firstServed))")
+        }
+    }
+
+    @Test func theClientIsChargedOncePerRequestAndOncePerOperation() async {
+        let guards = UpstreamGuards()
+        let failing = ScriptedTransport([.respond(500, [:], "")])
+        let n = network(failing, guards: guards, attempts: 3)
+        let charged = Mutex(0)
+        let aux = Mutex(0)
+        let allowance = ClientAllowance(
+            take: {
+                charged.withLock { $0 += 1 }
+                return nil
+            },
+            auxiliary: {
+                aux.withLock { $0 += 1 }
+                return nil
+            })
+        await ClientAllowance.$current.withValue(allowance) {
+            _ = try? await n.get(url, provider: "Open-Meteo")
+            // Three attempts, one request: one charge.
+            #expect(failing.count == 3 && charged.withLock { $0 } == 1)
+            // Naming: several calls, charged once, to the auxiliary allowance.
+            await ClientAllowance.auxiliaryOnce {
+                for _ in 0..<3 { _ = try? await n.get(url, provider: "Nominatim") }
+                await ClientAllowance.auxiliaryOnce { _ = try? await n.get(url, provider: "Nominatim") }
+            }
+        }
+        #expect(charged.withLock { $0 } == 1 && aux.withLock { $0 } == 1)
     }
 
     @Test func aClientPastItsAllowanceIsRefusedWithoutACall() async {

@@ -105,7 +105,7 @@ struct Serve: AsyncParsableCommand {
         let metrics = ServerMetrics()
         let guards = UpstreamGuards(
             budgets: configuration.budgets, breakerThreshold: configuration.breakerFailures,
-            breakerCoolDown: configuration.breakerCoolDown, shared: cluster, observe: { metrics.upstream($0, $1) })
+            breakerCoolDown: configuration.breakerCoolDown, breakerMaxCoolDown: configuration.breakerMaxCoolDown, shared: cluster, observe: { metrics.upstream($0, $1) })
         logger.info(
             "budgets: \(Upstream.allCases.map { "\($0.rawValue) \(guards.buckets[$0]!.budget)" }.joined(separator: "; "))")
         let services = Services.make(

@@ -71,10 +71,13 @@ public struct NetworkService: Sendable {
     /// GETs `url` and returns a 2xx response. Non-2xx answers go to `classify` first, so that a
     /// provider can turn its error bodies into typed errors; what it does not claim is mapped here.
     ///
-    /// Every attempt, retries included, must pass the upstream's circuit breaker, the calling
-    /// client's allowance (`ClientAllowance.current`) and the upstream's budget, and the whole call
-    /// ends by `timeout` (or `RequestDeadline.current`, when sooner). A connection that cannot be
-    /// made at all is not retried: without a network, retrying only makes the user wait.
+    /// The request passes the upstream's circuit breaker and the calling client's allowance
+    /// (`ClientAllowance.current`) once, and each attempt, retries included, the upstream's budget
+    /// (every attempt costs the upstream; only the request is the client's). The breaker hears the
+    /// request's outcome once, not each attempt's. The whole call ends by `timeout` (or
+    /// `RequestDeadline.current`, when sooner). A connection that cannot be made at all is not
+    /// retried: without a network, retrying only makes the user wait. A request that failed because
+    /// the upstream did carries, in `retryAfter`, when it is worth asking again.
     public func get(
         _ url: URL, headers: [String: String] = [:], provider: String,
         classify: @Sendable (HTTPResponse) -> BrollyError? = { _ in nil }
@@ -85,17 +88,36 @@ public struct NetworkService: Sendable {
         let upstream = Upstream(providerLabel: provider)
         var deadline = Date().addingTimeInterval(timeout)
         if let shared = RequestDeadline.current, shared < deadline { deadline = shared }
+        let breaker = upstream.flatMap { guards?.breakers[$0] }
+        let permit = try await admitRequest(upstream, breaker: breaker, provider: provider)
+        // The one trial call after a cool-down is one attempt: its outcome decides.
+        let maxAttempts = permit == .trial ? 1 : retry.maxAttempts
         var attempt = 0
         var lastFailure: BrollyError?
+        /// The request failed because the upstream did: the breaker hears it once.
+        func upstreamFailed(_ failure: BrollyError) -> BrollyError {
+            breaker?.recordFailure()
+            if failure.retryAfter != nil || failure.kind == .invalidAPIKey { return failure }
+            let wait = breaker.map { $0.retryAfter() } ?? 0
+            return BrollyError(failure.kind, failure.message, retryAfter: wait > 0 ? wait : nil)
+        }
         while true {
             attempt += 1
             let left = deadline.timeIntervalSinceNow
-            if left <= 0.05 { throw lastFailure ?? .timedOut("\(provider) was given no time to answer") }
+            if left <= 0.05 {
+                if let lastFailure { throw upstreamFailed(lastFailure) }
+                if permit == .trial { breaker?.abandonTrial() }
+                throw BrollyError.timedOut("\(provider) was given no time to answer")
+            }
             request.timeout = left
-            let permit: CircuitBreaker.Permission
-            do { permit = try await admit(upstream, provider: provider, deadline: deadline) } catch let refusal as BrollyError {
-                // A retry the budget or the breaker does not allow: the first failure is the news.
-                throw lastFailure ?? refusal
+            do { try await admitAttempt(upstream, provider: provider, deadline: deadline) } catch let refusal as BrollyError {
+                // A retry the budget does not allow: the first failure is the news.
+                if let lastFailure { throw upstreamFailed(lastFailure) }
+                if permit == .trial { breaker?.abandonTrial() }
+                throw refusal
+            } catch {
+                if permit == .trial { breaker?.abandonTrial() }
+                throw error
             }
             var wait: TimeInterval?
             let failure: BrollyError
@@ -104,95 +126,106 @@ public struct NetworkService: Sendable {
                 let response = try await transport.send(request)
                 log("GET \(request.redactedURL) -> \(response.status)")
                 let status = response.status
-                let upstreamFailed = status == 429 || (500..<600).contains(status)
-                report(upstream, failed: upstreamFailed)
-                if (200..<300).contains(status) { return response }
+                let failedUpstream = status == 429 || (500..<600).contains(status)
+                observe(upstream, failed: failedUpstream)
+                if (200..<300).contains(status) {
+                    breaker?.recordSuccess()
+                    return response
+                }
                 if status == 429 || status == 503 { wait = Self.retryAfter(response.headers["retry-after"]) }
                 var classified = classify(response) ?? Self.classify(status: status, provider: provider)
                 if classified.kind == .rateLimited { classified = .rateLimited(retryAfter: wait) }
+                if !failedUpstream {
+                    // The upstream answered (not found, a refused key): it is working.
+                    breaker?.recordSuccess()
+                    throw classified
+                }
                 failure = classified
-                isRetryable = upstreamFailed
+                isRetryable = true
             } catch let error as TransportError {
                 log("GET \(request.redactedURL) -> \(error)")
-                report(upstream, failed: true)
+                observe(upstream, failed: true)
                 failure = Self.map(error, host: request.url.host ?? provider)
                 if case .cannotConnect = error { isRetryable = false } else { isRetryable = true }
             } catch let error as BrollyError {
-                report(upstream, failed: false)
                 throw error
             } catch is CancellationError {
-                if permit == .trial, let upstream { guards?.breakers[upstream]?.abandonTrial() }
+                if permit == .trial { breaker?.abandonTrial() }
                 throw CancellationError()
             } catch {
-                report(upstream, failed: true)
+                observe(upstream, failed: true)
                 failure = .offline("cannot connect to \(request.url.host ?? provider)")
                 isRetryable = false
             }
             lastFailure = failure
-            guard isRetryable, attempt < retry.maxAttempts else { throw failure }
+            guard isRetryable, attempt < maxAttempts else { throw upstreamFailed(failure) }
             // A provider that wants us away longer than we are willing to wait: tell the user now.
-            if let wait, wait > retry.maxDelay { throw failure }
+            if let wait, wait > retry.maxDelay { throw upstreamFailed(failure) }
             let delay = max(retry.delay(forRetry: attempt, jitter: jitter()), wait ?? 0)
-            if Date().addingTimeInterval(delay + 0.05) >= deadline { throw failure }
-            try await sleep(delay)
+            if Date().addingTimeInterval(delay + 0.05) >= deadline { throw upstreamFailed(failure) }
+            do { try await sleep(delay) } catch {
+                if permit == .trial { breaker?.abandonTrial() }
+                throw error
+            }
         }
     }
 
-    /// Lets one attempt through the breaker, the client's allowance and the budget (waiting for
-    /// its turn in the budget when that is near), or throws why it may not be made.
-    private func admit(_ upstream: Upstream?, provider: String, deadline: Date) async throws -> CircuitBreaker.Permission {
-        guard let guards, let upstream else {
-            if let allowance = ClientAllowance.current, let retryAfter = allowance.take() {
-                throw BrollyError.clientLimited(retryAfter: retryAfter)
+    /// Lets the request through the upstream's breaker and the client's allowance (charged once
+    /// per request, and once per operation under `ClientAllowance.once()`), or throws why not.
+    private func admitRequest(_ upstream: Upstream?, breaker: CircuitBreaker?, provider: String) async throws -> CircuitBreaker.Permission {
+        var permit = CircuitBreaker.Permission.allowed
+        if let breaker, let upstream, let guards {
+            permit = breaker.permit()
+            if case .refused(let retryAfter) = permit {
+                guards.observe(upstream, .circuitOpen)
+                throw BrollyError(
+                    .providerUnavailable,
+                    "\(provider) failed repeatedly; calls are paused for \(Int(retryAfter.rounded(.up))) s", retryAfter: retryAfter)
             }
-            return .allowed
         }
-        let breaker = guards.breakers[upstream]!
-        let permit = breaker.permit()
-        if case .refused(let retryAfter) = permit {
-            guards.observe(upstream, .circuitOpen)
-            throw BrollyError(
-                .providerUnavailable,
-                "\(provider) failed repeatedly; calls are paused for \(Int(retryAfter.rounded(.up))) s", retryAfter: retryAfter)
+        guard let allowance = ClientAllowance.current, allowance.needsCharge else { return permit }
+        // A refused request gives its breaker trial back, and is counted.
+        func refused(_ retryAfter: TimeInterval) -> BrollyError {
+            if permit == .trial { breaker?.abandonTrial() }
+            if let upstream { guards?.observe(upstream, .clientLimited) }
+            return .clientLimited(retryAfter: retryAfter)
         }
-        // A refused attempt gives its breaker trial back, and is counted.
-        func refused(_ outcome: UpstreamOutcome, _ error: BrollyError) -> BrollyError {
-            if permit == .trial { breaker.abandonTrial() }
-            guards.observe(upstream, outcome)
-            return error
+        if let retryAfter = allowance.take() { throw refused(retryAfter) }
+        // Several servers: the client's allowance also holds for the cluster.
+        if let shared = guards?.shared, let key = allowance.sharedKey, let limit = allowance.sharedLimit,
+            let retryAfter = (try? await shared.take("client:" + key(), limits: [limit])) ?? nil
+        {
+            throw refused(retryAfter)
         }
-        if let allowance = ClientAllowance.current, let retryAfter = allowance.take() {
-            throw refused(.clientLimited, .clientLimited(retryAfter: retryAfter))
-        }
+        allowance.markCharged()
+        return permit
+    }
+
+    /// Lets one attempt through the upstream's budget (waiting for its turn when that is near),
+    /// or throws why it may not be made.
+    private func admitAttempt(_ upstream: Upstream?, provider: String, deadline: Date) async throws {
+        guard let guards, let upstream else { return }
         let maxWait = min(guards.maxWait, max(0, deadline.timeIntervalSinceNow - 0.1))
         let buckets = guards.buckets[upstream]!
         switch buckets.reserve(maxWait: maxWait) {
         case .refused(let retryAfter):
-            throw refused(.budgetSpent, .budgetSpent(provider, retryAfter: retryAfter))
+            guards.observe(upstream, .budgetSpent)
+            throw BrollyError.budgetSpent(provider, retryAfter: retryAfter)
         case .granted(let after):
             if after > 0 { try await Task.sleep(nanoseconds: UInt64(after * 1_000_000_000)) }
         }
-        // Several servers: the client's allowance and the budget also hold for the cluster.
-        if let shared = guards.shared {
-            if let allowance = ClientAllowance.current, let key = allowance.sharedKey, let limit = allowance.sharedLimit,
-                let retryAfter = (try? await shared.take("client:" + key(), limits: [limit])) ?? nil
-            {
-                throw refused(.clientLimited, .clientLimited(retryAfter: retryAfter))
-            }
-            if let retryAfter = (try? await shared.take("budget:" + upstream.rawValue, limits: buckets.budget.limits)) ?? nil {
-                throw refused(.budgetSpent, .budgetSpent(provider, retryAfter: retryAfter))
-            }
+        // Several servers: the budget also holds for the cluster.
+        if let shared = guards.shared,
+            let retryAfter = (try? await shared.take("budget:" + upstream.rawValue, limits: buckets.budget.limits)) ?? nil
+        {
+            guards.observe(upstream, .budgetSpent)
+            throw BrollyError.budgetSpent(provider, retryAfter: retryAfter)
         }
-        return permit
     }
 
-    private func report(_ upstream: Upstream?, failed: Bool) {
+    /// Counts one attempt's outcome for metrics.
+    private func observe(_ upstream: Upstream?, failed: Bool) {
         guard let guards, let upstream else { return }
-        if failed {
-            guards.breakers[upstream]?.recordFailure()
-        } else {
-            guards.breakers[upstream]?.recordSuccess()
-        }
         guards.observe(upstream, failed ? .failure : .success)
     }
 

@@ -97,6 +97,9 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
         public var stale: Bool
         /// The configured provider, when it failed and `provider` answered instead.
         public var fallbackFrom: String?
+        /// What the answer lacks because a helper failed or is slow: "name", "airQuality",
+        /// "alerts"; nil when nothing is.
+        public var lacking: [String]?
     }
     /// The next two hours' precipitation (Open-Meteo's 15-minute slots).
     public struct Nowcast: Codable, Sendable, Hashable {
@@ -200,6 +203,7 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
     public init(_ result: WeatherResult, units: UnitSystem, now: Date = Date(), language: LanguagePack = Localization.english) {
         self.init(result.report, units: units, stale: result.isStale, age: result.age, now: now, language: language)
         source.fallbackFrom = result.fallbackFrom?.rawValue
+        source.lacking = result.lacking.isEmpty ? nil : result.lacking.map(\.rawValue)
         if let air = result.airQuality, !air.airQuality.isEmpty {
             airQuality = Self.airQuality(air.airQuality, stale: air.isStale, in: result.report.place.timeZone)
         }

@@ -45,13 +45,23 @@ public struct AddressService: Sendable {
 
     var unreachableKey: String { googleAPIKey == nil ? "geocoder-unreachable-nominatim" : "geocoder-unreachable-google" }
 
+    /// One lookup per point at a time.
+    let flights = SingleFlight<Address>()
+    /// Points the geocoders failed for a moment ago: not asked again for a few minutes.
+    let failures = FailureMemory(base: 180, max: 900)
+
+    /// The street address at `c`: cached, else one lookup per point however many ask (charged once
+    /// to the client's auxiliary allowance, never the weather's); a point that failed a moment ago
+    /// fails at once.
     public func address(for c: Coordinate) async throws -> Address {
         let key = cacheKey(c)
-        let now = self.now
-        if let entry = await cache.current(
-            Address.self, key: key, memory: memory, now: now(), isCurrent: { now().timeIntervalSince($0.receivedAt) < 30 * 86_400 })
-        {
-            var address = entry.value
+        if let wait = failures.backingOff(key, now: now()) {
+            throw BrollyError(
+                .providerUnavailable, "the address service failed for this point a moment ago; try again in \(Int(wait.rounded(.up))) s",
+                retryAfter: wait)
+        }
+        if let cached = cache.read(Address.self, key: key, memory: memory), now().timeIntervalSince(cached.receivedAt) < 30 * 86_400 {
+            var address = cached.value
             (address.latitude, address.longitude) = (c.latitude, c.longitude)
             return address
         }
@@ -60,6 +70,30 @@ public struct AddressService: Sendable {
         // separate CLI runs.
         if let mark = cache.read(Bool.self, key: unreachableKey), now().timeIntervalSince(mark.receivedAt) < unreachableBackoff {
             throw BrollyError.offline("the address service could not be reached a moment ago")
+        }
+        return try await flights.run(key) { [self] in
+            try await ClientAllowance.auxiliaryOnce {
+                do {
+                    let address = try await lookUp(c, key: key)
+                    failures.succeeded(key)
+                    return address
+                } catch {
+                    // This client's own limit is not the geocoder failing.
+                    if (error as? BrollyError)?.kind != .clientLimited { failures.failed(key, now: now()) }
+                    throw error
+                }
+            }
+        }
+    }
+
+    func lookUp(_ c: Coordinate, key: String) async throws -> Address {
+        let now = self.now
+        if let entry = await cache.current(
+            Address.self, key: key, memory: memory, now: now(), isCurrent: { now().timeIntervalSince($0.receivedAt) < 30 * 86_400 })
+        {
+            var address = entry.value
+            (address.latitude, address.longitude) = (c.latitude, c.longitude)
+            return address
         }
         var address: Address
         do {

@@ -12,10 +12,9 @@ public final class AirQualityService: Sendable {
     public let usableFor: TimeInterval
     let memory: MemoryCache<AirQuality>?
     let flights = SingleFlight<AirQuality>()
-    /// Places whose last call failed, and when: not asked again for `retryAfterFailure` seconds,
-    /// so a failing air-quality API is not called on every weather request.
-    let failures = MemoryCache<Bool>(capacity: 4096)
-    public let retryAfterFailure: TimeInterval = 300
+    /// Places whose last call failed: not asked again for a minute, doubled while it keeps failing
+    /// (up to 15), so a failing air-quality API is neither called nor waited for on every request.
+    let failures = FailureMemory(base: 60, max: 900)
     let now: @Sendable () -> Date
 
     public init(
@@ -49,26 +48,33 @@ public final class AirQualityService: Sendable {
 
     /// Air quality at `c`: fresh from the cache; else one call (shared by concurrent callers); a
     /// failed call falls back to a usable cached answer, marked stale; nil when there is none.
-    /// `offline`: the cache only.
-    public func airQuality(at c: Coordinate, offline: Bool = false) async -> Result? {
+    /// `offline`: the cache only. `grace`: wait for the call at most this long after it started
+    /// (so only the first requests for a place wait for a slow source; the call goes on and its
+    /// answer is cached); nil: wait for it.
+    public func airQuality(at c: Coordinate, offline: Bool = false, grace: TimeInterval? = nil) async -> Result? {
         let cached = cached(at: c)
         if offline { return cached }
         if let cached, !cached.isStale { return cached }
         let key = key(for: c)
-        if let failed = failures.get(key), now().timeIntervalSince(failed.receivedAt) < retryAfterFailure {
-            return cached
-        }
-        do {
-            let value = try await flights.run(key) { [self] in
+        if failures.backingOff(key, now: now()) != nil { return cached }
+        let (task, startedAt) = await flights.start(key) { [self] in
+            do {
                 let value = try await source.airQuality(at: c)
                 try? cache.write(value, key: key, receivedAt: value.fetchedAt, memory: memory)
+                failures.succeeded(key)
                 return value
+            } catch {
+                // This client's own limit is not the source failing.
+                if (error as? BrollyError)?.kind != .clientLimited { failures.failed(key, now: now()) }
+                throw error
             }
-            return Result(airQuality: value, isStale: false)
-        } catch {
-            // This client's own limit is not the source failing.
-            if (error as? BrollyError)?.kind != .clientLimited { failures.set(key, CacheEntry(value: true, receivedAt: now())) }
-            return cached
         }
+        let value: AirQuality?
+        if let grace {
+            value = await FirstOf.value(task, orNilBy: startedAt.addingTimeInterval(grace))
+        } else {
+            value = try? await task.value
+        }
+        return value.map { Result(airQuality: $0, isStale: false) } ?? cached
     }
 }

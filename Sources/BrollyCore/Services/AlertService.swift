@@ -35,9 +35,11 @@ public final class AlertService: Sendable {
     let cache: FileCache
     let memory: MemoryCache<[CAPMessage]>?
     let flights = SingleFlight<[CAPMessage]>()
-    /// Failed source keys and when (true: a refused key, kept an hour; else a minute), so a failing
-    /// source is not asked on every request.
-    let failures = MemoryCache<Bool>(capacity: 4096)
+    /// Failed source keys: not asked again for a minute (at most the fresh window), doubled while
+    /// it keeps failing, so a failing source is neither called nor waited for on every request.
+    let failures: FailureMemory
+    /// Sources that refused the key: not asked for an hour.
+    let refusals = FailureMemory(base: 3600)
     public let freshFor: TimeInterval
     /// How old a source's answer may be and still stand in when it fails (its alerts carry their
     /// own expiry, so old answers never show expired alerts).
@@ -56,6 +58,7 @@ public final class AlertService: Sendable {
         self.freshFor = freshFor
         self.memory = keepsEntriesInMemory ? MemoryCache(capacity: memoryEntries) : nil
         self.now = now
+        failures = FailureMemory(base: min(60, freshFor), max: 900)
     }
 
     /// NWS covers the United States and its territories.
@@ -121,10 +124,13 @@ public final class AlertService: Sendable {
 
     /// The current alerts for `place`. `names` are what the place is called at several levels
     /// (city, county, state), for matching MeteoAlarm's regions. `offline`: cached answers only.
-    public func alerts(for place: Place, names: [String], language: String = "en", offline: Bool = false) async -> AlertSet {
+    /// `grace`: wait for each source's call at most this long after it started (nil: wait for it).
+    public func alerts(
+        for place: Place, names: [String], language: String = "en", offline: Bool = false, grace: TimeInterval? = nil
+    ) async -> AlertSet {
         let requests = requests(for: place)
         let answers = await withTaskGroup(of: (Request, [CAPMessage]?).self) { group in
-            for r in requests { group.addTask { (r, await self.messages(r, offline: offline)) } }
+            for r in requests { group.addTask { (r, await self.messages(r, offline: offline, grace: grace)) } }
             return await group.reduce(into: [(Request, [CAPMessage]?)]()) { $0.append($1) }
         }
         var set = AlertSet()
@@ -166,27 +172,30 @@ public final class AlertService: Sendable {
 
     /// A source's messages: fresh from the cache; else one call (shared); on failure a usable
     /// cached answer; nil when there is none.
-    func messages(_ r: Request, offline: Bool) async -> [CAPMessage]? {
+    func messages(_ r: Request, offline: Bool, grace: TimeInterval? = nil) async -> [CAPMessage]? {
         let entry = cache.read([CAPMessage].self, key: r.key, memory: memory)
         let age = entry.map { now().timeIntervalSince($0.receivedAt) }
         let usable = entry.flatMap { e in age! < usableFor ? e.value : nil }
         if offline { return usable }
         if let entry, let age, age >= 0, age < freshFor { return entry.value }
-        if let failed = failures.get(r.key), now().timeIntervalSince(failed.receivedAt) < (failed.value ? 3600 : min(60, freshFor)) {
-            return usable
-        }
-        do {
-            return try await flights.run(r.key) { [self] in
+        if failures.backingOff(r.key, now: now()) != nil || refusals.backingOff(r.key, now: now()) != nil { return usable }
+        let (task, startedAt) = await flights.start(r.key) { [self] in
+            do {
                 let messages = try await fetch(r)
                 try? cache.write(messages, key: r.key, receivedAt: now(), memory: memory)
+                failures.succeeded(r.key)
                 return messages
+            } catch {
+                switch (error as? BrollyError)?.kind {
+                case .clientLimited: break  // this client's own limit is not the source failing
+                case .invalidAPIKey: refusals.failed(r.key, now: now())
+                default: failures.failed(r.key, now: now())
+                }
+                throw error
             }
-        } catch {
-            let kind = (error as? BrollyError)?.kind
-            // This client's own limit is not the source failing.
-            if kind != .clientLimited { failures.set(r.key, CacheEntry(value: kind == .invalidAPIKey, receivedAt: now())) }
-            return usable
         }
+        if let grace { return await FirstOf.value(task, orNilBy: startedAt.addingTimeInterval(grace)) ?? usable }
+        return (try? await task.value) ?? usable
     }
 
     func fetch(_ r: Request) async throws -> [CAPMessage] {

@@ -22,10 +22,14 @@ public struct BrollyConfiguration: Sendable {
     public var budgets: [Upstream: Budget]
     /// The disk cache's size limit (`BROLLY_CACHE_MAX_MB`, default 256).
     public var cacheMaxBytes: Int
-    /// Failures in a row that open an upstream's circuit (`BROLLY_BREAKER_FAILURES`, default 5).
+    /// Failed requests in a row that open an upstream's circuit, and the requests in its 30-second
+    /// window before half of them failing opens it (`BROLLY_BREAKER_FAILURES`, default 5).
     public var breakerFailures = 5
-    /// Seconds an open circuit waits before its trial call (`BROLLY_BREAKER_COOLDOWN_SECONDS`, default 30).
-    public var breakerCoolDown: TimeInterval = 30
+    /// Seconds an open circuit first waits before its trial call (`BROLLY_BREAKER_COOLDOWN_SECONDS`,
+    /// default 2); doubled on each trip that follows without a success.
+    public var breakerCoolDown: TimeInterval = 2
+    /// The longest cool-down (`BROLLY_BREAKER_MAX_COOLDOWN_SECONDS`, default 120).
+    public var breakerMaxCoolDown: TimeInterval = 120
     /// The other provider answers when the configured one fails (needs an OpenWeatherMap key;
     /// `BROLLY_FAILOVER=off` turns it off).
     public var failover = true
@@ -97,6 +101,12 @@ public struct BrollyConfiguration: Sendable {
                 throw BrollyError.invalidInput("BROLLY_BREAKER_COOLDOWN_SECONDS must be between 0.1 and 86400, got \(raw)")
             }
             breakerCoolDown = n
+        }
+        if let raw = env["BROLLY_BREAKER_MAX_COOLDOWN_SECONDS"]?.trimmingCharacters(in: .whitespaces), !raw.isEmpty {
+            guard let n = TimeInterval(raw), n.isFinite, n >= 0.1, n <= 86_400 else {
+                throw BrollyError.invalidInput("BROLLY_BREAKER_MAX_COOLDOWN_SECONDS must be between 0.1 and 86400, got \(raw)")
+            }
+            breakerMaxCoolDown = n
         }
         if let raw = env["BROLLY_FAILOVER"]?.trimmingCharacters(in: .whitespaces).lowercased(), !raw.isEmpty {
             switch raw {

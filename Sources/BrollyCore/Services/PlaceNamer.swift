@@ -10,6 +10,10 @@ public struct PlaceNamer: Sendable {
     let now: @Sendable () -> Date
     /// Names this process has already decoded.
     let memory: MemoryCache<Place>
+    /// One lookup per place at a time.
+    let flights = SingleFlight<Place>()
+    /// Places the namers failed for a moment ago.
+    let failures = FailureMemory(base: PlaceNamer.failureBackOff, max: 900)
 
     public init(
         provider: any WeatherProvider, addresses: AddressService, cache: FileCache, memoryEntries: Int = 2048,
@@ -43,10 +47,54 @@ public struct PlaceNamer: Sendable {
         return p
     }
 
-    /// The nearest named place. Throws when no service could name it.
-    public func place(at c: Coordinate) async throws -> Place {
+    /// Where naming `c` stands: known (cached), unavailable (the namers failed for it a moment
+    /// ago: not asked again for a few minutes), or a lookup under way — one per place however many
+    /// requests ask (each joins it), with the time it started so that they share one deadline.
+    public enum Naming: Sendable {
+        case known(Place)
+        case unavailable(retryAfter: TimeInterval)
+        case underWay(Task<Place, any Error>, startedAt: Date)
+    }
+
+    /// How long a place the namers could not name is left alone (doubled while it keeps failing).
+    public static let failureBackOff: TimeInterval = 180
+
+    /// Starts naming `c`, or joins the lookup under way. The lookup is charged once to the
+    /// client's auxiliary allowance (never the weather's), whatever it calls.
+    public func naming(at c: Coordinate) async -> Naming {
+        if let known = freshCachedPlace(at: c) { return .known(known) }
         let key = "reverse-\(c.cacheKey)"
-        if let known = freshCachedPlace(at: c) { return known }
+        if let wait = failures.backingOff(key, now: now()) { return .unavailable(retryAfter: wait) }
+        let (task, startedAt) = await flights.start(key) { [self] in
+            try await ClientAllowance.auxiliaryOnce {
+                do {
+                    let place = try await lookUp(c, key: key)
+                    failures.succeeded(key)
+                    return place
+                } catch {
+                    // This client's own limit is not the namers failing.
+                    if (error as? BrollyError)?.kind != .clientLimited { failures.failed(key, now: now()) }
+                    throw error
+                }
+            }
+        }
+        return .underWay(task, startedAt: startedAt)
+    }
+
+    /// The nearest named place. Throws when no service could name it (at once, while a failure
+    /// for it is remembered).
+    public func place(at c: Coordinate) async throws -> Place {
+        switch await naming(at: c) {
+        case .known(let place): return place
+        case .unavailable(let wait):
+            throw BrollyError(
+                .providerUnavailable, "the place could not be named a moment ago; try again in \(Int(wait.rounded(.up))) s",
+                retryAfter: wait)
+        case .underWay(let task, _): return try await task.value
+        }
+    }
+
+    func lookUp(_ c: Coordinate, key: String) async throws -> Place {
         // Another server sharing the cache may have named it.
         let now = self.now
         if cache.shared != nil,

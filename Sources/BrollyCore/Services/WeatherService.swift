@@ -17,6 +17,13 @@ public struct WeatherResult: Sendable {
     public var airQuality: AirQualityService.Result?
     /// Official warnings at the place, when asked for (added by the use cases).
     public var alerts: AlertSet?
+    /// What the helpers could not add (failed, slow, or left alone after a failure).
+    public var lacking: [Helper] = []
+
+    /// The helpers whose parts an answer may lack; the weather never waits on them for long.
+    public enum Helper: String, Sendable, Hashable {
+        case name, airQuality, alerts
+    }
 
     public init(
         report: WeatherReport, isStale: Bool, isFromCache: Bool, age: TimeInterval, refreshError: BrollyError?,

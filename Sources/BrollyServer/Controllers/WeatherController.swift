@@ -20,9 +20,16 @@ struct WeatherController: Sendable {
         let json: EncodedJSON
         let report: WeatherReport
         let coordinate: Coordinate
-        /// When it was made: alerts in it keep for their own 5-minute window.
+        /// When it was made, and for how long it answers: a complete answer for the alerts' own
+        /// 5-minute window; one that lacks a helper's part, a few seconds (so that a helper that is
+        /// down or hanging does not send every request down the full path, and its part is added
+        /// soon after it comes back).
         let madeAt: Date
+        let answersFor: TimeInterval
     }
+
+    /// How long an answer lacking a helper's part (name, air quality, warnings) is memoized.
+    static let incompleteAnswerSeconds: TimeInterval = 5
 
     func add(to group: RouterGroup<AppRequestContext>) {
         group.get("weather", use: weather)
@@ -59,9 +66,7 @@ struct WeatherController: Sendable {
         if let languages = request.headers[.acceptLanguage] { query += "#" + languages }
         if let answer = answers.get(query)?.value {
             let age = Date().timeIntervalSince(answer.report.fetchedAt)
-            if age >= 0, age < useCases.services.weather.policy.freshFor,
-                Date().timeIntervalSince(answer.madeAt) < useCases.services.alerts.freshFor
-            {
+            if age >= 0, age < useCases.services.weather.policy.freshFor, Date().timeIntervalSince(answer.madeAt) < answer.answersFor {
                 if context.isReturningDevice { useCases.record(answer.report, at: answer.coordinate, device: context.deviceID) }
                 metrics.weatherAnswerFromCache()
                 return answer.json.response(cacheControl: "public, no-cache")
@@ -91,13 +96,16 @@ struct WeatherController: Sendable {
             json = EncodedJSON(body: body, etag: "\"\(Checksum.hex(body))\"")
             encoded.set(key, CacheEntry(value: json, receivedAt: r.fetchedAt))
         }
-        // Memoised only when complete: fresh, named, from the configured provider, with fresh air
-        // quality (an answer without it keeps taking the full path, which adds it when it comes).
-        if !result.isStale, result.refreshError == nil, result.fallbackFrom == nil, result.airQuality?.isStale == false,
-            result.alerts.map({ $0.failedSources.isEmpty }) == true,
-            r.place.name != Place.unnamed(r.place.coordinate).name
-        {
-            answers.set(query, CacheEntry(value: Answer(json: json, report: r, coordinate: r.place.coordinate, madeAt: Date()), receivedAt: r.fetchedAt))
+        // Memoised when the weather is fresh: a complete answer (named, from the configured
+        // provider, with fresh air quality and every warning source) for the alerts' window; one
+        // lacking a helper's part for a few seconds. Stale answers always take the full path, so
+        // refreshes are never held back.
+        if !result.isStale, result.refreshError == nil {
+            let complete = result.lacking.isEmpty && result.fallbackFrom == nil
+            let answer = Answer(
+                json: json, report: r, coordinate: r.place.coordinate, madeAt: Date(),
+                answersFor: complete ? useCases.services.alerts.freshFor : Self.incompleteAnswerSeconds)
+            answers.set(query, CacheEntry(value: answer, receivedAt: r.fetchedAt))
         }
         return json.response(cacheControl: "public, no-cache")
     }

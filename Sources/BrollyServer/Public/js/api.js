@@ -6,7 +6,10 @@ const TIMEOUT_MS = 15000;
 
 /** A failure the page knows how to explain: offline, timeout, unreadable, not-found, provider, … */
 export class AppError extends Error {
-  constructor(kind, detail) { super(detail || kind); this.kind = kind; this.detail = detail || ''; }
+  /** `retryAfter`: seconds the server said to wait before asking again (its `Retry-After`), if it said. */
+  constructor(kind, detail, retryAfter) {
+    super(detail || kind); this.kind = kind; this.detail = detail || ''; this.retryAfter = retryAfter || null;
+  }
 }
 
 function kindForProblem(status, problem) {
@@ -39,7 +42,10 @@ export async function api(path, { method = 'GET', body } = {}) {
   let data = null;
   let readable = true;
   try { data = raw ? JSON.parse(raw) : null; } catch (_) { readable = false; }
-  if (!response.ok) throw new AppError(kindForProblem(response.status, data), data && data.detail);
+  if (!response.ok) {
+    const wait = Number(response.headers.get('Retry-After') || (data && data.retryAfter));
+    throw new AppError(kindForProblem(response.status, data), data && data.detail, Number.isFinite(wait) && wait > 0 ? wait : null);
+  }
   if (!readable) throw new AppError('unreadable');
   return data;
 }

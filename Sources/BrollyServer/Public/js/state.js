@@ -11,6 +11,7 @@ export const state = {
   seq: 0,
   retry: null,        // what the Retry button does
   repollTimer: null,
+  countdownTimer: null, // the error state's "Trying again in N s"
   viewing: null,      // a history entry being shown: { weather, note }
   forceStale: false,  // a refresh failed: what is shown is old
   deviceReady: Promise.resolve(),

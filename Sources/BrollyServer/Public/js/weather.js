@@ -3,6 +3,8 @@
 import { loadAddress } from './address.js';
 import { AppError, api, isWeatherDocument, weatherURL } from './api.js';
 import { ageMs, ageText, messageFor, region, render, setState, showNotice } from './card.js';
+import { $, text } from './dom.js';
+import { t } from './i18n.js';
 import { loadHistory } from './history.js';
 import { loadNews } from './news.js';
 import { sameTarget, state } from './state.js';
@@ -19,6 +21,7 @@ export async function loadWeather(target, opts = {}) {
   else if (other) region.setAttribute('aria-busy', 'true');
   state.retry = () => loadWeather(target);
   clearTimeout(state.repollTimer);
+  stopCountdown();
   try {
     await state.deviceReady;  // so that this lookup lands in this browser's history
     const doc = await api(weatherURL(target));
@@ -36,9 +39,13 @@ export async function loadWeather(target, opts = {}) {
     if (target.here) loadAddress(target);
     loadNews(target);
     setTimeout(loadHistory, 1200);
-    // The API said the answer is stale and is refreshing it: look again shortly.
-    if (doc.source.stale && !opts.repolled) {
-      state.repollTimer = setTimeout(() => loadWeather(target, { quiet: true, repolled: true }), 4000);
+    // The API said the answer is stale and is refreshing it, or that a helper's part (the
+    // place's name, air quality, warnings) is still on its way: look again shortly (three times at
+    // most, further apart each time).
+    const repolls = opts.repolls || 0;
+    const lacking = (doc.source.lacking || []).length > 0;
+    if ((doc.source.stale || lacking) && repolls < 3) {
+      state.repollTimer = setTimeout(() => loadWeather(target, { quiet: true, repolls: repolls + 1 }), 4000 * 2 ** repolls);
     }
   } catch (e) {
     if (seq !== state.seq) return;
@@ -55,8 +62,33 @@ export async function loadWeather(target, opts = {}) {
       showNotice(`${title}. Showing the weather from ${ageText(ageMs(state.doc)).replace('Updated ', '')}.`, true, kind);
     } else {
       setState('error', { error: kind, detail: e.detail || undefined });
+      // The server said when it is worth asking again (a provider's blip, a paused upstream):
+      // count down, then try again by itself.
+      if (e instanceof AppError && e.retryAfter && e.retryAfter <= 300) countdown(e.retryAfter, () => loadWeather(target));
     }
   }
+}
+
+/** "Trying again in N s" under the error, then `then()`. */
+function countdown(seconds, then) {
+  stopCountdown();
+  let left = Math.ceil(seconds);
+  const show = () => text('error-countdown', t('retryingIn', `Trying again in ${left} s`, { n: left }));
+  $('error-countdown').hidden = false;
+  show();
+  state.countdownTimer = setInterval(() => {
+    left -= 1;
+    if (left > 0) return show();
+    stopCountdown();
+    then();
+  }, 1000);
+}
+
+function stopCountdown() {
+  clearInterval(state.countdownTimer);
+  state.countdownTimer = null;
+  const node = $('error-countdown');
+  if (node) { node.hidden = true; node.textContent = ''; }
 }
 
 /** Refreshes what is shown (the page became visible again, or came back online). */

@@ -1,0 +1,105 @@
+import Foundation
+
+/// The upstream services Brolly calls, each with its own budget and circuit breaker.
+public enum Upstream: String, Sendable, CaseIterable, Hashable {
+    case openMeteo = "open-meteo"
+    /// Open-Meteo's air-quality API: its own breaker (its failures must not pause the forecast) and
+    /// a budget of its own, small beside the forecast's since answers keep for an hour.
+    case openMeteoAirQuality = "open-meteo-air-quality"
+    case openWeatherMap = "openweathermap"
+    case nominatim
+    case google
+    case newsAPI = "newsapi"
+    case bbc
+    case ipLocation = "ip-location"
+    /// The US National Weather Service's alerts API.
+    case nws
+    /// MeteoAlarm's country feeds.
+    case meteoAlarm = "meteoalarm"
+    /// CAP feeds from `BROLLY_CAP_FEEDS`, together.
+    case cap
+
+    /// The upstream a request for `provider` (the label providers give `NetworkService.get`) goes to.
+    public init?(providerLabel label: String) {
+        switch label {
+        case "Open-Meteo air quality": self = .openMeteoAirQuality
+        case let l where l.hasPrefix("Open-Meteo"): self = .openMeteo
+        case let l where l.hasPrefix("OpenWeatherMap"): self = .openWeatherMap
+        case "Nominatim": self = .nominatim
+        case let l where l.hasPrefix("Google"): self = .google
+        case "NewsAPI": self = .newsAPI
+        case "BBC News": self = .bbc
+        case "IP location service": self = .ipLocation
+        case "NWS": self = .nws
+        case "MeteoAlarm": self = .meteoAlarm
+        case "CAP feed": self = .cap
+        default: return nil
+        }
+    }
+
+    /// The environment variable that overrides the budget: `BROLLY_OPEN_METEO_BUDGET`, …
+    public var budgetVariable: String {
+        "BROLLY_" + rawValue.uppercased().replacingOccurrences(of: "-", with: "_") + "_BUDGET"
+    }
+
+    /// The default budget, from each provider's published terms (or conservative where the terms
+    /// are per account): Open-Meteo's free API 600/min, 5,000/h, 10,000/day; OpenWeatherMap's free
+    /// plan 60/min; Nominatim's usage policy one request a second; NewsAPI's developer plan
+    /// 100 a day; ip-api.com 45/min.
+    public var defaultBudget: Budget {
+        switch self {
+        case .openMeteo: Budget([.init(600, per: 60), .init(5_000, per: 3_600), .init(10_000, per: 86_400)])
+        case .openMeteoAirQuality: Budget([.init(60, per: 60), .init(600, per: 3_600), .init(2_000, per: 86_400)])
+        case .openWeatherMap: Budget([.init(60, per: 60)])
+        case .nominatim: Budget([.init(1, per: 1)])
+        case .google: Budget([.init(600, per: 60)])
+        case .newsAPI: Budget([.init(100, per: 86_400)])
+        case .bbc: Budget([.init(60, per: 60)])
+        case .ipLocation: Budget([.init(45, per: 60)])
+        case .nws: Budget([.init(60, per: 60)])
+        case .meteoAlarm: Budget([.init(60, per: 60)])
+        case .cap: Budget([.init(60, per: 60)])
+        }
+    }
+}
+
+/// A number of calls per period.
+public struct RateLimit: Sendable, Hashable, CustomStringConvertible {
+    public var count: Int
+    public var period: TimeInterval
+
+    public init(_ count: Int, per period: TimeInterval) {
+        self.count = count
+        self.period = period
+    }
+
+    public var description: String {
+        let unit = [(86_400.0, "day"), (3_600, "h"), (60, "min"), (1, "s")].first { period == $0.0 }
+        return unit.map { "\(count)/\($0.1)" } ?? "\(count)/\(period)s"
+    }
+}
+
+/// Several limits that must all allow a call, e.g. `600/min,5000/h,10000/day`.
+public struct Budget: Sendable, Hashable, CustomStringConvertible {
+    public var limits: [RateLimit]
+
+    public init(_ limits: [RateLimit]) { self.limits = limits }
+
+    public var description: String { limits.map(\.description).joined(separator: ",") }
+
+    /// Parses `N/s`, `N/min`, `N/h`, `N/day` items separated by commas.
+    public static func parse(_ text: String) throws -> Budget {
+        let units: [String: TimeInterval] = [
+            "s": 1, "sec": 1, "second": 1, "min": 60, "minute": 60, "h": 3_600, "hour": 3_600, "d": 86_400, "day": 86_400,
+        ]
+        var limits: [RateLimit] = []
+        for item in text.split(separator: ",") {
+            let parts = item.split(separator: "/").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard parts.count == 2, let count = Int(parts[0]), count > 0, count <= 10_000_000, let period = units[parts[1].lowercased()]
+            else { throw BrollyError.invalidInput("a budget is like 600/min,5000/h,10000/day; cannot read '\(item)'") }
+            limits.append(RateLimit(count, per: period))
+        }
+        guard !limits.isEmpty else { throw BrollyError.invalidInput("the budget is empty") }
+        return Budget(limits)
+    }
+}
