@@ -122,16 +122,19 @@ def test_a_spent_budget_serves_stale_data_or_503_with_retry_after(server_factory
 def test_the_breaker_stops_calling_a_failing_provider(server_factory, double):
     s = server_factory(args=("--timeout", "2"), extra_env={"BROLLY_TRUSTED_PROXIES": "127.0.0.1"})
     double.fault("500", times=-1)
-    for i in range(4):
+    # Five failed requests in a row (each counted once, whatever its retries) open the circuit.
+    for i in range(5):
         lat, lon = place(i)
-        status, _, _ = call(s.url + f"/api/v1/weather?lat={lat}&lon={lon}", headers={"X-Forwarded-For": f"198.51.100.{i}"})
-        assert status == 502
+        status, headers, _ = call(s.url + f"/api/v1/weather?lat={lat}&lon={lon}", headers={"X-Forwarded-For": f"198.51.100.{i}"})
+        assert status == 502 and int(headers["Retry-After"]) >= 1
     calls = double.calls("/v1/forecast")
     started = time.time()
-    for i in range(4, 10):
+    for i in range(5, 11):
         lat, lon = place(i)
-        status, _, body = call(s.url + f"/api/v1/weather?lat={lat}&lon={lon}", headers={"X-Forwarded-For": f"198.51.100.{i}"})
+        status, headers, body = call(s.url + f"/api/v1/weather?lat={lat}&lon={lon}", headers={"X-Forwarded-For": f"198.51.100.{i}"})
+        # Paused for the first, short cool-down (2 s), and the answer says so.
         assert status == 502 and "paused" in json.loads(body)["detail"]
+        assert 1 <= int(headers["Retry-After"]) <= 2 and json.loads(body)["retryAfter"] == int(headers["Retry-After"])
     assert time.time() - started < 3
     assert double.calls("/v1/forecast") == calls
     status, _, body = call(s.url + "/metrics")

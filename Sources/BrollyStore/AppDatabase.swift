@@ -34,7 +34,9 @@ public struct AppDatabase: Sendable {
 
     static func makeConfiguration() -> Configuration {
         var config = Configuration()
-        config.busyMode = .timeout(10)
+        // Writes run on GRDB's own writer queue (the async API), never on a cooperative thread; a
+        // short busy time-out bounds how long another process's write (the CLI's) can hold one up.
+        config.busyMode = .timeout(3)
         config.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }
@@ -115,15 +117,15 @@ public struct AppDatabase: Sendable {
 
 extension AppDatabase {
     /// Whether a device with this id exists.
-    public func deviceExists(_ id: String) throws -> Bool {
-        try writer.read { db in
+    public func deviceExists(_ id: String) async throws -> Bool {
+        try await writer.read { db in
             try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM device WHERE id = ?)", arguments: [id]) ?? false
         }
     }
 
     /// Records that a device exists (and was seen now).
-    public func touchDevice(_ id: String, now: Date = Date()) throws {
-        try writer.write { db in
+    public func touchDevice(_ id: String, now: Date = Date()) async throws {
+        try await writer.write { db in
             try db.execute(
                 sql: """
                     INSERT INTO device (id, createdAt, lastSeenAt) VALUES (?, ?, ?)
@@ -137,24 +139,24 @@ extension AppDatabase {
 
 extension AppDatabase {
     /// A device's saved places in the user's order; the first is the default place.
-    public func places(device: String) throws -> [SavedPlace] {
-        try writer.read { db in
+    public func places(device: String) async throws -> [SavedPlace] {
+        try await writer.read { db in
             try SavedPlace.filter(SavedPlace.Columns.deviceId == device).order(SavedPlace.Columns.orderIndex, SavedPlace.Columns.id)
                 .fetchAll(db)
         }
     }
 
     /// One saved place of the device, or nil (also for another device's id).
-    public func place(id: Int64, device: String) throws -> SavedPlace? {
-        try writer.read { db in
+    public func place(id: Int64, device: String) async throws -> SavedPlace? {
+        try await writer.read { db in
             try SavedPlace.filter(SavedPlace.Columns.deviceId == device && SavedPlace.Columns.id == id).fetchOne(db)
         }
     }
 
     /// Saves a place at the end of the device's list.
     @discardableResult
-    public func addPlace(_ place: Place, customName: String?, device: String, now: Date = Date()) throws -> SavedPlace {
-        try writer.write { db in
+    public func addPlace(_ place: Place, customName: String?, device: String, now: Date = Date()) async throws -> SavedPlace {
+        try await writer.write { db in
             try ensureDevice(device, db: db, now: now)
             let last = try Int.fetchOne(db, sql: "SELECT MAX(orderIndex) FROM place WHERE deviceId = ?", arguments: [device]) ?? -1
             var saved = SavedPlace(place: place, customName: customName, deviceId: device, orderIndex: last + 1, createdAt: now)
@@ -164,8 +166,8 @@ extension AppDatabase {
     }
 
     /// Sets (or, with nil, clears) a place's custom name. Nil when the device has no such place.
-    public func renamePlace(id: Int64, customName: String?, device: String) throws -> SavedPlace? {
-        try writer.write { db in
+    public func renamePlace(id: Int64, customName: String?, device: String) async throws -> SavedPlace? {
+        try await writer.write { db in
             guard var saved = try SavedPlace.filter(SavedPlace.Columns.deviceId == device && SavedPlace.Columns.id == id).fetchOne(db)
             else { return nil }
             saved.customName = customName
@@ -175,8 +177,8 @@ extension AppDatabase {
     }
 
     /// Moves a place to a 0-based position. Nil when the device has no such place.
-    public func movePlace(id: Int64, to position: Int, device: String) throws -> [SavedPlace]? {
-        try writer.write { db in
+    public func movePlace(id: Int64, to position: Int, device: String) async throws -> [SavedPlace]? {
+        try await writer.write { db in
             var list = try SavedPlace.filter(SavedPlace.Columns.deviceId == device).order(
                 SavedPlace.Columns.orderIndex, SavedPlace.Columns.id
             ).fetchAll(db)
@@ -188,8 +190,8 @@ extension AppDatabase {
     }
 
     /// Puts the device's places in the given order; `ids` must name each of them exactly once.
-    public func reorderPlaces(_ ids: [Int64], device: String) throws -> [SavedPlace] {
-        try writer.write { db in
+    public func reorderPlaces(_ ids: [Int64], device: String) async throws -> [SavedPlace] {
+        try await writer.write { db in
             let list = try SavedPlace.filter(SavedPlace.Columns.deviceId == device).fetchAll(db)
             guard ids.count == list.count, Set(ids) == Set(list.compactMap(\.id)) else {
                 throw BrollyError.invalidInput("the order must list each saved place exactly once")
@@ -200,8 +202,8 @@ extension AppDatabase {
     }
 
     /// Removes a place; false when the device has no such place.
-    public func removePlace(id: Int64, device: String) throws -> Bool {
-        try writer.write { db in
+    public func removePlace(id: Int64, device: String) async throws -> Bool {
+        try await writer.write { db in
             let deleted = try SavedPlace.filter(SavedPlace.Columns.deviceId == device && SavedPlace.Columns.id == id).deleteAll(db)
             guard deleted > 0 else { return false }
             let rest = try SavedPlace.filter(SavedPlace.Columns.deviceId == device).order(SavedPlace.Columns.orderIndex).fetchAll(db)
@@ -270,8 +272,8 @@ extension AppDatabase {
     @discardableResult
     public func recordLookup(
         _ report: WeatherReport, address: Address?, coordinate: Coordinate, device: String, now: Date = Date()
-    ) throws -> HistoryEntry {
-        try writer.write { db in
+    ) async throws -> HistoryEntry {
+        try await writer.write { db in
             let entry = try save(Lookup(device: device, coordinate: coordinate, report: report, address: address, createdAt: now), db: db)
             try trimHistory(device: device, db: db)
             return entry
@@ -280,8 +282,8 @@ extension AppDatabase {
 
     /// Saves many lookups, and adds addresses to lookups saved earlier, in one transaction (the
     /// server's batched history writes). Each lookup follows `recordLookup`'s rules.
-    public func recordLookups(_ lookups: [Lookup], addresses: [AddressPatch] = []) throws {
-        try writer.write { db in
+    public func recordLookups(_ lookups: [Lookup], addresses: [AddressPatch] = []) async throws {
+        try await writer.write { db in
             for lookup in lookups { try save(lookup, db: db) }
             for device in Set(lookups.map(\.device)) { try trimHistory(device: device, db: db) }
             for patch in addresses {
@@ -328,31 +330,31 @@ extension AppDatabase {
     }
 
     /// A device's lookups, newest first.
-    public func history(device: String, limit: Int = 100) throws -> [HistoryEntry] {
-        try writer.read { db in
+    public func history(device: String, limit: Int = 100) async throws -> [HistoryEntry] {
+        try await writer.read { db in
             try HistoryEntry.filter(HistoryEntry.Columns.deviceId == device)
                 .order(HistoryEntry.Columns.createdAt.desc, HistoryEntry.Columns.id.desc).limit(limit).fetchAll(db)
         }
     }
 
     /// One lookup of the device, or nil (also for another device's id).
-    public func historyEntry(id: Int64, device: String) throws -> HistoryEntry? {
-        try writer.read { db in
+    public func historyEntry(id: Int64, device: String) async throws -> HistoryEntry? {
+        try await writer.read { db in
             try HistoryEntry.filter(HistoryEntry.Columns.deviceId == device && HistoryEntry.Columns.id == id).fetchOne(db)
         }
     }
 
     /// Deletes one lookup; false when the device has no such entry.
-    public func deleteHistoryEntry(id: Int64, device: String) throws -> Bool {
-        try writer.write { db in
+    public func deleteHistoryEntry(id: Int64, device: String) async throws -> Bool {
+        try await writer.write { db in
             try HistoryEntry.filter(HistoryEntry.Columns.deviceId == device && HistoryEntry.Columns.id == id).deleteAll(db) > 0
         }
     }
 
     /// Deletes all of a device's lookups; returns how many.
     @discardableResult
-    public func deleteHistory(device: String) throws -> Int {
-        try writer.write { db in
+    public func deleteHistory(device: String) async throws -> Int {
+        try await writer.write { db in
             try HistoryEntry.filter(HistoryEntry.Columns.deviceId == device).deleteAll(db)
         }
     }

@@ -20,22 +20,22 @@ func report(_ name: String, temperature: Double = 5) -> WeatherReport {
 }
 
 @Suite struct MigrationTests {
-    @Test func migratesAnEmptyDatabase() throws {
+    @Test func migratesAnEmptyDatabase() async throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("brolly-\(UUID()).sqlite")
         let db = try AppDatabase.open(at: url)
-        #expect(try db.places(device: AppDatabase.localDevice).isEmpty)
-        let mode = try db.writer.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") }
+        #expect(try await db.places(device: AppDatabase.localDevice).isEmpty)
+        let mode = try await db.writer.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") }
         #expect(mode == "wal")
         // Opening again runs no migration twice.
         _ = try AppDatabase.open(at: url)
     }
 
-    @Test func migratesAnEarlierDatabaseKeepingItsRows() throws {
+    @Test func migratesAnEarlierDatabaseKeepingItsRows() async throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("brolly-\(UUID()).sqlite")
         do {
             let queue = try DatabaseQueue(path: url.path)
             try AppDatabase.migrator.migrate(queue, upTo: "v1-places-and-history")
-            try queue.write { db in
+            try await queue.write { db in
                 try db.execute(
                     sql:
                         "INSERT INTO place (name, country, latitude, longitude, orderIndex, createdAt) VALUES ('Old', 'X', 1, 2, 0, CURRENT_TIMESTAMP)"
@@ -48,9 +48,9 @@ func report(_ name: String, temperature: Double = 5) -> WeatherReport {
             }
         }
         let db = try AppDatabase.open(at: url)
-        let places = try db.places(device: AppDatabase.localDevice)
+        let places = try await db.places(device: AppDatabase.localDevice)
         #expect(places.map(\.name) == ["Old"])
-        let history = try db.history(device: AppDatabase.localDevice)
+        let history = try await db.history(device: AppDatabase.localDevice)
         #expect(history.count == 1 && history[0].weather.current.temperature == 5)
     }
 }
