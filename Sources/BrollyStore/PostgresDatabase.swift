@@ -15,12 +15,13 @@ import PostgresNIO
 /// second before trying again, so that requests do not queue behind a dead database.
 public final class PostgresDatabase: DataStore, SharedCacheTier, SharedLimiter {
     public var engine: String { "postgresql" }
-    public var isAvailable: Bool { health.downUntil() == nil }
+    public var isAvailable: Bool { health.current == nil }
     let client: PostgresClient
     let locks: PostgresClient
     let logger: Logger
     private let runners: [Task<Void, Never>]
-    private let health = HealthBox()
+    /// Until when the database is taken as down (it failed to answer a moment ago); nil: up.
+    private let health = Locked<Date?>(nil)
     /// The longest a short operation may take before the database counts as unreachable.
     let timeout: TimeInterval
 
@@ -164,13 +165,13 @@ public final class PostgresDatabase: DataStore, SharedCacheTier, SharedLimiter {
     func run<T: Sendable>(
         timeout: TimeInterval? = nil, _ operation: @escaping @Sendable (PostgresClient) async throws -> T
     ) async throws -> T {
-        if let until = health.downUntil(), until > Date() { throw StoreUnavailable("not reachable a moment ago") }
+        if let until = health.current, until > Date() { throw StoreUnavailable("not reachable a moment ago") }
         do {
             let value = try await Deadline.race(timeout ?? self.timeout) { [client] in try await operation(client) }
-            health.markUp()
+            health.withLock { $0 = nil }
             return value
         } catch let error where Self.isUnavailability(error) {
-            health.markDown(for: 1)
+            health.withLock { $0 = Date().addingTimeInterval(1) }
             logger.warning("database unavailable: \(String(reflecting: error))")
             throw StoreUnavailable(Self.explain(error))
         }
@@ -742,15 +743,15 @@ extension PostgresDatabase {
     public func exclusively<T: Sendable>(
         _ key: String, _ body: @escaping @Sendable (SharedCacheRow?) async throws -> (result: T, store: SharedCacheRow?)
     ) async throws -> T {
-        if let until = health.downUntil(), until > Date() { throw SharedTierUnavailable("not reachable a moment ago") }
-        let started = StartedFlag()
+        if let until = health.current, until > Date() { throw SharedTierUnavailable("not reachable a moment ago") }
+        let started = Locked(false)
         do {
             return try await Deadline.race(timeout, unless: started) { [locks] in
                 try await locks.withConnection { c in
                     try await Self.inTransaction(c) { c in
                         try await c.query("SET LOCAL lock_timeout = '30s'", logger: Self.quiet)
                         // Connected: from here the time is the lock holder's upstream call.
-                        started.set()
+                        started.withLock { $0 = true }
                         try await c.query("SELECT pg_advisory_xact_lock(hashtextextended(\(key), 0))", logger: Self.quiet)
                         let (result, store) = try await body(try await Self.cacheRow(key, on: c))
                         if let store { try await c.query(Self.upsert(key, store), logger: Self.quiet) }
@@ -761,7 +762,7 @@ extension PostgresDatabase {
         } catch let error where error is PSQLError || Self.isUnavailability(error) {
             // The database's failure, not the body's (a lock wait that timed out included): the
             // caller goes on without the cluster.
-            if Self.isUnavailability(error) { health.markDown(for: 1) }
+            if Self.isUnavailability(error) { health.withLock { $0 = Date().addingTimeInterval(1) } }
             throw SharedTierUnavailable(Self.explain(error))
         }
     }
@@ -802,48 +803,6 @@ extension PostgresDatabase {
 
 // MARK: - Helpers
 
-/// Whether the database answered lately. `@unchecked Sendable`: `until` is only read or written
-/// while holding `lock`.
-final class HealthBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var until: Date?
-
-    func downUntil() -> Date? {
-        lock.lock()
-        defer { lock.unlock() }
-        return until
-    }
-
-    func markDown(for seconds: TimeInterval) {
-        lock.lock()
-        until = Date().addingTimeInterval(seconds)
-        lock.unlock()
-    }
-
-    func markUp() {
-        lock.lock()
-        until = nil
-        lock.unlock()
-    }
-}
-
-/// Set once an operation is past the point a time limit applies to. `@unchecked Sendable`:
-/// `value` is only read or written while holding `lock`.
-final class StartedFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-    func set() {
-        lock.lock()
-        value = true
-        lock.unlock()
-    }
-    var isSet: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return value
-    }
-}
-
 struct DeadlineExceeded: Error {}
 
 enum Deadline {
@@ -851,7 +810,7 @@ enum Deadline {
     /// then: the limit no longer applies). The caller is answered at the deadline even if the
     /// operation does not stop at once (it is cancelled, and its result dropped).
     static func race<T: Sendable>(
-        _ seconds: TimeInterval, unless flag: StartedFlag? = nil, _ operation: @escaping @Sendable () async throws -> T
+        _ seconds: TimeInterval, unless flag: Locked<Bool>? = nil, _ operation: @escaping @Sendable () async throws -> T
     ) async throws -> T {
         let once = Once<T>()
         return try await withTaskCancellationHandler {
@@ -863,7 +822,7 @@ enum Deadline {
                 once.setWork(work)
                 Task {
                     try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
-                    if flag?.isSet == true { return }
+                    if flag?.current == true { return }
                     if once.resume(.failure(DeadlineExceeded())) { work.cancel() }
                 }
             }

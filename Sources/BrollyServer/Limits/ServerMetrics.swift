@@ -16,7 +16,7 @@ public final class ServerMetrics: Sendable {
     let factory: PrometheusMetricsFactory
     /// Per route, method and status; bounded (past `maxSeries`, new combinations are counted as
     /// route "other"), read under a lock without reordering anything.
-    private let requests = LockedBox<[RequestKey: RequestMetrics]>([:])
+    private let requests = Locked<[RequestKey: RequestMetrics]>([:])
     private let maxSeries = 2048
 
     struct RequestKey: Hashable, Sendable {
@@ -68,9 +68,9 @@ public final class ServerMetrics: Sendable {
 
     func request(route: String, method: String, status: Int, nanoseconds: Int64) {
         var key = RequestKey(route: route, method: method, status: status)
-        var metrics = requests.read { $0[key] }
+        var metrics = requests.withLock { $0[key] }
         if metrics == nil {
-            metrics = requests.update { series in
+            metrics = requests.withLock { series in
                 if series.count >= maxSeries { key.route = "other" }
                 if let made = series[key] { return made }
                 let dimensions = [("route", key.route), ("method", key.method), ("status", String(key.status))]

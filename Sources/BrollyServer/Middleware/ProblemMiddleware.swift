@@ -58,11 +58,11 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
 
 /// The routes of the router, by path pattern, for `405 Method Not Allowed`.
 final class RouteTable: Sendable {
-    private let box = LockedBox<[(segments: [Substring], method: HTTPRequest.Method)]>([])
+    private let box = Locked<[(segments: [Substring], method: HTTPRequest.Method)]>([])
 
     /// Remembers the router's routes (called once the routes are added).
     func load(_ routes: [(path: String, method: HTTPRequest.Method)]) {
-        box.set(routes.map { (Self.segments($0.path), $0.method) })
+        box.withLock { $0 = routes.map { (Self.segments($0.path), $0.method) } }
     }
 
     static func segments(_ path: String) -> [Substring] { path.split(separator: "/") }
@@ -71,7 +71,7 @@ final class RouteTable: Sendable {
     func methods(for path: String) -> Set<HTTPRequest.Method> {
         let parts = Self.segments(path)
         var found: Set<HTTPRequest.Method> = []
-        for route in box.get() where Self.matches(route.segments, parts) { found.insert(route.method) }
+        for route in box.current where Self.matches(route.segments, parts) { found.insert(route.method) }
         return found
     }
 
@@ -82,45 +82,6 @@ final class RouteTable: Sendable {
 
     static func segmentMatches(_ pair: (Substring, Substring)) -> Bool {
         pair.0 == "*" || pair.0.hasPrefix(":") || pair.0.hasPrefix("{") || pair.0 == pair.1
-    }
-}
-
-/// A value behind a lock.
-final class LockedBox<Value: Sendable>: @unchecked Sendable {
-    // @unchecked Sendable: `value` is only read or written while holding `lock`.
-    private var value: Value
-    private let lock = NSLock()
-
-    init(_ value: Value) { self.value = value }
-
-    func get() -> Value {
-        lock.lock()
-        defer { lock.unlock() }
-        return value
-    }
-
-    func set(_ value: Value) {
-        lock.lock()
-        defer { lock.unlock() }
-        self.value = value
-    }
-
-    func withLock<T>(_ body: (inout Value) -> T) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&value)
-    }
-
-    func read<T>(_ body: (Value) -> T) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(value)
-    }
-
-    func update<T>(_ body: (inout Value) -> T) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&value)
     }
 }
 

@@ -22,7 +22,7 @@ struct AlertPoller: Service {
     let interval: Double
     let logger: Logger
     /// Failed attempts per subscription and alert, in memory (a restart starts the count again).
-    let attempts = LockedBox<[String: Int]>([:])
+    let attempts = Locked<[String: Int]>([:])
     let maxAttempts = 5
     /// This instance's name in the lease (host, port and process).
     let holder: String
@@ -30,7 +30,7 @@ struct AlertPoller: Service {
     let leaseSeconds: Double = 40
     let leaseCheck: Double = 10
     /// When the lease was last renewed during a poll.
-    let renewedAt = LockedBox<Date>(.distantPast)
+    let renewedAt = Locked<Date>(.distantPast)
 
     func run() async throws {
         logger.info("alert poller: every \(interval) s (as \(holder))")
