@@ -239,7 +239,8 @@ def test_the_provider_down_with_nothing_cached_is_a_502_with_retry_after_never_4
 BERLIN = (52.52, 13.41)
 
 
-def test_network_returns_and_the_page_shows_the_weather_within_10_s(server_factory, browser_factory, double):
+def offline_then_counting_down(server_factory, browser_factory, double):
+    """The page opened while the weather service cannot be reached: its error state, counting down."""
     s = server_factory(args=("--timeout", "2"))
     double.fault("drop", times=-1)
     b = browser_factory(s.url)
@@ -249,6 +250,11 @@ def test_network_returns_and_the_page_shows_the_weather_within_10_s(server_facto
     # The server said when to ask again: the page counts down.
     countdown = b.wait(lambda: b.text("error-countdown"), timeout=5, what="the countdown")
     assert re.search(r"Trying again in \d+ s", countdown), countdown
+    return b
+
+
+def test_network_returns_and_the_page_shows_the_weather_within_10_s(server_factory, browser_factory, double):
+    b = offline_then_counting_down(server_factory, browser_factory, double)
     b.screenshot("weather-first-countdown")
     double.ok()
     returned = time.time()
@@ -259,13 +265,7 @@ def test_network_returns_and_the_page_shows_the_weather_within_10_s(server_facto
 
 
 def test_the_page_retries_by_itself_when_the_server_says_when(server_factory, browser_factory, double):
-    s = server_factory(args=("--timeout", "2"))
-    double.fault("drop", times=-1)
-    b = browser_factory(s.url)
-    b.allow_location(*BERLIN)
-    b.open()
-    b.wait_state("error", timeout=30)
-    b.wait(lambda: b.text("error-countdown"), timeout=5, what="the countdown")
+    b = offline_then_counting_down(server_factory, browser_factory, double)
     double.ok()
     returned = time.time()
     # Nobody clicks: the countdown ends and the page asks again.
