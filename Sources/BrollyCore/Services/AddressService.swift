@@ -56,6 +56,8 @@ public struct AddressService: Sendable {
     public func address(for c: Coordinate) async throws -> Address {
         let key = cacheKey(c)
         if let wait = failures.backingOff(key, now: now()) {
+            // Nothing at this point (the sea) stays that answer; an outage says when to ask again.
+            if let error = failures.lastError(key), error.kind == .placeNotFound { throw error }
             throw BrollyError(
                 .providerUnavailable, "the address service failed for this point a moment ago; try again in \(Int(wait.rounded(.up))) s",
                 retryAfter: wait)
@@ -79,7 +81,7 @@ public struct AddressService: Sendable {
                     return address
                 } catch {
                     // This client's own limit is not the geocoder failing.
-                    if (error as? BrollyError)?.kind != .clientLimited { failures.failed(key, now: now()) }
+                    if (error as? BrollyError)?.kind != .clientLimited { failures.failed(key, now: now(), error: error) }
                     throw error
                 }
             }
