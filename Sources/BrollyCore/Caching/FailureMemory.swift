@@ -40,6 +40,37 @@ public final class FailureMemory: Sendable {
         entries.get(key)?.value.error
     }
 
+    /// Runs `work` for `key`: a success forgets the key, a failure is noted — unless it is the
+    /// calling client's own limit (not the helper failing), or `refusedKey` is given and the
+    /// helper refused our API key (noted there instead).
+    public func tracking<T>(
+        _ key: String, now: @Sendable () -> Date, refusedKey: FailureMemory? = nil, _ work: () async throws -> T
+    ) async throws -> T {
+        do {
+            let value = try await work()
+            succeeded(key)
+            return value
+        } catch {
+            switch (error as? BrollyError)?.kind {
+            case .clientLimited: break
+            case .invalidAPIKey where refusedKey != nil: refusedKey?.failed(key, now: now(), error: error)
+            default: failed(key, now: now(), error: error)
+            }
+            throw error
+        }
+    }
+
+    /// The error to answer at once while `key` is backing off, nil when it may be asked: the
+    /// remembered "nothing there" (the sea) stays that answer; any other failure is an outage that
+    /// says when to ask again. `what` names the helper ("the address service").
+    public func refusal(_ key: String, now: Date = Date(), what: String) -> BrollyError? {
+        guard let wait = backingOff(key, now: now) else { return nil }
+        if let error = lastError(key), error.kind == .placeNotFound { return error }
+        return BrollyError(
+            .providerUnavailable, "\(what) failed for this point a moment ago; try again in \(Int(wait.rounded(.up))) s",
+            retryAfter: wait)
+    }
+
     public func succeeded(_ key: String) {
         entries.remove(key)
     }

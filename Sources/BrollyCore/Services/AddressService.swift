@@ -55,13 +55,7 @@ public struct AddressService: Sendable {
     /// fails at once.
     public func address(for c: Coordinate) async throws -> Address {
         let key = cacheKey(c)
-        if let wait = failures.backingOff(key, now: now()) {
-            // Nothing at this point (the sea) stays that answer; an outage says when to ask again.
-            if let error = failures.lastError(key), error.kind == .placeNotFound { throw error }
-            throw BrollyError(
-                .providerUnavailable, "the address service failed for this point a moment ago; try again in \(Int(wait.rounded(.up))) s",
-                retryAfter: wait)
-        }
+        if let refusal = failures.refusal(key, now: now(), what: "the address service") { throw refusal }
         if let cached = cache.read(Address.self, key: key, memory: memory), now().timeIntervalSince(cached.receivedAt) < 30 * 86_400 {
             var address = cached.value
             (address.latitude, address.longitude) = (c.latitude, c.longitude)
@@ -75,15 +69,7 @@ public struct AddressService: Sendable {
         }
         return try await flights.run(key) { [self] in
             try await ClientAllowance.auxiliaryOnce {
-                do {
-                    let address = try await lookUp(c, key: key)
-                    failures.succeeded(key)
-                    return address
-                } catch {
-                    // This client's own limit is not the geocoder failing.
-                    if (error as? BrollyError)?.kind != .clientLimited { failures.failed(key, now: now(), error: error) }
-                    throw error
-                }
+                try await failures.tracking(key, now: now) { try await lookUp(c, key: key) }
             }
         }
     }

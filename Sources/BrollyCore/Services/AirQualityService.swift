@@ -58,15 +58,10 @@ public final class AirQualityService: Sendable {
         let key = key(for: c)
         if failures.backingOff(key, now: now()) != nil { return cached }
         let (task, startedAt) = await flights.start(key) { [self] in
-            do {
+            try await failures.tracking(key, now: now) {
                 let value = try await source.airQuality(at: c)
                 try? cache.write(value, key: key, receivedAt: value.fetchedAt, memory: memory)
-                failures.succeeded(key)
                 return value
-            } catch {
-                // This client's own limit is not the source failing.
-                if (error as? BrollyError)?.kind != .clientLimited { failures.failed(key, now: now()) }
-                throw error
             }
         }
         let value: AirQuality?

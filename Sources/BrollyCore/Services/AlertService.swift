@@ -180,18 +180,10 @@ public final class AlertService: Sendable {
         if let entry, let age, age >= 0, age < freshFor { return entry.value }
         if failures.backingOff(r.key, now: now()) != nil || refusals.backingOff(r.key, now: now()) != nil { return usable }
         let (task, startedAt) = await flights.start(r.key) { [self] in
-            do {
+            try await failures.tracking(r.key, now: now, refusedKey: refusals) {
                 let messages = try await fetch(r)
                 try? cache.write(messages, key: r.key, receivedAt: now(), memory: memory)
-                failures.succeeded(r.key)
                 return messages
-            } catch {
-                switch (error as? BrollyError)?.kind {
-                case .clientLimited: break  // this client's own limit is not the source failing
-                case .invalidAPIKey: refusals.failed(r.key, now: now())
-                default: failures.failed(r.key, now: now())
-                }
-                throw error
             }
         }
         if let grace { return await FirstOf.value(task, orNilBy: startedAt.addingTimeInterval(grace)) ?? usable }

@@ -52,7 +52,7 @@ public struct PlaceNamer: Sendable {
     /// requests ask (each joins it), with the time it started so that they share one deadline.
     public enum Naming: Sendable {
         case known(Place)
-        case unavailable(retryAfter: TimeInterval, error: BrollyError?)
+        case unavailable(BrollyError)
         case underWay(Task<Place, any Error>, startedAt: Date)
     }
 
@@ -64,18 +64,10 @@ public struct PlaceNamer: Sendable {
     public func naming(at c: Coordinate) async -> Naming {
         if let known = freshCachedPlace(at: c) { return .known(known) }
         let key = "reverse-\(c.cacheKey)"
-        if let wait = failures.backingOff(key, now: now()) { return .unavailable(retryAfter: wait, error: failures.lastError(key)) }
+        if let refusal = failures.refusal(key, now: now(), what: "naming the place") { return .unavailable(refusal) }
         let (task, startedAt) = await flights.start(key) { [self] in
             try await ClientAllowance.auxiliaryOnce {
-                do {
-                    let place = try await lookUp(c, key: key)
-                    failures.succeeded(key)
-                    return place
-                } catch {
-                    // This client's own limit is not the namers failing.
-                    if (error as? BrollyError)?.kind != .clientLimited { failures.failed(key, now: now(), error: error) }
-                    throw error
-                }
+                try await failures.tracking(key, now: now) { try await lookUp(c, key: key) }
             }
         }
         return .underWay(task, startedAt: startedAt)
@@ -86,12 +78,7 @@ public struct PlaceNamer: Sendable {
     public func place(at c: Coordinate) async throws -> Place {
         switch await naming(at: c) {
         case .known(let place): return place
-        case .unavailable(let wait, let error):
-            // Nothing to name here (the sea) stays that answer; an outage says when to ask again.
-            if let error, error.kind == .placeNotFound { throw error }
-            throw BrollyError(
-                .providerUnavailable, "the place could not be named a moment ago; try again in \(Int(wait.rounded(.up))) s",
-                retryAfter: wait)
+        case .unavailable(let refusal): throw refusal
         case .underWay(let task, _): return try await task.value
         }
     }
