@@ -45,6 +45,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // The application layer: one factory builds every service; each user operation is written
@@ -53,11 +54,12 @@ let package = Package(
         // Text for terminals (the `now` and `forecast` views, ANSI colour), shared by the CLI and
         // the server's curl endpoint.
         .target(name: "BrollyTerminal", dependencies: ["BrollyCore"]),
-        // Hummingbird server: controllers, middleware and the web app — an adapter over BrollyUseCases.
+        // Hummingbird server: controllers, middleware and the web app — an adapter over BrollyUseCases;
+        // `buildApplication(configuration:…)` builds the whole server (store, keys, guards, services).
         .target(
             name: "BrollyServer",
             dependencies: [
-                "BrollyCore", "BrollyStore", "BrollyUseCases", "BrollyTerminal",
+                "BrollyCore", "BrollyHTTP", "BrollyStore", "BrollyUseCases", "BrollyTerminal",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -68,7 +70,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "CompressNIO", package: "compress-nio"),
             ],
-            resources: [.copy("Public")]
+            resources: [.copy("Public"), .copy("openapi.json")]
         ),
         // swift-argument-parser commands and terminal rendering — the other adapter.
         .target(
@@ -81,18 +83,22 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "brolly", dependencies: ["BrollyCLI"]),
+        // The doubles and helpers every Swift suite shares (transports, a fake provider, a clock,
+        // sample data, use cases over a double).
+        .target(
+            name: "BrollyTestSupport", dependencies: ["BrollyCore", "BrollyStore", "BrollyUseCases"], path: "Tests/BrollyTestSupport"),
         .testTarget(
             name: "BrollyCoreTests",
-            dependencies: ["BrollyCore"],
+            dependencies: ["BrollyCore", "BrollyTestSupport"],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "BrollyStoreTests", dependencies: ["BrollyStore", "BrollyCore"]),
-        .testTarget(name: "BrollyUseCasesTests", dependencies: ["BrollyUseCases", "BrollyStore", "BrollyCore"]),
-        .testTarget(name: "BrollyTerminalTests", dependencies: ["BrollyTerminal", "BrollyCore"]),
+        .testTarget(name: "BrollyStoreTests", dependencies: ["BrollyStore", "BrollyCore", "BrollyTestSupport"]),
+        .testTarget(name: "BrollyUseCasesTests", dependencies: ["BrollyUseCases", "BrollyStore", "BrollyCore", "BrollyTestSupport"]),
+        .testTarget(name: "BrollyTerminalTests", dependencies: ["BrollyTerminal", "BrollyCore", "BrollyTestSupport"]),
         .testTarget(
             name: "BrollyServerTests",
             dependencies: [
-                "BrollyServer", "BrollyCore", "BrollyStore", "BrollyUseCases",
+                "BrollyServer", "BrollyCore", "BrollyStore", "BrollyUseCases", "BrollyTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),

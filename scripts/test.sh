@@ -7,8 +7,10 @@ cd "$(dirname "$0")/.."
 
 bash scripts/install-test-deps.sh
 
-echo "== swift format lint (reports style findings; .swift-format)"
-swift format lint -r Sources Tests || true
+echo "== swift format lint (.swift-format; any finding fails the run: 'swift format format -i -r Sources Tests' fixes most)"
+swift format lint --strict -r Sources Tests
+echo "== ARCHITECTURE.md names only what exists"
+python3 scripts/check-architecture.py
 echo "== swift build"
 time swift build --build-tests
 echo "== swift test (the URLSession transport is tested against the upstream double on 127.0.0.1)"

@@ -9,6 +9,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -282,3 +283,131 @@ def browser_factory():
     yield make
     for b in opened:
         b.quit()
+
+
+# ---------- shared by the end-to-end files ----------
+
+BERLIN = (52.52, 13.41)
+LONDON = (51.5085, -0.1257)
+SYDNEY = (-33.8679, 151.2073)
+
+
+def wait_until(predicate, timeout=20, what="condition", interval=0.1):
+    """Polls `predicate` until it returns something true (and returns that), instead of a fixed
+    sleep: background work (a flush, a poll, a refresh) is waited for exactly as long as it takes,
+    and a test fails with `what` when it does not happen within `timeout` seconds."""
+    deadline = time.time() + timeout
+    last = None
+    while time.time() < deadline:
+        try:
+            last = predicate()
+            if last:
+                return last
+        except Exception as e:  # noqa: BLE001 - not ready yet
+            last = e
+        time.sleep(interval)
+    raise AssertionError(f"timed out after {timeout} s waiting for {what}; last: {last!r}")
+
+
+def wait_quiet(double, quiet=0.5, timeout=15):
+    """Waits until the upstream double has had no call for `quiet` seconds: the background work a
+    request started (air quality, warnings, names, refreshes) is over, however long it took."""
+    deadline = time.time() + timeout
+    count, since = double.calls(), time.time()
+    while time.time() < deadline:
+        time.sleep(0.05)
+        now = double.calls()
+        if now != count:
+            count, since = now, time.time()
+        elif time.time() - since >= quiet:
+            return count
+    raise AssertionError(f"the upstream double was still being called after {timeout} s")
+
+
+def call(url, method="GET", headers=None, body=None, timeout=30):
+    data = json.dumps(body).encode() if body is not None else None
+    h = dict(headers or {})
+    if data is not None:
+        h.setdefault("Content-Type", "application/json")
+    req = urllib.request.Request(url, data=data, method=method, headers=h)
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as r:
+            return r.status, r.headers, r.read()
+    except urllib.error.HTTPError as e:
+        return e.code, e.headers, e.read()
+
+
+def rss_mb(pid):
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0
+
+
+def place(i):
+    """The i-th of many distinct places (about 2 km apart), all valid coordinates."""
+    return 30 + (i // 200) * 0.02, -20 + (i % 200) * 0.02
+
+
+def cookie_of(headers):
+    for value in headers.get_all("Set-Cookie") or []:
+        if value.startswith("brolly_device="):
+            return value.split(";")[0]
+    return None
+
+
+def ready_at(browser_factory, server, where, **size):
+    """A browser allowed to be at `where`, on the page with the weather shown."""
+    b = browser_factory(server.url, **size)
+    b.allow_location(*where)
+    b.open()
+    b.wait_state("ready")
+    return b
+
+
+def axe_violations(b):
+    from axe_selenium_python import Axe
+    axe = Axe(b.driver)
+    axe.inject()
+    result = axe.run()
+    return [(v["id"], v["impact"], [(n["target"], n.get("failureSummary", "")[:300]) for n in v["nodes"]][:3]) for v in result["violations"]]
+
+
+def get(url, timeout=15):
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as r:
+            return r.status, dict(r.headers), json.loads(r.read())
+    except urllib.error.HTTPError as e:
+        return e.code, dict(e.headers), json.loads(e.read() or b"null")
+
+
+def weather(server, lat, lon, extra=""):
+    return get(f"{server.url}/api/v1/weather?lat={lat}&lon={lon}{extra}")
+
+
+BERLIN_C = round(20 - 52.52 / 3, 1)  # the double's current temperature there, as the API rounds it
+
+
+def js_round(x):
+    """The page rounds as the CLI does: halves away from zero (-21.5 -> -22, 2.5 -> 3)."""
+    import math
+    return int(math.copysign(math.floor(abs(x) + 0.5), x))
+
+
+def assert_zoomed_to(view, lat, lon):
+    assert view["view"] == "place" and view["zoom"] >= 10, view
+    assert abs(view["lat"] - lat) < 0.05 and abs(view["lon"] - lon) < 0.05, view
+
+
+def wait_for_service_worker(b):
+    """Waits until the service worker controls the page (it claims clients on activation)."""
+    b.wait(lambda: b.js("return !!(navigator.serviceWorker && navigator.serviceWorker.controller)"),
+           timeout=20, what="the service worker to take control")
+
+
+def first_good_visit(b):
+    b.allow_location(*BERLIN)
+    b.open()
+    b.wait_state("ready")
+    wait_for_service_worker(b)
+    b.wait_state("ready")

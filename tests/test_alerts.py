@@ -9,6 +9,8 @@ import time
 
 import pytest
 
+from conftest import wait_until
+
 from push_double import PushService
 from test_device_data import Client
 
@@ -153,12 +155,18 @@ def save(client, lat, lon):
 
 
 def wait_for(predicate, timeout=15):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.2)
-    return predicate()
+    return wait_until(predicate, timeout=timeout)
+
+
+def rounds(server):
+    """How many alert polls `server` has finished."""
+    return server.logs().count("alert poller: round done")
+
+
+def wait_rounds(server, more):
+    """Waits until `server` has finished `more` alert polls from now (instead of a fixed sleep)."""
+    target = rounds(server) + more
+    wait_until(lambda: rounds(server) >= target, timeout=30, what=f"{more} more alert polls")
 
 
 def test_push_key_and_subscription_rules(alert_server, server_factory, push_service):
@@ -207,7 +215,7 @@ def test_each_alert_is_pushed_once_across_polls_and_a_restart(server_factory, do
     assert c.post("/api/v1/push/subscriptions", push_service.subscription("phone"))[0] == 201
     assert c.post("/api/v1/push/subscriptions", dict(push_service.subscription("severe-only"), minimumSeverity="severe"))[0] == 201
     assert wait_for(lambda: len(push_service.delivered("phone")) >= 2 and len(push_service.delivered("severe-only")) >= 1)
-    time.sleep(3.5)  # several more polls
+    wait_rounds(s, 3)  # nothing more is pushed in later polls
     phone = push_service.delivered("phone")
     assert sorted(m["payload"]["alert"]["event"] for m in phone) == ["Flood Warning", "Wind Advisory"]
     assert [m["payload"]["alert"]["event"] for m in push_service.delivered("severe-only")] == ["Flood Warning"]
@@ -225,7 +233,7 @@ def test_each_alert_is_pushed_once_across_polls_and_a_restart(server_factory, do
     s.stop()
     again = server_factory(args=("--timeout", "3"), extra_env=alert_env(double))
     assert again.url != s.url
-    time.sleep(4)
+    wait_rounds(again, 3)
     assert len(push_service.delivered("phone")) == 2 and len(push_service.delivered("severe-only")) == 1
 
 
@@ -242,7 +250,7 @@ def test_a_gone_subscription_is_removed_and_a_busy_service_retried(alert_server,
     assert wait_for(lambda: sum(1 for m in push_service.messages if m["name"] == "busy") >= 3)
     push_service.set_status("busy", 201)
     assert wait_for(lambda: len(push_service.delivered("busy")) == 2)
-    time.sleep(2)
+    wait_rounds(alert_server, 2)
     assert len(push_service.delivered("busy")) == 2
 
 

@@ -12,6 +12,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from conftest import wait_until
 
 
 class Client:
@@ -175,9 +176,9 @@ def test_history_is_recorded_listed_opened_and_deleted(server):
     weather(a, 52.52, 13.41)
     weather(a, 52.5201, 13.4101)  # the same place again within minutes: one entry
     weather(a, -33.87, 151.21)
-    items = wait_history(a, 2)
-    time.sleep(0.5)
-    items = a.get("/api/v1/history")[2]["items"]
+    wait_history(a, 2)
+    items = wait_until(lambda: (lambda items: items if len(items) == 2 and items[1].get("address") else None)(
+        a.get("/api/v1/history")[2]["items"]), what="the Berlin entry's address")
     assert [i["placeName"] for i in items] == ["Sydney", "Berlin"]
     assert items[1]["address"]["street"] == "Hauptstraße" and items[1]["address"]["city"] == "Berlin"
     s, _, full = a.get(f"/api/v1/history/{items[1]['id']}")

@@ -12,7 +12,7 @@ import urllib.request
 
 import pytest
 
-from conftest import free_port
+from conftest import free_port, wait_until
 
 # A host nothing listens on: a helper that is away altogether.
 UNREACHABLE = f"http://127.0.0.1:{free_port()}"
@@ -41,16 +41,6 @@ def metric(server, name, **labels):
         if all(got.get(k) == v for k, v in labels.items()):
             return float(m.group(3))
     return 0.0
-
-
-def wait_until(predicate, timeout=10, what="condition"):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.1)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def crowd(server, path, n=50, address="203.0.113.50"):

@@ -1,7 +1,7 @@
 import BrollyCore
-import BrollyTerminal
 import BrollyHTTP
 import BrollyStore
+import BrollyTerminal
 import BrollyUseCases
 import Foundation
 
@@ -17,7 +17,7 @@ struct CommandContext {
     let mode: FetchMode
 
     /// The CLI's own profile in the shared database.
-    let device = AppDatabase.localDevice
+    let device = StoreRules.localDevice
 
     /// - Parameter needsStore: when false (weather, search, address, news) an unopenable
     ///   database is not fatal: the command works without history, and says so.

@@ -93,7 +93,9 @@ func makeRouter(_ p: ServerParts, api: Bool, site: Bool) -> Router<AppRequestCon
         WeatherController(useCases: p.useCases, metrics: p.metrics).add(to: group)
         PlacesController(useCases: p.useCases).add(to: group)
         HistoryController(useCases: p.useCases).add(to: group)
-        LookupsController(useCases: p.useCases).add(to: group)
+        AlertsController(useCases: p.useCases).add(to: group)
+        AddressController(useCases: p.useCases).add(to: group)
+        NewsController(useCases: p.useCases).add(to: group)
         PushController(useCases: p.useCases, vapid: p.settings.vapid, allowInsecure: p.settings.pushAllowInsecure).add(to: group)
     }
     return router
@@ -118,32 +120,38 @@ enum MetricsAccess {
     static func check(_ request: Request, context: AppRequestContext, token: String?) throws {
         if let token {
             guard let auth = request.headers[.authorization], constantTimeEqual(Array(auth.utf8), Array(("Bearer " + token).utf8)) else {
-                throw Problem(.unauthorized, code: "unauthorized", title: "Unauthorized", detail: "the metrics need the bearer token")
+                throw Problem(.unauthorized, code: .unauthorized, title: "Unauthorized", detail: "the metrics need the bearer token")
             }
             return
         }
         let peer = context.peerIP
         guard peer.isEmpty || peer == "::1" || peer.hasPrefix("127.") || peer == "::ffff:127.0.0.1" else {
             throw Problem(
-                .forbidden, code: "forbidden", title: "Forbidden", detail: "the metrics are served to loopback only (or set BROLLY_METRICS_TOKEN)")
+                .forbidden, code: .forbidden, title: "Forbidden",
+                detail: "the metrics are served to loopback only (or set BROLLY_METRICS_TOKEN)")
         }
     }
 }
 
-/// Builds the application on `settings.host:settings.port`, with the background services that
-/// run beside it (the batched history writes, the disk cache's eviction, and — for `brolly serve`,
-/// `exitsByShutdownDeadline` — the shutdown deadline).
+/// Builds the application on `settings.host:settings.port` over `useCases`, with the background
+/// services that run beside it (the batched history writes, the disk cache's eviction, and — for
+/// `brolly serve`, `exitsByShutdownDeadline` — the shutdown deadline). `services` run too and stop
+/// last (the database, the HTTP client). Tests build the server this way over their own use cases;
+/// `buildApplication(configuration:…)` builds everything.
 public func buildApplication(
     useCases: UseCases, settings: ServerSettings, logger: Logger, metrics: ServerMetrics = ServerMetrics(),
-    exitsByShutdownDeadline: Bool = false, pushTransport: (any HTTPTransport)? = nil
+    exitsByShutdownDeadline: Bool = false, pushTransport: (any HTTPTransport)? = nil, services lastToStop: [any Service] = []
 ) -> some ApplicationProtocol {
-    var services: [any Service] = [
-        CacheJanitor(cache: useCases.services.cache, maxBytes: useCases.services.configuration.cacheMaxBytes, logger: logger)
-    ]
+    var services: [any Service] =
+        lastToStop + [
+            CacheJanitor(cache: useCases.services.cache, maxBytes: useCases.services.configuration.cacheMaxBytes, logger: logger)
+        ]
     if exitsByShutdownDeadline { services.append(ShutdownDeadline(seconds: 9, history: useCases.historyWriter, logger: logger)) }
     if let writer = useCases.historyWriter { services.append(HistoryFlusher(writer: writer)) }
     if let vapid = settings.vapid, let transport = pushTransport {
-        if settings.pushAllowInsecure { logger.warning("BROLLY_PUSH_ALLOW_INSECURE is set: http push endpoints on loopback are allowed (for tests only)") }
+        if settings.pushAllowInsecure {
+            logger.warning("BROLLY_PUSH_ALLOW_INSECURE is set: http push endpoints on loopback are allowed (for tests only)")
+        }
         services.append(
             AlertPoller(
                 useCases: useCases, vapid: vapid, transport: transport, interval: settings.alertPollSeconds, logger: logger,

@@ -5,14 +5,14 @@ import Hummingbird
 /// An RFC 9457 problem: what the API answers for every failure, as `application/problem+json`.
 public struct Problem: HTTPResponseError, Sendable {
     public var status: HTTPResponse.Status
-    /// A short code: `invalid-input`, `not-found`, `timeout`, `offline`, `provider`, …
-    public var code: String
+    /// A short code from the one list, `ProblemCode`.
+    public var code: ProblemCode
     public var title: String
     public var detail: String
     /// Seconds to wait before trying again (`rate-limited`); also sent as `Retry-After`.
     public var retryAfter: Int?
 
-    public init(_ status: HTTPResponse.Status, code: String, title: String, detail: String, retryAfter: Int? = nil) {
+    public init(_ status: HTTPResponse.Status, code: ProblemCode, title: String, detail: String, retryAfter: Int? = nil) {
         self.status = status
         self.code = code
         self.title = title
@@ -21,7 +21,7 @@ public struct Problem: HTTPResponseError, Sendable {
     }
 
     public static func badRequest(_ detail: String) -> Problem {
-        Problem(.badRequest, code: "invalid-input", title: "Invalid request", detail: detail)
+        Problem(.badRequest, code: .invalidInput, title: "Invalid request", detail: detail)
     }
 
     /// Seconds to suggest before asking again after an upstream failure that gave no time of its
@@ -36,34 +36,34 @@ public struct Problem: HTTPResponseError, Sendable {
         func wait(_ fallback: TimeInterval) -> Int { max(1, Int((error.retryAfter ?? fallback).rounded(.up))) }
         switch error.kind {
         case .invalidInput: self = .badRequest(error.message)
-        case .placeNotFound: self.init(.notFound, code: "not-found", title: "Place not found", detail: error.message)
-        case .noSuchItem: self.init(.notFound, code: "not-found", title: "Not found", detail: error.message)
+        case .placeNotFound: self.init(.notFound, code: .notFound, title: "Place not found", detail: error.message)
+        case .noSuchItem: self.init(.notFound, code: .notFound, title: "Not found", detail: error.message)
         case .timedOut:
             self.init(
-                .gatewayTimeout, code: "timeout", title: "The weather service timed out", detail: error.message,
+                .gatewayTimeout, code: .timeout, title: "The weather service timed out", detail: error.message,
                 retryAfter: wait(Self.defaultRetryAfter))
         case .offline:
             self.init(
-                .badGateway, code: "offline", title: "The weather service is unreachable", detail: error.message,
+                .badGateway, code: .offline, title: "The weather service is unreachable", detail: error.message,
                 retryAfter: wait(Self.defaultRetryAfter))
         case .rateLimited:
             self.init(
-                .serviceUnavailable, code: "rate-limited", title: "The weather service is busy", detail: error.message,
+                .serviceUnavailable, code: .rateLimited, title: "The weather service is busy", detail: error.message,
                 retryAfter: wait(60))
         case .clientLimited:
-            self.init(.tooManyRequests, code: "too-many-requests", title: "Too many requests", detail: error.message, retryAfter: wait(60))
+            self.init(.tooManyRequests, code: .tooManyRequests, title: "Too many requests", detail: error.message, retryAfter: wait(60))
         case .unreadableResponse:
             self.init(
-                .badGateway, code: "unreadable", title: "The weather service sent unreadable data", detail: error.message,
+                .badGateway, code: .unreadable, title: "The weather service sent unreadable data", detail: error.message,
                 retryAfter: wait(Self.defaultRetryAfter))
         case .invalidAPIKey:
-            self.init(.badGateway, code: "provider", title: "The weather service rejected the server's key", detail: error.message)
+            self.init(.badGateway, code: .provider, title: "The weather service rejected the server's key", detail: error.message)
         case .providerUnavailable:
             self.init(
-                .badGateway, code: "provider", title: "The weather service is unavailable", detail: error.message,
+                .badGateway, code: .provider, title: "The weather service is unavailable", detail: error.message,
                 retryAfter: wait(Self.defaultRetryAfter))
         case .notCached:
-            self.init(.serviceUnavailable, code: "offline", title: "No data available", detail: error.message)
+            self.init(.serviceUnavailable, code: .offline, title: "No data available", detail: error.message)
         }
     }
 
@@ -79,7 +79,8 @@ public struct Problem: HTTPResponseError, Sendable {
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         let body = Body(
-            type: "/api/problems/\(code)", title: title, status: Int(status.code), detail: detail, code: code, retryAfter: retryAfter)
+            type: "/api/problems/\(code.rawValue)", title: title, status: Int(status.code), detail: detail, code: code.rawValue,
+            retryAfter: retryAfter)
         var headers: HTTPFields = [.contentType: "application/problem+json", .cacheControl: "no-store"]
         if let retryAfter { headers[.retryAfter] = String(retryAfter) }
         return Response(

@@ -104,7 +104,10 @@ public struct ServerSettings: Sendable {
                 let text = item.trimmingCharacters(in: .whitespaces)
                 guard let url = URL(string: text), url.path.isEmpty || url.path == "/", let origin = Origin(text),
                     origin.scheme == "http" || origin.scheme == "https"
-                else { throw BrollyServerError.invalidSetting("BROLLY_PUBLIC_ORIGIN must list origins like https://weather.example.com, got \(text)") }
+                else {
+                    throw BrollyServerError.invalidSetting(
+                        "BROLLY_PUBLIC_ORIGIN must list origins like https://weather.example.com, got \(text)")
+                }
                 return origin.normalized
             }
         }

@@ -6,7 +6,8 @@ import Foundation
 /// two engines: `AppDatabase` (GRDB on one SQLite file, the embedded default) and
 /// `PostgresDatabase` (PostgresNIO, for several servers sharing one database). Both follow the
 /// same rules (the device owns its rows; history coalesces repeats and keeps the newest 500), and
-/// the store's test suite runs against each.
+/// the store's test suite runs against each. The rules live once, in `StoreRules`; the engines
+/// read what a rule needs and write what it decides.
 ///
 /// A write either is acknowledged (committed) or throws; when the database cannot be reached the
 /// error is `StoreUnavailable`, which the server answers with `503`.
@@ -24,8 +25,9 @@ public protocol DataStore: Sendable {
     func place(id: Int64, device: String) async throws -> SavedPlace?
     @discardableResult
     func addPlace(_ place: Place, customName: String?, device: String, now: Date) async throws -> SavedPlace
-    func renamePlace(id: Int64, customName: String?, device: String) async throws -> SavedPlace?
-    func movePlace(id: Int64, to position: Int, device: String) async throws -> [SavedPlace]?
+    /// Renames and/or moves a place atomically; the device's list after it, nil when the device
+    /// has no such place.
+    func updatePlace(id: Int64, _ change: PlaceChange, device: String) async throws -> [SavedPlace]?
     func reorderPlaces(_ ids: [Int64], device: String) async throws -> [SavedPlace]
     func removePlace(id: Int64, device: String) async throws -> Bool
 
@@ -33,7 +35,7 @@ public protocol DataStore: Sendable {
     @discardableResult
     func recordLookup(_ report: WeatherReport, address: Address?, coordinate: Coordinate, device: String, now: Date) async throws
         -> HistoryEntry
-    func recordLookups(_ lookups: [AppDatabase.Lookup], addresses: [AppDatabase.AddressPatch]) async throws
+    func recordLookups(_ lookups: [LookupRecord], addresses: [AddressPatch]) async throws
     func history(device: String, limit: Int) async throws -> [HistoryEntry]
     func historyEntry(id: Int64, device: String) async throws -> HistoryEntry?
     func deleteHistoryEntry(id: Int64, device: String) async throws -> Bool
@@ -66,9 +68,31 @@ public struct StoreUnavailable: Error, Sendable, CustomStringConvertible {
     public var description: String { "the database is unavailable (\(reason)); try again in a few seconds" }
 }
 
+/// A change to a saved place: a new custom name (`.some(nil)` clears it; nil leaves it) and/or a
+/// new 0-based position.
+public struct PlaceChange: Sendable, Equatable {
+    public var customName: String??
+    public var position: Int?
+
+    public init(customName: String?? = nil, position: Int? = nil) {
+        self.customName = customName
+        self.position = position
+    }
+}
+
 extension DataStore {
+    /// Sets (or, with nil, clears) a place's custom name. Nil when the device has no such place.
+    public func renamePlace(id: Int64, customName: String?, device: String) async throws -> SavedPlace? {
+        try await updatePlace(id: id, PlaceChange(customName: .some(customName)), device: device)?.first { $0.id == id }
+    }
+
+    /// Moves a place to a 0-based position; the new list. Nil when the device has no such place.
+    public func movePlace(id: Int64, to position: Int, device: String) async throws -> [SavedPlace]? {
+        try await updatePlace(id: id, PlaceChange(position: position), device: device)
+    }
+
     public func history(device: String) async throws -> [HistoryEntry] { try await history(device: device, limit: 100) }
-    public func recordLookups(_ lookups: [AppDatabase.Lookup]) async throws { try await recordLookups(lookups, addresses: []) }
+    public func recordLookups(_ lookups: [LookupRecord]) async throws { try await recordLookups(lookups, addresses: []) }
     public func recordDelivery(subscription: String, alertKey: String, status: Int) async throws {
         try await recordDelivery(subscription: subscription, alertKey: alertKey, status: status, now: Date())
     }

@@ -36,7 +36,8 @@ extension AppDatabase {
             try db.execute(
                 sql: "INSERT INTO device (id, createdAt, lastSeenAt) VALUES (?, ?, ?) ON CONFLICT(id) DO NOTHING",
                 arguments: [s.deviceId, now, now])
-            if var existing = try PushSubscription.filter(Column("deviceId") == s.deviceId && Column("endpoint") == s.endpoint).fetchOne(db) {
+            if var existing = try PushSubscription.filter(Column("deviceId") == s.deviceId && Column("endpoint") == s.endpoint).fetchOne(db)
+            {
                 existing.p256dh = s.p256dh
                 existing.auth = s.auth
                 existing.minimumSeverity = s.minimumSeverity

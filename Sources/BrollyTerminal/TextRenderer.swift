@@ -153,7 +153,9 @@ public struct TextRenderer: Sendable {
         var headline = "\(Self.symbol(c.condition))  \(colouredTemp(c.temperature))  \(description.capitalizedFirst)"
         if let f = c.feelsLike { headline += dim("  \(l.text("feelsLike")) \(temp(f))") }
         lines.append(headline)
-        var today = "   " + l.text("today").padding(toLength: 11, withPad: " ", startingAt: 0) + "\(temp(c.temperatureMin)) … \(temp(c.temperatureMax))"
+        var today =
+            "   " + l.text("today").padding(toLength: 11, withPad: " ", startingAt: 0)
+            + "\(temp(c.temperatureMin)) … \(temp(c.temperatureMax))"
         if let compared = WeatherDocument.comparedWithYesterday(
             now: units.temperature(c.temperature), yesterday: c.temperatureYesterday.map(units.temperature), language: l)
         {
@@ -171,7 +173,8 @@ public struct TextRenderer: Sendable {
         }
         if let cl = c.clouds { rows.append((l.text("clouds"), String(format: "%.0f %%", cl))) }
         if let v = c.visibility {
-            rows.append((l.text("visibility"), units == .imperial ? String(format: "%.1f mi", v / 1609.344) : String(format: "%.1f km", v / 1000)))
+            rows.append(
+                (l.text("visibility"), units == .imperial ? String(format: "%.1f mi", v / 1609.344) : String(format: "%.1f km", v / 1000)))
         }
         if let rain = c.rain, rain > 0 { rows.append((l.text("rain"), amount(rain))) }
         if let snow = c.snow, snow > 0 { rows.append((l.text("snow"), amount(snow))) }
@@ -179,7 +182,8 @@ public struct TextRenderer: Sendable {
         if let sr = c.sunrise ?? sun.sunrise, let ss = c.sunset ?? sun.sunset {
             var text = "↑ \(LocalTime.clock(sr, in: zone))  ↓ \(LocalTime.clock(ss, in: zone))"
             if let dawn = sun.dawn, let dusk = sun.dusk {
-                text += "  (\(l.text("dawn")) \(LocalTime.clock(dawn, in: zone)), \(l.text("noon")) \(LocalTime.clock(sun.zenith, in: zone)), \(l.text("dusk")) \(LocalTime.clock(dusk, in: zone)))"
+                text +=
+                    "  (\(l.text("dawn")) \(LocalTime.clock(dawn, in: zone)), \(l.text("noon")) \(LocalTime.clock(sun.zenith, in: zone)), \(l.text("dusk")) \(LocalTime.clock(dusk, in: zone)))"
             }
             rows.append((l.text("sun"), text))
         }
@@ -191,7 +195,9 @@ public struct TextRenderer: Sendable {
             if let e = air.europeanAQI { parts.append("European AQI \(Int(e.rounded())) (\(AirQualityBand.european(e).category))") }
             if let u = air.usAQI { parts.append("US AQI \(Int(u.rounded())) (\(AirQualityBand.us(u).category))") }
             if let pm = air.pm2_5 { parts.append(String(format: "PM2.5 %.0f μg/m³", pm)) }
-            if !parts.isEmpty { rows.append((l.text("air"), parts.joined(separator: " · ") + (result.airQuality!.isStale ? dim(" (stale)") : ""))) }
+            if !parts.isEmpty {
+                rows.append((l.text("air"), parts.joined(separator: " · ") + (result.airQuality!.isStale ? dim(" (stale)") : "")))
+            }
             if let uv = air.uvIndex {
                 var text = String(format: "%.0f (%@)", uv, AirQualityBand.uv(uv).category)
                 if let max = air.uvIndexMax { text += String(format: ", today's highest %.0f (%@)", max, AirQualityBand.uv(max).category) }
@@ -201,70 +207,20 @@ public struct TextRenderer: Sendable {
             if !pollen.isEmpty { rows.append((l.text("pollen"), pollen.joined(separator: ", ") + " grains/m³")) }
         }
         let lit = Int((SkyCalculator.moonIllumination(at: c.time) * 100).rounded())
-        rows.append((l.text("moon"), "\(SkyCalculator.moonSymbol(at: c.time)) \(SkyCalculator.moonPhaseName(at: c.time)), \(lit) % \(l.text("lit"))"))
+        rows.append(
+            (
+                l.text("moon"),
+                "\(SkyCalculator.moonSymbol(at: c.time)) \(SkyCalculator.moonPhaseName(at: c.time)), \(lit) % \(l.text("lit"))"
+            ))
         let width = max(11, (rows.map(\.0) + [l.text("today"), l.text("outlook")]).map(\.count).max()! + 1)
         for (k, v) in rows { lines.append("   " + k.padding(toLength: width, withPad: " ", startingAt: 0) + l.number(v)) }
         let outlook = r.days.dropFirst().prefix(3).map {
             "\(LocalTime.weekday(ofDate: $0.date)) \(Self.symbol($0.condition)) \(temp($0.temperatureMin))…\(temp($0.temperatureMax))"
         }
-        if !outlook.isEmpty { lines.append("   " + l.text("outlook").padding(toLength: 11, withPad: " ", startingAt: 0) + outlook.joined(separator: "   ")) }
+        if !outlook.isEmpty {
+            lines.append("   " + l.text("outlook").padding(toLength: 11, withPad: " ", startingAt: 0) + outlook.joined(separator: "   "))
+        }
         if showsFooter { lines.append(footer(result)) }
-        return joined(lines)
-    }
-
-    /// One line per warning: `⚠ SEVERE  Flood Warning until Tue 23:00 — headline (NWS Melbourne FL)`.
-    public func alertLines(_ alerts: [Alert], in zone: TimeZone) -> [String] {
-        alerts.map { a in
-            let label = a.severity == .unknown ? "ALERT" : a.severity.rawValue.uppercased()
-            var text = "\(a.event)"
-            if let expires = a.expires {
-                let iso = LocalTime.iso8601(expires, in: zone)
-                text += " until \(LocalTime.weekday(ofDate: String(iso.prefix(10)))) \(LocalTime.clock(expires, in: zone))"
-            }
-            if a.headline != a.event { text += " — \(a.headline)" }
-            return paint("⚠ \(label)", Self.severityColour(a.severity)) + "  " + text + dim("  (\(a.sender))")
-        }
-    }
-
-    /// ANSI colours: extreme bold magenta, severe bold red, moderate yellow, minor cyan.
-    static func severityColour(_ s: AlertSeverity) -> String {
-        switch s {
-        case .extreme: "1;35"
-        case .severe: "1;31"
-        case .moderate: "33"
-        case .minor: "36"
-        case .unknown: "1"
-        }
-    }
-
-    /// `brolly alerts`: each warning with its times, areas, description and instruction.
-    public func alerts(_ set: AlertSet, place: Place) -> String {
-        let zone = place.timeZone
-        var lines: [String] = [bold(place.displayName)]
-        if set.here.isEmpty {
-            lines.append("   No weather warnings in effect" + (set.sources.isEmpty ? " (no alert source covers this place)" : "."))
-        }
-        for a in set.here {
-            lines += alertLines([a], in: zone)
-            var times: [String] = []
-            if let onset = a.onset { times.append("from \(LocalTime.iso8601(onset, in: zone).prefix(16).replacingOccurrences(of: "T", with: " "))") }
-            if let expires = a.expires { times.append("until \(LocalTime.iso8601(expires, in: zone).prefix(16).replacingOccurrences(of: "T", with: " "))") }
-            if !times.isEmpty { lines.append("   " + times.joined(separator: " ")) }
-            if !a.areas.isEmpty { lines.append("   Areas: " + a.areas.prefix(8).joined(separator: "; ") + (a.areas.count > 8 ? " …" : "")) }
-            for paragraph in a.description.split(separator: "\n", omittingEmptySubsequences: true).prefix(12) {
-                lines.append("   " + paragraph.trimmingCharacters(in: .whitespaces))
-            }
-            if let i = a.instruction { lines.append("   " + bold("What to do: ") + i.replacingOccurrences(of: "\n", with: " ")) }
-            if let url = a.url { lines.append("   " + dim(url)) }
-        }
-        if let country = set.elsewhereCountry, !set.elsewhere.isEmpty {
-            lines.append(dim("Elsewhere in \(country) (not matched to this place):"))
-            for a in set.elsewhere.prefix(10) {
-                lines.append("   " + paint(a.severity.rawValue, Self.severityColour(a.severity)) + "  \(a.event) — \(a.areas.joined(separator: ", "))")
-            }
-            if set.elsewhere.count > 10 { lines.append(dim("   … and \(set.elsewhere.count - 10) more")) }
-        }
-        if !set.failedSources.isEmpty { lines.append(dim("   could not reach: \(set.failedSources.joined(separator: ", "))")) }
         return joined(lines)
     }
 
@@ -275,7 +231,8 @@ public struct TextRenderer: Sendable {
     func footer(_ result: WeatherResult) -> String {
         // "from OpenWeatherMap (Open-Meteo unavailable), updated 3 min ago", in the renderer's language.
         let failed = result.fallbackFrom.map { " (\($0.displayName) \(language.text("unavailable")))" } ?? ""
-        var s = "   \(language.text("from")) \(result.report.provider.displayName)\(failed), \(language.text("updated")) \(Self.age(result.age))"
+        var s =
+            "   \(language.text("from")) \(result.report.provider.displayName)\(failed), \(language.text("updated")) \(Self.age(result.age))"
         if result.isStale { s += " " + paint("[stale]", "33") }
         return dim(s)
     }

@@ -8,8 +8,8 @@ import Foundation
 /// A lookup is taken at once, with the place's name, into a buffer that is written every
 /// `interval` (one second) in one transaction; the street address, when it arrives later, is
 /// added to the same entry without holding it back. Repeats by one device for one place within a
-/// batch are coalesced into one entry (the store then applies its "a repeat within 10 minutes
-/// updates the entry" rule). `flush()` writes everything buffered: the server calls it on
+/// batch are coalesced into one entry by the store's own rule (`StoreRules.repeats`), which the
+/// store applies again across batches. `flush()` writes everything buffered: the server calls it on
 /// SIGTERM, and before any history is read, so a device always reads its own lookups. A process
 /// killed with SIGKILL loses at most the lookups of the last `interval`.
 public final class HistoryWriter: @unchecked Sendable {
@@ -24,11 +24,11 @@ public final class HistoryWriter: @unchecked Sendable {
     let failed: @Sendable (any Error) -> Void
     private let lock = NSLock()
     /// Buffered lookups in the order they were made.
-    private var pending: [AppDatabase.Lookup] = []
+    private var pending: [LookupRecord] = []
     /// The index in `pending` of the latest lookup of each device and of each device and place.
     private var latestOfDevice: [String: Int] = [:]
     private var latestOfPlace: [String: Int] = [:]
-    private var patches: [AppDatabase.AddressPatch] = []
+    private var patches: [AddressPatch] = []
     private var written = 0
 
     public init(
@@ -60,10 +60,12 @@ public final class HistoryWriter: @unchecked Sendable {
     /// Buffers one lookup. A repeat of the device's latest buffered lookup (same place) replaces
     /// it, keeping its address. Returns true when the entry still needs a street address.
     @discardableResult
-    public func record(_ lookup: AppDatabase.Lookup) -> Bool {
+    public func record(_ lookup: LookupRecord) -> Bool {
         let key = Self.key(lookup.device, lookup.coordinate)
         lock.lock()
-        if let i = latestOfDevice[lookup.device], latestOfPlace[key] == i {
+        if let i = latestOfDevice[lookup.device], latestOfPlace[key] == i,
+            StoreRules.repeats(lookup, coordinate: pending[i].coordinate, createdAt: pending[i].createdAt)
+        {
             let address = lookup.address ?? pending[i].address
             pending[i] = lookup
             pending[i].address = address
@@ -91,7 +93,7 @@ public final class HistoryWriter: @unchecked Sendable {
         if let i = latestOfPlace[key] {
             pending[i].address = address
         } else if patches.count < capacity {
-            patches.append(AppDatabase.AddressPatch(device: device, coordinate: coordinate, since: since, address: address))
+            patches.append(AddressPatch(device: device, coordinate: coordinate, since: since, address: address))
         }
     }
 
@@ -130,7 +132,7 @@ public final class HistoryWriter: @unchecked Sendable {
         }
     }
 
-    private func takeBuffered() -> ([AppDatabase.Lookup], [AppDatabase.AddressPatch]) {
+    private func takeBuffered() -> ([LookupRecord], [AddressPatch]) {
         lock.withLock {
             let taken = (pending, patches)
             pending.removeAll(keepingCapacity: true)
@@ -143,7 +145,7 @@ public final class HistoryWriter: @unchecked Sendable {
 
     /// Puts a batch that could not be written back in front of what arrived meanwhile, for the
     /// next attempt.
-    private func putBack(_ batch: [AppDatabase.Lookup], _ batchPatches: [AppDatabase.AddressPatch]) {
+    private func putBack(_ batch: [LookupRecord], _ batchPatches: [AddressPatch]) {
         lock.withLock {
             let newer = pending
             pending = Array((batch + newer).suffix(capacity))

@@ -65,20 +65,31 @@ extension UseCases {
         return SavedPlaceDocument(renamed)
     }
 
+    /// Renames (`customName`: a name, or `.some(nil)` to clear it) and/or moves (`position`, 0 is
+    /// the top: the default place) a saved place, atomically; the whole new list.
+    public func updatePlace(id: Int64, customName: String?? = nil, position: Int? = nil, device: String) async throws
+        -> [SavedPlaceDocument]
+    {
+        guard customName != nil || position != nil else {
+            throw BrollyError.invalidInput("give 'customName' (a string or null) or 'position'")
+        }
+        if let position, position < 0 { throw BrollyError.invalidInput("the position must be 0 or more") }
+        let name: String?? = try customName.map { try TextField.validated($0, field: "customName") }
+        guard let list = try await services.store.updatePlace(id: id, PlaceChange(customName: name, position: position), device: device)
+        else { throw Self.noSuchPlace(id) }
+        return list.map(SavedPlaceDocument.init)
+    }
+
     /// Gives a saved place a custom name, or clears it with nil.
     public func renamePlace(id: Int64, customName: String?, device: String) async throws -> SavedPlaceDocument {
-        let name = try TextField.validated(customName, field: "customName")
-        guard let saved = try await services.store.renamePlace(id: id, customName: name, device: device) else {
-            throw Self.noSuchPlace(id)
-        }
-        return SavedPlaceDocument(saved)
+        let list = try await updatePlace(id: id, customName: .some(customName), device: device)
+        guard let place = list.first(where: { $0.id == id }) else { throw Self.noSuchPlace(id) }
+        return place
     }
 
     /// Moves a saved place to `position` (0 is the top: the default place); the whole new list.
     public func movePlace(id: Int64, to position: Int, device: String) async throws -> [SavedPlaceDocument] {
-        guard position >= 0 else { throw BrollyError.invalidInput("the position must be 0 or more") }
-        guard let list = try await services.store.movePlace(id: id, to: position, device: device) else { throw Self.noSuchPlace(id) }
-        return list.map(SavedPlaceDocument.init)
+        try await updatePlace(id: id, position: position, device: device)
     }
 
     /// Puts the device's places in the order of `ids` (each exactly once).

@@ -110,7 +110,7 @@ extension UseCases {
             return
         }
         let at = now()
-        let lookup = AppDatabase.Lookup(device: device, coordinate: c, report: report, address: nil, createdAt: at)
+        let lookup = LookupRecord(device: device, coordinate: c, report: report, address: nil, createdAt: at)
         guard writer.record(lookup) else { return }
         if let known = services.addresses.cachedAddress(for: c) {
             writer.addAddress(known, device: device, coordinate: c, since: at)

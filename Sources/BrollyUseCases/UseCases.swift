@@ -84,7 +84,8 @@ extension UseCases {
             let failedKey = "ip-location-failed"
             if let failed = services.cache.read(String.self, key: failedKey), now().timeIntervalSince(failed.receivedAt) < 600 {
                 throw BrollyError(
-                    .offline, "could not find your location from your IP address a moment ago (\(failed.value)); give --place or --lat/--lon")
+                    .offline,
+                    "could not find your location from your IP address a moment ago (\(failed.value)); give --place or --lat/--lon")
             }
             let found: Place
             do { found = try await services.ipLocator.locate() } catch let error as BrollyError {

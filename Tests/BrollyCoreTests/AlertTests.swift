@@ -1,3 +1,4 @@
+import BrollyTestSupport
 import Foundation
 import Testing
 
@@ -71,7 +72,8 @@ import Testing
     }
 
     @Test func openWeatherMapAlerts() throws {
-        let body = #"{"lat":51.5,"lon":-0.12,"timezone":"Europe/London","alerts":[{"sender_name":"Met Office","event":"Yellow wind warning","start":1795420800,"end":1795507200,"description":"Strong winds.","tags":["Wind"]}]}"#
+        let body =
+            #"{"lat":51.5,"lon":-0.12,"timezone":"Europe/London","alerts":[{"sender_name":"Met Office","event":"Yellow wind warning","start":1795420800,"end":1795507200,"description":"Strong winds.","tags":["Wind"]}]}"#
         let alerts = AlertFilter.current(try CAPDecoding.openWeatherMap(Data(body.utf8)), language: "en", now: utc("2026-11-23T12:00:00Z"))
         #expect(alerts.count == 1)
         let a = alerts[0].alert
@@ -83,7 +85,8 @@ import Testing
     @Test func severityOrderAndReferences() {
         #expect(AlertSeverity.allCases.sorted(by: >) == [.extreme, .severe, .moderate, .minor, .unknown])
         #expect(AlertSeverity(cap: "SEVERE") == .severe && AlertSeverity(cap: "bogus") == .unknown)
-        #expect(CAPMessage.referencedIdentifiers("a@b,ID-1,2026-01-01T00:00:00+00:00 a@b,ID-2,2026-01-02T00:00:00+00:00") == ["ID-1", "ID-2"])
+        #expect(
+            CAPMessage.referencedIdentifiers("a@b,ID-1,2026-01-01T00:00:00+00:00 a@b,ID-2,2026-01-02T00:00:00+00:00") == ["ID-1", "ID-2"])
         #expect(LocalTime.parseISO8601("2022-10-18T11:30:00-04:00") == utc("2022-10-18T15:30:00Z"))
         #expect(LocalTime.parseISO8601("2026-03-02T02:02:43.5Z") == utc("2026-03-02T02:02:43Z").addingTimeInterval(0.5))
         #expect(LocalTime.parseISO8601("2024-01-07T23:59:59+01:00") == utc("2024-01-07T22:59:59Z"))
@@ -107,7 +110,8 @@ import Testing
         let transport = ScriptedTransport([.respond(200, [:], body)])
         let clock = TestClock(utc("2026-11-23T16:00:00Z"))
         let alerts = service(transport, clock: clock)
-        let place = Place(name: "Göttingen", country: "Germany", countryCode: "DE", latitude: 51.53, longitude: 9.93, timezone: "Europe/Berlin")
+        let place = Place(
+            name: "Göttingen", country: "Germany", countryCode: "DE", latitude: 51.53, longitude: 9.93, timezone: "Europe/Berlin")
         let set = await alerts.alerts(for: place, names: ["Göttingen", "Landkreis Göttingen", "Niedersachsen"])
         #expect(set.here.map(\.event) == ["gale-force gusts"])
         #expect(set.elsewhere.map(\.event) == ["snowfall"] && set.elsewhereCountry == "Germany")
@@ -164,13 +168,17 @@ import Testing
     }
 
     @Test func openWeatherMapOneCallWithAKey() async throws {
-        let body = #"{"lat":51.5,"lon":-0.12,"alerts":[{"sender_name":"Met Office","event":"Yellow wind warning","start":1795420800,"end":1895507200,"description":"Strong winds."}]}"#
+        let body =
+            #"{"lat":51.5,"lon":-0.12,"alerts":[{"sender_name":"Met Office","event":"Yellow wind warning","start":1795420800,"end":1895507200,"description":"Strong winds."}]}"#
         let transport = RoutedTransport([("/data/3.0/onecall", .respond(200, [:], body)), ("", .respond(200, [:], #"{"warnings":[]}"#))])
         let clock = TestClock(utc("2026-11-23T16:00:00Z"))
         let london = Place(name: "London", country: "United Kingdom", countryCode: "GB", latitude: 51.5, longitude: -0.12)
         let set = await service(transport, clock: clock, key: "k").alerts(for: london, names: ["London"])
         #expect(set.here.map(\.event) == ["Yellow wind warning"])
         let urls = transport.requests.withLock { $0.map(\.url.absoluteString) }
-        #expect(urls.contains { $0.hasPrefix("http://owm.test/data/3.0/onecall?lat=51.500&lon=-0.120&exclude=current,minutely,hourly,daily&appid=k") })
+        #expect(
+            urls.contains {
+                $0.hasPrefix("http://owm.test/data/3.0/onecall?lat=51.500&lon=-0.120&exclude=current,minutely,hourly,daily&appid=k")
+            })
     }
 }

@@ -1,3 +1,4 @@
+import BrollyTestSupport
 import Foundation
 import Testing
 
@@ -190,7 +191,9 @@ import Testing
         #expect(Coordinate(latitude: -0.001, longitude: -0.004).cacheKey == "0.00_0.00")
         // Written like %.2f / %.3f, without String(format:).
         for (value, places) in [(-0.126, 2), (13.4, 2), (-12.3456, 3), (179.999, 2), (0.5, 3), (-89.995, 2), (7.0051, 3)] {
-            #expect(Coordinate.fixed(value, places: places) == String(format: "%.\(places)f", (value * (places == 3 ? 1000 : 100)).rounded() / (places == 3 ? 1000 : 100)))
+            #expect(
+                Coordinate.fixed(value, places: places)
+                    == String(format: "%.\(places)f", (value * (places == 3 ? 1000 : 100)).rounded() / (places == 3 ? 1000 : 100)))
         }
     }
 }

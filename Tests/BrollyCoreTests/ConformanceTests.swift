@@ -1,3 +1,4 @@
+import BrollyTestSupport
 import Foundation
 import Testing
 

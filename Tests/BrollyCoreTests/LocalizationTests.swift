@@ -1,3 +1,4 @@
+import BrollyTestSupport
 import Foundation
 import Testing
 
@@ -32,7 +33,9 @@ import Testing
         #expect(WeatherDocument.comparedWithYesterday(now: 5, yesterday: 2, language: ru) == "на 3° теплее, чем вчера")
         #expect(WeatherDocument.comparedWithYesterday(now: 5, yesterday: 5.5, language: ru) == "примерно как вчера")
         let t0 = utc("2026-11-23T13:00:00Z")
-        let slots = [0, 0, 0.3, 0.5, 0.2, 0, 0, 0].enumerated().map { NowcastSlot(end: t0.addingTimeInterval(Double($0.offset + 1) * 900), precipitation: $0.element) }
+        let slots = [0, 0, 0.3, 0.5, 0.2, 0, 0, 0].enumerated().map {
+            NowcastSlot(end: t0.addingTimeInterval(Double($0.offset + 1) * 900), precipitation: $0.element)
+        }
         #expect(NowcastSummary.sentence(slots, now: t0, language: ru) == "Дождь начнётся примерно через 30 мин и продлится около 45 мин")
         #expect(ru.number("4.2 m/s") == "4,2 m/s" && Localization.english.number("4.2") == "4.2")
         var report = sampleReport()

@@ -1,3 +1,4 @@
+import BrollyTestSupport
 import Foundation
 import Testing
 
@@ -41,14 +42,23 @@ import Testing
 
     @Test func sentences() {
         let t0 = utc("2026-11-23T13:00:00Z")
-        #expect(NowcastSummary.sentence(slots([0, 0, 0.3, 0.5, 0.2, 0, 0, 0], from: t0), now: t0) == "Rain starting in about 30 min, for about 45 min")
-        #expect(NowcastSummary.sentence(slots([0.4, 0, 0, 0, 0, 0, 0, 0], from: t0), now: t0.addingTimeInterval(120)) == "Rain stopping in about 15 min")
+        #expect(
+            NowcastSummary.sentence(slots([0, 0, 0.3, 0.5, 0.2, 0, 0, 0], from: t0), now: t0)
+                == "Rain starting in about 30 min, for about 45 min")
+        #expect(
+            NowcastSummary.sentence(slots([0.4, 0, 0, 0, 0, 0, 0, 0], from: t0), now: t0.addingTimeInterval(120))
+                == "Rain stopping in about 15 min")
         #expect(NowcastSummary.sentence(slots(Array(repeating: 1.0, count: 8), from: t0), now: t0) == "Rain for the next 2 hours")
-        #expect(NowcastSummary.sentence(slots([0, 0, 0, 0, 0, 0, 0.2, 0.2], from: t0), now: t0) == "Rain starting in about 90 min, for at least 30 min")
-        #expect(NowcastSummary.sentence(slots([0, 0.6, 0.6, 0, 0, 0, 0, 0], from: t0, snow: [0, 0.42, 0.42, 0, 0, 0, 0, 0]), now: t0)
-            == "Snow starting in about 15 min, for about 30 min")
+        #expect(
+            NowcastSummary.sentence(slots([0, 0, 0, 0, 0, 0, 0.2, 0.2], from: t0), now: t0)
+                == "Rain starting in about 90 min, for at least 30 min")
+        #expect(
+            NowcastSummary.sentence(slots([0, 0.6, 0.6, 0, 0, 0, 0, 0], from: t0, snow: [0, 0.42, 0.42, 0, 0, 0, 0, 0]), now: t0)
+                == "Snow starting in about 15 min, for about 30 min")
         // Minutes are counted from now, not from the slot boundary.
-        #expect(NowcastSummary.sentence(slots([0, 0, 0.3, 0.5, 0.2, 0, 0, 0], from: t0), now: t0.addingTimeInterval(600)) == "Rain starting in about 20 min, for about 45 min")
+        #expect(
+            NowcastSummary.sentence(slots([0, 0, 0.3, 0.5, 0.2, 0, 0, 0], from: t0), now: t0.addingTimeInterval(600))
+                == "Rain starting in about 20 min, for about 45 min")
     }
 
     @Test func aDryNextHourSaysNothing() {
@@ -69,7 +79,9 @@ import Testing
     @Test func openWeatherMapHasNoNowcastBlock() throws {
         var report = sampleReport()
         report.provider = .openWeatherMap
-        let json = String(decoding: try WeatherDocument.makeEncoder().encode(WeatherDocument(report, units: .metric, stale: false, age: 0)), as: UTF8.self)
+        let json = String(
+            decoding: try WeatherDocument.makeEncoder().encode(WeatherDocument(report, units: .metric, stale: false, age: 0)), as: UTF8.self
+        )
         #expect(!json.contains("nowcast") && !json.contains("airQuality") && !json.contains("fallbackFrom"))
     }
 }
@@ -77,7 +89,8 @@ import Testing
 /// Air quality, UV and pollen: decoding, bands, the service's window and the document block.
 @Suite struct AirQualityTests {
     @Test func decodesEuropeInSeason() throws {
-        let a = try OpenMeteoAirQuality.decode(try fixture("open-meteo/air-quality-europe-in-season.json"), fetchedAt: utc("2026-04-14T11:05:00Z"))
+        let a = try OpenMeteoAirQuality.decode(
+            try fixture("open-meteo/air-quality-europe-in-season.json"), fetchedAt: utc("2026-04-14T11:05:00Z"))
         #expect(a.time == utc("2026-04-14T11:00:00Z"))
         #expect(a.europeanAQI == 63 && a.usAQI == 104 && a.pm2_5 == 36.4 && a.nitrogenDioxide == 19.7)
         #expect(a.uvIndex == 4.65)
@@ -108,12 +121,18 @@ import Testing
     }
 
     @Test func bandsFollowThePublishedScales() {
-        #expect([0, 19.9, 20, 45, 60, 99, 150].map { AirQualityBand.european($0).category }
-            == ["Good", "Good", "Fair", "Moderate", "Poor", "Very poor", "Extremely poor"])
-        #expect([0, 50, 50.4, 51, 100, 101, 151, 201, 301].map { AirQualityBand.us($0).category }
-            == ["Good", "Good", "Good", "Moderate", "Moderate", "Unhealthy for sensitive groups", "Unhealthy", "Very unhealthy", "Hazardous"])
-        #expect([0, 2.4, 2.6, 5, 6, 7, 8, 10, 11].map { AirQualityBand.uv($0).category }
-            == ["Low", "Low", "Moderate", "Moderate", "High", "High", "Very high", "Very high", "Extreme"])
+        #expect(
+            [0, 19.9, 20, 45, 60, 99, 150].map { AirQualityBand.european($0).category }
+                == ["Good", "Good", "Fair", "Moderate", "Poor", "Very poor", "Extremely poor"])
+        #expect(
+            [0, 50, 50.4, 51, 100, 101, 151, 201, 301].map { AirQualityBand.us($0).category }
+                == [
+                    "Good", "Good", "Good", "Moderate", "Moderate", "Unhealthy for sensitive groups", "Unhealthy", "Very unhealthy",
+                    "Hazardous",
+                ])
+        #expect(
+            [0, 2.4, 2.6, 5, 6, 7, 8, 10, 11].map { AirQualityBand.uv($0).category }
+                == ["Low", "Low", "Moderate", "Moderate", "High", "High", "Very high", "Very high", "Extreme"])
     }
 
     func service(_ transport: ScriptedTransport, clock: TestClock) -> AirQualityService {

@@ -1,3 +1,4 @@
+import BrollyTestSupport
 import Foundation
 import Testing
 
@@ -108,8 +109,10 @@ import Testing
             "latitude": 52.52, "longitude": 13.41, "utc_offset_seconds": 3600, "timezone": "Europe/Berlin",
             "current": ["time": "2026-11-23T14:15", "temperature_2m": 17.0, "weather_code": 3, "is_day": 1],
             "hourly": ["time": times, "temperature_2m": temps],
-            "daily": ["time": ["2026-11-22", "2026-11-23"], "temperature_2m_max": [23.0, 26.0], "temperature_2m_min": [0.0, 3.0],
-                      "weather_code": [3, 3]],
+            "daily": [
+                "time": ["2026-11-22", "2026-11-23"], "temperature_2m_max": [23.0, 26.0], "temperature_2m_min": [0.0, 3.0],
+                "weather_code": [3, 3],
+            ],
         ]
         let data = try JSONSerialization.data(withJSONObject: json)
         let report = try OpenMeteoProvider.report(

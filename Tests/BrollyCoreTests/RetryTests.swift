@@ -1,3 +1,4 @@
+import BrollyTestSupport
 import Foundation
 import Testing
 
@@ -6,14 +7,14 @@ import Testing
 @Suite struct RetryTests {
     let url = URL(string: "http://127.0.0.1:1/v1/forecast")!
 
-    func service(_ transport: ScriptedTransport, sleeps: Mutex<[TimeInterval]>, attempts: Int = 3) -> NetworkService {
+    func service(_ transport: ScriptedTransport, sleeps: Locked<[TimeInterval]>, attempts: Int = 3) -> NetworkService {
         NetworkService(
             transport: transport, retry: RetryPolicy(maxAttempts: attempts, baseDelay: 0.5, maxDelay: 8), timeout: 4,
             sleep: { s in sleeps.withLock { $0.append(s) } }, jitter: { 1 })
     }
 
     @Test func serverErrorsAreRetriedWithExponentialBackoff() async throws {
-        let sleeps = Mutex<[TimeInterval]>([])
+        let sleeps = Locked<[TimeInterval]>([])
         let transport = ScriptedTransport([.respond(500, [:], ""), .respond(503, [:], ""), .respond(200, [:], "{}")])
         let response = try await service(transport, sleeps: sleeps).get(url, provider: "X")
         #expect(response.status == 200 && transport.count == 3)
@@ -30,14 +31,14 @@ import Testing
     }
 
     @Test func retryAfterIsHonoured() async throws {
-        let sleeps = Mutex<[TimeInterval]>([])
+        let sleeps = Locked<[TimeInterval]>([])
         let transport = ScriptedTransport([.respond(429, ["Retry-After": "3"], ""), .respond(200, [:], "{}")])
         _ = try await service(transport, sleeps: sleeps).get(url, provider: "X")
         #expect(sleeps.withLock { $0 } == [3])
     }
 
     @Test func retryAfterLongerThanWeWaitIsReportedAsRateLimited() async {
-        let sleeps = Mutex<[TimeInterval]>([])
+        let sleeps = Locked<[TimeInterval]>([])
         let transport = ScriptedTransport([.respond(429, ["Retry-After": "120"], "")])
         await #expect(throws: BrollyError.rateLimited(retryAfter: 120)) {
             try await service(transport, sleeps: sleeps).get(url, provider: "X")
@@ -46,7 +47,7 @@ import Testing
     }
 
     @Test func otherClientErrorsAreNotRetried() async {
-        let sleeps = Mutex<[TimeInterval]>([])
+        let sleeps = Locked<[TimeInterval]>([])
         let transport = ScriptedTransport([.respond(401, [:], #"{"cod":401,"message":"Invalid API key"}"#)])
         await #expect(throws: BrollyError.invalidAPIKey("OpenWeatherMap")) {
             try await service(transport, sleeps: sleeps).get(url, provider: "X", classify: OpenWeatherMapProvider.classifyError)
@@ -61,7 +62,7 @@ import Testing
     }
 
     @Test func timeoutsAreRetriedThenReported() async {
-        let sleeps = Mutex<[TimeInterval]>([])
+        let sleeps = Locked<[TimeInterval]>([])
         let transport = ScriptedTransport([.fail(.timedOut)])
         do {
             _ = try await service(transport, sleeps: sleeps).get(url, provider: "X")
@@ -71,7 +72,7 @@ import Testing
     }
 
     @Test func connectionFailuresBecomeOfflineAndAreNotRetriedWhenNoConnectionCanBeMade() async {
-        let sleeps = Mutex<[TimeInterval]>([])
+        let sleeps = Locked<[TimeInterval]>([])
         // A lost connection is retried; a connection that cannot be made at all (no network,
         // no DNS) is reported at once: retrying it only makes the user wait.
         let transport = ScriptedTransport([

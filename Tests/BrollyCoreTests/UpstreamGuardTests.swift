@@ -1,3 +1,4 @@
+import BrollyTestSupport
 import Foundation
 import Testing
 
@@ -77,7 +78,7 @@ import Testing
     }
 
     @Test func theBreakerOpensAfterRepeatedFailuresThenLetsOneTrialThrough() async throws {
-        let outcomes = Mutex<[UpstreamOutcome]>([])
+        let outcomes = Locked<[UpstreamOutcome]>([])
         let guards = UpstreamGuards(breakerThreshold: 3, breakerCoolDown: 0.3, observe: { _, o in outcomes.withLock { $0.append(o) } })
         let failing = ScriptedTransport([.respond(503, [:], "")])
         let n = network(failing, guards: guards, attempts: 1)
@@ -192,7 +193,9 @@ import Testing
                     break
                 }
             }
-            #expect(firstServed.map { $0 - 5 < 10 } == true, "blip starting \(start) s into the cycle: served at \(String(describing: firstServed))")
+            #expect(
+                firstServed.map { $0 - 5 < 10 } == true,
+                "blip starting \(start) s into the cycle: served at \(String(describing: firstServed))")
         }
     }
 
@@ -200,8 +203,8 @@ import Testing
         let guards = UpstreamGuards()
         let failing = ScriptedTransport([.respond(500, [:], "")])
         let n = network(failing, guards: guards, attempts: 3)
-        let charged = Mutex(0)
-        let aux = Mutex(0)
+        let charged = Locked(0)
+        let aux = Locked(0)
         let allowance = ClientAllowance(
             take: {
                 charged.withLock { $0 += 1 }
@@ -228,7 +231,7 @@ import Testing
         let guards = UpstreamGuards()
         let transport = ScriptedTransport([.respond(200, [:], "{}")])
         let n = network(transport, guards: guards)
-        let left = Mutex(2)
+        let left = Locked(2)
         let allowance = ClientAllowance {
             left.withLock { n in
                 if n > 0 {

@@ -1,4 +1,6 @@
 import BrollyCore
+import BrollyTestSupport
+import BrollyUseCases
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -7,7 +9,6 @@ import Testing
 
 @testable import BrollyServer
 @testable import BrollyStore
-import BrollyUseCases
 
 /// A provider whose answer the test sets; counts calls; can be slow.
 final class StubProvider: WeatherProvider, @unchecked Sendable {
@@ -58,6 +59,18 @@ func report() -> WeatherReport {
 }
 
 func makeApp(_ provider: StubProvider) -> some ApplicationProtocol {
+    buildApplication(useCases: makeServerUseCases(provider), settings: testSettings(), logger: Logger(label: "test"))
+}
+
+func testSettings() -> ServerSettings {
+    var settings = ServerSettings(leafletDirectory: "/nonexistent", webDirectory: ServerSettings.bundledWebDirectory)
+    // The router tests address the server as `localhost` (HummingbirdTesting's authority).
+    settings.publicOrigins = ["http://localhost"]
+    return settings
+}
+
+/// Use cases over `provider`, with every helper refusing (no network in these tests).
+func makeServerUseCases(_ provider: StubProvider) -> UseCases {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("brolly-server-\(UUID().uuidString)")
     let cache = FileCache(directory: dir)
     let nominatim = NominatimGeocoder(
@@ -76,8 +89,7 @@ func makeApp(_ provider: StubProvider) -> some ApplicationProtocol {
             source: OpenMeteoAirQuality(network: refusing, baseURL: URL(string: "http://127.0.0.1:9")!), cache: cache),
         alerts: AlertService(network: refusing, sources: AlertService.Sources(), cache: cache),
         ipLocator: IPLocator(network: refusing, url: URL(string: "http://127.0.0.1:9")!), store: try! AppDatabase.inMemory())
-    let settings = ServerSettings(leafletDirectory: "/nonexistent", webDirectory: ServerSettings.bundledWebDirectory)
-    return buildApplication(useCases: UseCases(services: services), settings: settings, logger: Logger(label: "test"))
+    return UseCases(services: services)
 }
 
 struct RefusingTransport: HTTPTransport {

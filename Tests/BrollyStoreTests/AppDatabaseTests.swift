@@ -1,4 +1,5 @@
 import BrollyCore
+import BrollyTestSupport
 import Foundation
 import GRDB
 import Testing
@@ -23,7 +24,7 @@ func report(_ name: String, temperature: Double = 5) -> WeatherReport {
     @Test func migratesAnEmptyDatabase() async throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("brolly-\(UUID()).sqlite")
         let db = try AppDatabase.open(at: url)
-        #expect(try await db.places(device: AppDatabase.localDevice).isEmpty)
+        #expect(try await db.places(device: StoreRules.localDevice).isEmpty)
         let mode = try await db.writer.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") }
         #expect(mode == "wal")
         // Opening again runs no migration twice.
@@ -48,9 +49,9 @@ func report(_ name: String, temperature: Double = 5) -> WeatherReport {
             }
         }
         let db = try AppDatabase.open(at: url)
-        let places = try await db.places(device: AppDatabase.localDevice)
+        let places = try await db.places(device: StoreRules.localDevice)
         #expect(places.map(\.name) == ["Old"])
-        let history = try await db.history(device: AppDatabase.localDevice)
+        let history = try await db.history(device: StoreRules.localDevice)
         #expect(history.count == 1 && history[0].weather.current.temperature == 5)
     }
 }
@@ -125,12 +126,12 @@ func report(_ name: String, temperature: Double = 5) -> WeatherReport {
     @Test(arguments: Engine.all) func historyIsCappedPerDevice(engine: Engine) async throws {
         let db = try await engine.open()
         let d = Devices()
-        for i in 0..<(AppDatabase.historyLimit + 5) {
+        for i in 0..<(StoreRules.historyLimit + 5) {
             try await db.recordLookup(
                 report("P\(i)"), address: nil, coordinate: Coordinate(latitude: Double(i % 80), longitude: Double(i / 80)),
                 device: d.d, now: Date(timeIntervalSince1970: Double(i) * 1000))
         }
-        #expect(try await db.history(device: d.d, limit: 1000).count == AppDatabase.historyLimit)
+        #expect(try await db.history(device: d.d, limit: 1000).count == StoreRules.historyLimit)
     }
 }
 

@@ -1,4 +1,5 @@
 import BrollyCore
+import BrollyTestSupport
 import Foundation
 import Testing
 
@@ -38,7 +39,7 @@ struct ClusterStoreTests {
         // Started together: the migration lock lets one of them migrate.
         async let a = PostgresDatabase.connect(url: Engine.postgresURL!)
         async let b = PostgresDatabase.connect(url: Engine.postgresURL!)
-        return try await (a, b)
+        return try await (Engine.running(a), Engine.running(b))
     }
 
     @Test func migrationsAreVersionedAndRunOnce() async throws {
@@ -132,6 +133,7 @@ struct ClusterStoreTests {
     @Test func anUnreachableDatabaseIsReportedQuicklyNotWaitedFor() async throws {
         // Nothing listens on port 1.
         let db = try PostgresDatabase(url: "postgres://brolly@127.0.0.1:1/brolly", logger: .init(label: "test"), timeout: 1)
+        db.runDetached()
         let started = Date()
         await #expect(throws: StoreUnavailable.self) { try await db.places(device: "x") }
         #expect(Date().timeIntervalSince(started) < 5)

@@ -1,4 +1,5 @@
 import BrollyCore
+import BrollyTestSupport
 import Foundation
 import Testing
 
@@ -23,10 +24,16 @@ enum Engine: String, CustomTestStringConvertible, Sendable {
 
     var testDescription: String { rawValue }
 
+    /// The database with its pools running (the server runs them in its service group).
+    static func running(_ database: PostgresDatabase) -> PostgresDatabase {
+        database.runDetached()
+        return database
+    }
+
     func open() async throws -> any DataStore {
         switch self {
         case .sqlite: try AppDatabase.inMemory()
-        case .postgresql: try await PostgresDatabase.connect(url: Engine.postgresURL!)
+        case .postgresql: try await Engine.running(PostgresDatabase.connect(url: Engine.postgresURL!))
         }
     }
 }

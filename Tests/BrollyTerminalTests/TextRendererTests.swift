@@ -1,4 +1,5 @@
 import BrollyCore
+import BrollyTestSupport
 import Foundation
 import Testing
 

@@ -1,5 +1,6 @@
 import BrollyCore
 import BrollyStore
+import BrollyTestSupport
 import Foundation
 import Testing
 
@@ -43,7 +44,9 @@ import Testing
         #expect(!remembered.isFromIPLocation && double.count("/json") == 1)
         _ = try await useCases.savePlace(.query("Paris"), device: "d")
         #expect(try await useCases.resolve(.defaultPlace(remembered: located.place), device: "d").place.name == "Paris")
-        await #expect(throws: BrollyError.self) { try await useCases.resolve(.defaultPlace(remembered: nil), device: "other", offline: true) }
+        await #expect(throws: BrollyError.self) {
+            try await useCases.resolve(.defaultPlace(remembered: nil), device: "other", offline: true)
+        }
     }
 }
 
@@ -65,7 +68,7 @@ import Testing
     @Test func notRecordingLeavesNoHistory() async throws {
         let useCases = try makeUseCases(ProviderDouble())
         _ = try await useCases.weather(for: Place(name: "Berlin", country: "DE", latitude: 52.52, longitude: 13.41))
-        #expect(try await useCases.history(device: AppDatabase.localDevice).items.isEmpty)
+        #expect(try await useCases.history(device: StoreRules.localDevice).items.isEmpty)
     }
 
     @Test func precipitationKeepsTheProvidersPrecisionInJSON() async throws {

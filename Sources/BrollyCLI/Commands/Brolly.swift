@@ -26,7 +26,8 @@ public struct Brolly: AsyncParsableCommand {
             """,
         version: "1.0.0",
         subcommands: [
-            Now.self, Forecast.self, Search.self, Places.self, History.self, AddressCommand.self, NewsCommand.self, AlertsCommand.self, Serve.self,
+            Now.self, Forecast.self, Search.self, Places.self, History.self, AddressCommand.self, NewsCommand.self, AlertsCommand.self,
+            Serve.self,
             BenchReference.self,
         ],
         defaultSubcommand: Now.self)

@@ -28,7 +28,8 @@ struct History: AsyncParsableCommand {
                     let units = context.preferences.units ?? .metric
                     let rows = history.items.map { e -> [String] in
                         [
-                            "#\(e.id)", TextRenderer.localTime(isoUTC: e.createdAt), e.placeName, TextRenderer.symbol(icon: e.condition.icon),
+                            "#\(e.id)", TextRenderer.localTime(isoUTC: e.createdAt), e.placeName,
+                            TextRenderer.symbol(icon: e.condition.icon),
                             TextRenderer(units: units, color: false).temp(e.temperature), e.condition.description,
                         ]
                     }
@@ -51,7 +52,9 @@ struct History: AsyncParsableCommand {
                     try Terminal.printJSON(lookup.document)
                 } else {
                     let e = lookup.document
-                    print("Looked up \(TextRenderer.localTime(isoUTC: e.createdAt)) at \(String(format: "%.4f, %.4f", e.latitude, e.longitude))")
+                    print(
+                        "Looked up \(TextRenderer.localTime(isoUTC: e.createdAt)) at \(String(format: "%.4f, %.4f", e.latitude, e.longitude))"
+                    )
                     if let a = e.address { print("Address: \(a.display)") }
                     var renderer = Terminal.renderer(units)
                     renderer.showsFooter = false  // a snapshot: when it was looked up is said above

@@ -45,7 +45,9 @@ struct Now: AsyncParsableCommand {
                 let data = try JSONEncoder().encode(WaybarDocument(result, units: units))
                 print(String(decoding: data, as: UTF8.self))
             } else if let format {
-                print(OneLineFormat(units: units).render(format, result.report, airQuality: result.airQuality?.airQuality, alerts: result.alerts?.here))
+                print(
+                    OneLineFormat(units: units).render(
+                        format, result.report, airQuality: result.airQuality?.airQuality, alerts: result.alerts?.here))
             } else if output.json {
                 try Terminal.printJSON(WeatherDocument(result, units: units, language: output.language))
             } else {

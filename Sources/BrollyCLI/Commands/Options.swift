@@ -38,7 +38,11 @@ struct LocationOptions: ParsableArguments {
 
 /// Provider, network and cache behaviour.
 struct ProviderOptions: ParsableArguments {
-    @Option(name: .long, help: "Where weather and place names come from: open-meteo (keyless) or openweathermap (needs OPENWEATHERMAP_API_KEY; chosen by default when it is set).")
+    @Option(
+        name: .long,
+        help:
+            "Where weather and place names come from: open-meteo (keyless) or openweathermap (needs OPENWEATHERMAP_API_KEY; chosen by default when it is set)."
+    )
     var provider: String?
 
     @Option(name: .long, help: "Seconds to wait for each request to a provider.")

@@ -90,7 +90,9 @@ public struct AlertSet: Codable, Sendable, Hashable {
     public var sources: [String]
     public var failedSources: [String]
 
-    public init(here: [Alert] = [], elsewhere: [Alert] = [], elsewhereCountry: String? = nil, sources: [String] = [], failedSources: [String] = []) {
+    public init(
+        here: [Alert] = [], elsewhere: [Alert] = [], elsewhereCountry: String? = nil, sources: [String] = [], failedSources: [String] = []
+    ) {
         self.here = here
         self.elsewhere = elsewhere
         self.elsewhereCountry = elsewhereCountry

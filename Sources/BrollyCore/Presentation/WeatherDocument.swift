@@ -218,7 +218,9 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
 
     static func airQuality(_ a: AirQuality, stale: Bool, in zone: TimeZone) -> AirQualityInfo {
         func index(_ v: Double?, _ band: (Double) -> AirQualityBand, places: Int = 0) -> Index? {
-            v.map { let b = band($0); return Index(value: round($0, places), category: b.category, colour: b.colour) }
+            v.map {
+                let b = band($0); return Index(value: round($0, places), category: b.category, colour: b.colour)
+            }
         }
         func r(_ v: Double?) -> Double? { v.map { round($0, 1) } }
         return AirQualityInfo(

@@ -10,11 +10,10 @@ public final class AirQualityService: Sendable {
     public let freshFor: TimeInterval
     /// How old an answer may be and still stand in when a call fails (it is marked stale).
     public let usableFor: TimeInterval
-    let memory: MemoryCache<AirQuality>?
-    let flights = SingleFlight<AirQuality>()
-    /// Places whose last call failed: not asked again for a minute, doubled while it keeps failing
-    /// (up to 15), so a failing air-quality API is neither called nor waited for on every request.
-    let failures = FailureMemory(base: 60, max: 900)
+    /// The answers: cached for the hour, one call per place at a time; a failing place is not
+    /// asked again for a minute, doubled while it keeps failing (up to 15), so a failing
+    /// air-quality API is neither called nor waited for on every request.
+    let fetcher: CachedFetcher<AirQuality>
     let now: @Sendable () -> Date
 
     public init(
@@ -25,7 +24,9 @@ public final class AirQualityService: Sendable {
         self.cache = cache
         self.freshFor = freshFor
         self.usableFor = usableFor
-        self.memory = keepsEntriesInMemory ? MemoryCache(capacity: memoryEntries) : nil
+        fetcher = CachedFetcher(
+            cache: cache, freshFor: freshFor, usableFor: usableFor, failures: FailureMemory(base: 60, max: 900),
+            keepsEntriesInMemory: keepsEntriesInMemory, memoryEntries: memoryEntries, now: now)
         self.now = now
     }
 
@@ -39,11 +40,8 @@ public final class AirQualityService: Sendable {
     public func key(for c: Coordinate) -> String { "air-quality-\(c.cacheKey)" }
 
     /// The cached answer for `c` if one is usable, without a call.
-    public func cached(at c: Coordinate) -> Result? {
-        guard let entry = cache.read(AirQuality.self, key: key(for: c), memory: memory) else { return nil }
-        let age = now().timeIntervalSince(entry.receivedAt)
-        guard age < usableFor else { return nil }
-        return Result(airQuality: entry.value, isStale: age < 0 || age >= freshFor)
+    public func cached(at c: Coordinate) async -> Result? {
+        await fetcher.cached(key(for: c)).map { Result(airQuality: $0.value, isStale: $0.isStale) }
     }
 
     /// Air quality at `c`: fresh from the cache; else one call (shared by concurrent callers); a
@@ -52,24 +50,9 @@ public final class AirQualityService: Sendable {
     /// (so only the first requests for a place wait for a slow source; the call goes on and its
     /// answer is cached); nil: wait for it.
     public func airQuality(at c: Coordinate, offline: Bool = false, grace: TimeInterval? = nil) async -> Result? {
-        let cached = cached(at: c)
-        if offline { return cached }
-        if let cached, !cached.isStale { return cached }
-        let key = key(for: c)
-        if failures.backingOff(key, now: now()) != nil { return cached }
-        let (task, startedAt) = await flights.start(key) { [self] in
-            try await failures.tracking(key, now: now) {
-                let value = try await source.airQuality(at: c)
-                try? cache.write(value, key: key, receivedAt: value.fetchedAt, memory: memory)
-                return value
-            }
+        let answer = await fetcher.answer(key(for: c), offline: offline, grace: grace, stamp: { $0.fetchedAt }) { [source] in
+            try await source.airQuality(at: c)
         }
-        let value: AirQuality?
-        if let grace {
-            value = await FirstOf.value(task, orNilBy: startedAt.addingTimeInterval(grace))
-        } else {
-            value = try? await task.value
-        }
-        return value.map { Result(airQuality: $0, isStale: false) } ?? cached
+        return answer.map { Result(airQuality: $0.value, isStale: $0.isStale) }
     }
 }

@@ -34,12 +34,11 @@ public final class AlertService: Sendable {
     let network: NetworkService
     let cache: FileCache
     let memory: MemoryCache<[CAPMessage]>?
-    let flights = SingleFlight<[CAPMessage]>()
-    /// Failed source keys: not asked again for a minute (at most the fresh window), doubled while
-    /// it keeps failing, so a failing source is neither called nor waited for on every request.
-    let failures: FailureMemory
-    /// Sources that refused the key: not asked for an hour.
-    let refusals = FailureMemory(base: 3600)
+    /// Each source's answers: cached for the fresh window, one call per source key at a time; a
+    /// failed key is not asked again for a minute (at most the fresh window), doubled while it
+    /// keeps failing, and a source that refused the API key not for an hour — so a failing source
+    /// is neither called nor waited for on every request.
+    let fetcher: CachedFetcher<[CAPMessage]>
     public let freshFor: TimeInterval
     /// How old a source's answer may be and still stand in when it fails (its alerts carry their
     /// own expiry, so old answers never show expired alerts).
@@ -56,9 +55,12 @@ public final class AlertService: Sendable {
         self.sources = sources
         self.cache = cache
         self.freshFor = freshFor
-        self.memory = keepsEntriesInMemory ? MemoryCache(capacity: memoryEntries) : nil
+        let memory = keepsEntriesInMemory ? MemoryCache<[CAPMessage]>(capacity: memoryEntries) : nil
+        self.memory = memory
         self.now = now
-        failures = FailureMemory(base: min(60, freshFor), max: 900)
+        fetcher = CachedFetcher(
+            cache: cache, freshFor: freshFor, usableFor: 6 * 3600, failures: FailureMemory(base: min(60, freshFor), max: 900),
+            refusals: FailureMemory(base: 3600), keepsEntriesInMemory: keepsEntriesInMemory, memoryEntries: memoryEntries, now: now)
     }
 
     /// NWS covers the United States and its territories.
@@ -173,21 +175,7 @@ public final class AlertService: Sendable {
     /// A source's messages: fresh from the cache; else one call (shared); on failure a usable
     /// cached answer; nil when there is none.
     func messages(_ r: Request, offline: Bool, grace: TimeInterval? = nil) async -> [CAPMessage]? {
-        let entry = cache.read([CAPMessage].self, key: r.key, memory: memory)
-        let age = entry.map { now().timeIntervalSince($0.receivedAt) }
-        let usable = entry.flatMap { e in age! < usableFor ? e.value : nil }
-        if offline { return usable }
-        if let entry, let age, age >= 0, age < freshFor { return entry.value }
-        if failures.backingOff(r.key, now: now()) != nil || refusals.backingOff(r.key, now: now()) != nil { return usable }
-        let (task, startedAt) = await flights.start(r.key) { [self] in
-            try await failures.tracking(r.key, now: now, refusedKey: refusals) {
-                let messages = try await fetch(r)
-                try? cache.write(messages, key: r.key, receivedAt: now(), memory: memory)
-                return messages
-            }
-        }
-        if let grace { return await FirstOf.value(task, orNilBy: startedAt.addingTimeInterval(grace)) ?? usable }
-        return (try? await task.value) ?? usable
+        await fetcher.answer(r.key, offline: offline, grace: grace) { [self] in try await fetch(r) }?.value
     }
 
     func fetch(_ r: Request) async throws -> [CAPMessage] {

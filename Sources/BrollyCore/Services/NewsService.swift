@@ -10,6 +10,9 @@ public struct NewsService: Sendable {
     public var network: NetworkService
     public var source: Source
     public var cache: FileCache
+    /// The feed's answers: fresh for 10 minutes, through the cluster's shared tier; when the
+    /// provider fails, older items stand in (they are filtered to today by the caller).
+    let fetcher: CachedFetcher<[NewsItem]>
     let now: @Sendable () -> Date
 
     public init(network: NetworkService, source: Source, cache: FileCache, now: @escaping @Sendable () -> Date = { Date() }) {
@@ -17,6 +20,7 @@ public struct NewsService: Sendable {
         self.source = source
         self.cache = cache
         self.now = now
+        fetcher = CachedFetcher(cache: cache, freshFor: 600, usableFor: .infinity, shared: true, now: now)
     }
 
     /// Up to 10 of today's items (in the place's time zone) for the place's city and country.
@@ -42,14 +46,9 @@ public struct NewsService: Sendable {
         }
         // The key takes in the credentials too: an answer got with one API key is not another's.
         let key = "news-\(Checksum.hex(Data((url.absoluteString + " " + (headers["X-Api-Key"] ?? "")).utf8)))"
-        let now = self.now
-        if let entry = await cache.current(
-            [NewsItem].self, key: key, memory: nil, now: now(), isCurrent: { now().timeIntervalSince($0.receivedAt) < 600 })
-        {
-            return entry.value
-        }
-        do {
-            let isNewsAPI = if case .newsAPI = source { true } else { false }
+        let isNewsAPI = if case .newsAPI = source { true } else { false }
+        let source = source
+        return try await fetcher.value(key) { [network, headers] in
             let response = try await network.get(url, headers: headers, provider: isNewsAPI ? "NewsAPI" : "BBC News") { response in
                 // NewsAPI explains its errors in the body ({"status": "error", "code": ...}).
                 guard isNewsAPI else { return nil }
@@ -60,16 +59,10 @@ public struct NewsService: Sendable {
                     return error as? BrollyError
                 }
             }
-            let items: [NewsItem]
             switch source {
-            case .bbc: items = try NewsDecoding.rss(response.body)
-            case .newsAPI: items = try NewsDecoding.newsAPI(response.body)
+            case .bbc: return try NewsDecoding.rss(response.body)
+            case .newsAPI: return try NewsDecoding.newsAPI(response.body)
             }
-            await cache.writeThrough(items, key: key, receivedAt: now())
-            return items
-        } catch is BrollyError where cache.read([NewsItem].self, key: key) != nil {
-            // The provider failed: older items are still filtered to today by the caller.
-            return cache.read([NewsItem].self, key: key)!.value
-        }
+        }.value
     }
 }

@@ -97,17 +97,8 @@ struct PlacesController: Sendable {
     @Sendable func update(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<SavedPlaceDocument> {
         let id = try context.id()
         let body = try await request.decode(as: PatchBody.self, context: context)
-        guard body.customName != nil || body.position != nil else {
-            throw Problem.badRequest("give 'customName' (a string or null) or 'position'")
-        }
-        var result: SavedPlaceDocument?
-        if let customName = body.customName {
-            result = try await useCases.renamePlace(id: id, customName: customName, device: context.deviceID)
-        }
-        if let position = body.position {
-            result = try await useCases.movePlace(id: id, to: position, device: context.deviceID).first { $0.id == id }
-        }
-        guard let result else { throw BrollyError.noSuchItem("there is no saved place #\(id)") }
+        let list = try await useCases.updatePlace(id: id, customName: body.customName, position: body.position, device: context.deviceID)
+        guard let result = list.first(where: { $0.id == id }) else { throw BrollyError.noSuchItem("there is no saved place #\(id)") }
         return EditedResponse(headers: CacheControl.privateData, response: result)
     }
 
@@ -119,7 +110,8 @@ struct PlacesController: Sendable {
     /// `PUT /api/v1/places/order`: `{"ids": [3, 1, 2]}`, every id once.
     @Sendable func reorder(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<[SavedPlaceDocument]> {
         let body = try await request.decode(as: OrderBody.self, context: context)
-        return EditedResponse(headers: CacheControl.privateData, response: try await useCases.reorderPlaces(body.ids, device: context.deviceID))
+        return EditedResponse(
+            headers: CacheControl.privateData, response: try await useCases.reorderPlaces(body.ids, device: context.deviceID))
     }
 
     /// `DELETE /api/v1/places/{id}` → 204.

@@ -142,7 +142,8 @@ struct TextOptions {
 
     func render(_ result: WeatherResult) -> String {
         if let format, !format.isEmpty {
-            return OneLineFormat(units: units, windUnit: windUnit).render(format, result.report, airQuality: result.airQuality?.airQuality, alerts: result.alerts?.here) + "\n"
+            return OneLineFormat(units: units, windUnit: windUnit).render(
+                format, result.report, airQuality: result.airQuality?.airQuality, alerts: result.alerts?.here) + "\n"
         }
         return TextRenderer(units: units, color: color).now(result) + "\n"
     }

@@ -137,9 +137,10 @@ struct DeviceTokens: Sendable {
     }
 
     static func isWellFormed(_ token: String) -> Bool {
-        token.utf8.count == 43 && token.utf8.allSatisfy { c in
-            (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c == 0x2d || c == 0x5f
-        }
+        token.utf8.count == 43
+            && token.utf8.allSatisfy { c in
+                (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c == 0x2d || c == 0x5f
+            }
     }
 
     /// The stored id of a device: the SHA-256 of its secret token, so the database never holds a

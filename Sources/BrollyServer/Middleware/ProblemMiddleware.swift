@@ -33,7 +33,7 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             if allowed.contains(.get) { names.append("HEAD") }
             let allow = Set(names).sorted().joined(separator: ", ")
             var response = try Problem(
-                .methodNotAllowed, code: "method-not-allowed", title: "Method not allowed",
+                .methodNotAllowed, code: .methodNotAllowed, title: "Method not allowed",
                 detail: "\(request.uri.path.prefix(100)) answers \(allow)"
             ).response(from: request, context: context)
             response.headers[.allow] = allow
@@ -92,7 +92,7 @@ extension Problem {
         switch error {
         case let error as HTTPError:
             let title = error.status.reasonPhrase
-            let code = error.status == .notFound ? "no-route" : error.status.code < 500 ? "invalid-input" : "internal"
+            let code: ProblemCode = error.status == .notFound ? .noRoute : error.status.code < 500 ? .invalidInput : .internal
             return Problem(error.status, code: code, title: title, detail: error.body ?? title)
         case let error as Problem:
             return error
@@ -102,15 +102,15 @@ extension Problem {
             // The database is away (several servers, PostgreSQL restarting): nothing was written.
             logger.warning("\(error)")
             return Problem(
-                .serviceUnavailable, code: "store-unavailable", title: "The database is unavailable",
+                .serviceUnavailable, code: .storeUnavailable, title: "The database is unavailable",
                 detail: "the change was not saved; try again in a few seconds", retryAfter: 5)
         case is NIOTooManyBytesError:
             return Problem(
-                .contentTooLarge, code: "too-large", title: "Request body too large",
+                .contentTooLarge, code: .tooLarge, title: "Request body too large",
                 detail: "the request body is larger than the server accepts (64 KiB)")
         default:
             logger.error("unexpected error: \(String(describing: error))")
-            return Problem(.badGateway, code: "provider", title: "Upstream failure", detail: "the request could not be completed")
+            return Problem(.badGateway, code: .provider, title: "Upstream failure", detail: "the request could not be completed")
         }
     }
 }

@@ -48,7 +48,7 @@ struct SameOriginMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     static func refused(_ detail: String) -> Problem {
-        Problem(.forbidden, code: "cross-origin", title: "Cross-origin request refused", detail: detail)
+        Problem(.forbidden, code: .crossOrigin, title: "Cross-origin request refused", detail: detail)
     }
 }
 

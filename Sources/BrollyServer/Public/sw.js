@@ -2,7 +2,7 @@
 // not cached here: the page keeps the last good answer itself and the server has its own cache.
 'use strict';
 
-const SHELL_CACHE = 'brolly-shell-v9';
+const SHELL_CACHE = 'brolly-shell-v10';
 const SHELL = [
   '/', '/style.css',
   '/js/main.js', '/js/state.js', '/js/dom.js', '/js/api.js', '/js/units.js', '/js/icons.js', '/js/map.js', '/js/card.js',

@@ -1,6 +1,10 @@
 // Brolly's embeddable widget: /widget?place=Paris or ?lat=&lon=, &units=metric|imperial|standard,
 // &theme=light|dark. It asks the small API (/api/v1/weather/now), refreshes within the cache
 // policy (every 10 minutes, and when shown again), and keeps its last weather for offline use.
+// Its request goes through the page's one fetch helper and its storage through the one storage.
+import { api } from './js/api.js';
+import { KEYS, store } from './js/storage.js';
+
 const params = new URLSearchParams(location.search);
 const $ = (id) => document.getElementById(id);
 const theme = params.get('theme') === 'dark' ? 'dark' : 'light';
@@ -9,7 +13,7 @@ const units = ['metric', 'imperial', 'standard'].includes(params.get('units')) ?
 const where = params.get('place')
   ? `place=${encodeURIComponent(params.get('place'))}`
   : `lat=${encodeURIComponent(params.get('lat') || '')}&lon=${encodeURIComponent(params.get('lon') || '')}`;
-const KEY = `brolly.widget.${where}&units=${units}`;
+const KEY = KEYS.widget(`${where}&units=${units}`);
 const REFRESH_MS = 10 * 60 * 1000;
 const SYMBOLS = {
   'clear-day': '☀️', 'clear-night': '🌙', 'partly-cloudy-day': '⛅️', 'partly-cloudy-night': '☁️', cloudy: '☁️', fog: '🌫',
@@ -53,29 +57,20 @@ function showError(message) {
 }
 
 async function load() {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), 15000);
   try {
-    const response = await fetch(`/api/v1/weather/now?${where}&units=${units}`, { signal: controller.signal, headers: { Accept: 'application/json' } });
-    const body = await response.json().catch(() => null);
-    if (!response.ok || !body || typeof body.temperature !== 'number') {
-      showError(body && body.detail ? body.detail : 'The weather is unavailable.');
-      return;
-    }
+    const body = await api(`/api/v1/weather/now?${where}&units=${units}`);
+    if (!body || typeof body.temperature !== 'number') { showError('The weather is unavailable.'); return; }
     offline = false;
     render(body);
-    try { localStorage.setItem(KEY, JSON.stringify(body)); } catch (_) { /* storage off: fine */ }
-  } catch (_) {
-    showError('No connection.');
-  } finally {
-    clearTimeout(timer);
+    store.set(KEY, body);
+  } catch (error) {
+    if (error.kind === 'offline' || error.kind === 'timeout') showError('No connection.');
+    else showError(error.detail || 'The weather is unavailable.');
   }
 }
 
-try {
-  const last = JSON.parse(localStorage.getItem(KEY) || 'null');
-  if (last && typeof last.temperature === 'number') { offline = true; render(last); offline = false; }
-} catch (_) { /* start afresh */ }
+const last = store.get(KEY, null);
+if (last && typeof last.temperature === 'number') { offline = true; render(last); offline = false; }
 load();
 setInterval(load, REFRESH_MS);
 setInterval(() => shown && render(shown), 60000);

@@ -46,6 +46,8 @@ struct AlertPoller: Service {
                 if holds, lastPoll.map({ Date().timeIntervalSince($0) >= interval }) ?? true {
                     lastPoll = Date()
                     await pollOnce()
+                    // One line a round (every 5 minutes by default): operators and tests see it poll.
+                    logger.info("alert poller: round done")
                 }
                 try? await Task.sleep(nanoseconds: UInt64(min(interval, leaseCheck) * 1_000_000_000))
             }
@@ -91,9 +93,12 @@ struct AlertPoller: Service {
                     // Given up: recorded so that it is not tried forever.
                     try? await store.recordDelivery(subscription: push.subscription.id, alertKey: push.alertKey, status: status ?? 0)
                     attempts.withLock { $0[key] = nil }
-                    logger.warning("push: \(push.alert.event) to \(push.subscription.id) given up (\(status.map(String.init) ?? "no answer"))")
+                    logger.warning(
+                        "push: \(push.alert.event) to \(push.subscription.id) given up (\(status.map(String.init) ?? "no answer"))")
                 } else {
-                    logger.info("push: \(push.alert.event) to \(push.subscription.id) failed (\(status.map(String.init) ?? "no answer")), will retry")
+                    logger.info(
+                        "push: \(push.alert.event) to \(push.subscription.id) failed (\(status.map(String.init) ?? "no answer")), will retry"
+                    )
                 }
             }
         }
@@ -129,7 +134,8 @@ struct AlertPoller: Service {
             // Push services accept about 4 KB: a long description is cut, the rest stays whole.
             if json.count > 3000 {
                 var short = payload
-                short.alert.description = String(short.alert.description.prefix(max(0, 2800 - (json.count - short.alert.description.utf8.count))))
+                short.alert.description = String(
+                    short.alert.description.prefix(max(0, 2800 - (json.count - short.alert.description.utf8.count))))
                 short.alert.instruction = short.alert.instruction.map { String($0.prefix(300)) }
                 json = try encoder.encode(short)
             }

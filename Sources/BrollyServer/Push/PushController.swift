@@ -21,7 +21,7 @@ struct PushController: Sendable {
 
     func enabled() throws -> VAPID {
         guard let vapid else {
-            throw Problem(.serviceUnavailable, code: "push-disabled", title: "Web Push is not set up", detail: "this server has no VAPID key")
+            throw Problem(.serviceUnavailable, code: .pushDisabled, title: "Web Push is not set up", detail: "this server has no VAPID key")
         }
         return vapid
     }
@@ -59,7 +59,8 @@ struct PushController: Sendable {
             severity = s
         }
         let url = try PushEndpointPolicy.check(endpoint, allowInsecure: allowInsecure)
-        let saved = try await useCases.subscribe(device: context.deviceID, endpoint: url, p256dh: p256dh, auth: auth, minimumSeverity: severity)
+        let saved = try await useCases.subscribe(
+            device: context.deviceID, endpoint: url, p256dh: p256dh, auth: auth, minimumSeverity: severity)
         return EditedResponse(status: .created, headers: CacheControl.privateData, response: saved)
     }
 

@@ -18,13 +18,16 @@ struct VAPID: Sendable {
         if let data = fm.contents(atPath: url.path) {
             let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             guard let raw = Base64URL.decode(text), let key = try? P256.Signing.PrivateKey(rawRepresentation: raw) else {
-                throw BrollyError.invalidInput("\(url.path) does not hold a VAPID key; remove it to make a new one (browsers will subscribe again)")
+                throw BrollyError.invalidInput(
+                    "\(url.path) does not hold a VAPID key; remove it to make a new one (browsers will subscribe again)")
             }
             return VAPID(key: key, subject: subject)
         }
         try fm.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         let key = P256.Signing.PrivateKey()
-        guard fm.createFile(atPath: url.path, contents: Data(Base64URL.encode(key.rawRepresentation).utf8), attributes: [.posixPermissions: 0o600])
+        guard
+            fm.createFile(
+                atPath: url.path, contents: Data(Base64URL.encode(key.rawRepresentation).utf8), attributes: [.posixPermissions: 0o600])
         else { throw BrollyError.invalidInput("cannot write \(url.path)") }
         return VAPID(key: key, subject: subject)
     }
@@ -35,7 +38,9 @@ struct VAPID: Sendable {
         guard let scheme = endpoint.scheme, let host = endpoint.host else { throw BrollyError.invalidInput("bad push endpoint") }
         let port = endpoint.port.map { ":\($0)" } ?? ""
         let header = Base64URL.encode(Data(#"{"typ":"JWT","alg":"ES256"}"#.utf8))
-        let claims: [String: Any] = ["aud": "\(scheme)://\(host)\(port)", "exp": Int(now.timeIntervalSince1970) + 12 * 3600, "sub": subject]
+        let claims: [String: Any] = [
+            "aud": "\(scheme)://\(host)\(port)", "exp": Int(now.timeIntervalSince1970) + 12 * 3600, "sub": subject,
+        ]
         let payload = Base64URL.encode(try JSONSerialization.data(withJSONObject: claims, options: [.sortedKeys, .withoutEscapingSlashes]))
         let input = Data("\(header).\(payload)".utf8)
         let signature = try key.signature(for: input).rawRepresentation  // r || s, 64 bytes: JWS's ES256 form

@@ -19,7 +19,8 @@ public struct AlertsDocument: Codable, Sendable, Hashable {
             latitude: place.latitude, longitude: place.longitude, timezone: place.timezone)
         alerts = set.here.map { WeatherDocument.AlertInfo($0, in: zone) }
         if let country = set.elsewhereCountry, !set.elsewhere.isEmpty {
-            elsewhere = WeatherDocument.AlertsElsewhere(country: country, alerts: set.elsewhere.map { WeatherDocument.AlertInfo($0, in: zone) })
+            elsewhere = WeatherDocument.AlertsElsewhere(
+                country: country, alerts: set.elsewhere.map { WeatherDocument.AlertInfo($0, in: zone) })
         }
         sources = set.sources
         failedSources = set.failedSources

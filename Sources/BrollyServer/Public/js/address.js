@@ -11,7 +11,7 @@ export async function loadAddress(target) {
     if (!a || typeof a.display !== 'string' || !sameTarget(state.target, target) || !state.doc) return;
     const street = [a.street, a.houseNumber].filter(Boolean).join(' ');
     state.doc.addressLine = [street, a.city, a.country].filter(Boolean).join(', ') || a.display;
-    saveLast();
+    saveLast(state.doc, state.target);
     if (!state.viewing && region.dataset.state === 'ready') text('address', state.doc.addressLine);
   } catch (_) { /* the region and country stay */ }
 }

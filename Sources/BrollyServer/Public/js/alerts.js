@@ -2,10 +2,10 @@
 // each opening to its description, instruction, sender and times; a badge on saved places with
 // warnings; and the "Notify me" switch that subscribes to Web Push through the service worker.
 import { api } from './api.js';
-import { $, el, store } from './dom.js';
+import { $, el } from './dom.js';
+import { KEYS, store } from './storage.js';
 
 const ICONS = { extreme: '⛔', severe: '⚠️', moderate: '⚠️', minor: 'ℹ️', unknown: '⚠️' };
-const NOTIFY_KEY = 'brolly.push.v1';
 
 function when(iso) {
   if (!iso) return '';
@@ -87,22 +87,22 @@ async function subscribe() {
     subscription = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(publicKey) });
   }
   const saved = await api('/api/v1/push/subscriptions', { method: 'POST', body: { ...subscription.toJSON(), minimumSeverity: severity } });
-  store.set(NOTIFY_KEY, { id: saved.id, severity });
+  store.set(KEYS.notify, { id: saved.id, severity });
   status(`You will be notified of ${severity === 'minor' ? 'all' : severity + ' and worse'} warnings for your saved places.`);
 }
 
 async function unsubscribe() {
-  const saved = store.get(NOTIFY_KEY, null);
+  const saved = store.get(KEYS.notify, null);
   if (saved) await api(`/api/v1/push/subscriptions/${saved.id}`, { method: 'DELETE' }).catch(() => undefined);
   const registration = 'serviceWorker' in navigator ? await navigator.serviceWorker.getRegistration() : null;
   const subscription = registration && await registration.pushManager.getSubscription();
   if (subscription) await subscription.unsubscribe();
-  store.set(NOTIFY_KEY, null);
+  store.set(KEYS.notify, null);
   status('Notifications are off.');
 }
 
 export function initAlerts() {
-  const saved = store.get(NOTIFY_KEY, null);
+  const saved = store.get(KEYS.notify, null);
   $('notify').checked = Boolean(saved);
   if (saved) $('notify-severity').value = saved.severity;
   const apply = async () => {

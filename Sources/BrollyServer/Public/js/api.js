@@ -21,11 +21,13 @@ function kindForProblem(status, problem) {
   return 'provider';
 }
 
-/** `api('/api/v1/weather?…')`, or `api(path, { method: 'POST', body })`. Resolves to the JSON (null for 204). */
-export async function api(path, { method = 'GET', body } = {}) {
+/** `api('/api/v1/weather?…')`, or `api(path, { method: 'POST', body })`: every request the page and
+ *  the widget make. Resolves to the JSON (null for 204). `counted: false` for the page's own files
+ *  (its language), which are not weather calls. */
+export async function api(path, { method = 'GET', body, counted = true } = {}) {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), TIMEOUT_MS);
-  state.fetchCount += 1;
+  if (counted) state.fetchCount += 1;
   let response, raw;
   try {
     const headers = { Accept: 'application/json' };

@@ -20,12 +20,6 @@ export function el(tag, props = {}, ...children) {
   return node;
 }
 
-/** JSON in localStorage; a full or disabled storage is not an error. */
-export const store = {
-  get(key, fallback) { try { return JSON.parse(localStorage.getItem(key)) || fallback; } catch (_) { return fallback; } },
-  set(key, value) { try { localStorage.setItem(key, JSON.stringify(value)); } catch (_) { /* full: keep going */ } },
-};
-
 /** A local date and time for an ISO 8601 instant. */
 export function localTime(iso) {
   const d = new Date(iso);

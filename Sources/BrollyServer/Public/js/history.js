@@ -2,22 +2,22 @@
 // so that it reads with no network at all.
 import { api, isWeatherDocument } from './api.js';
 import { region, render, showNotice } from './card.js';
-import { $, el, localTime, store, text } from './dom.js';
+import { $, el, localTime, text } from './dom.js';
+import { KEYS, store } from './storage.js';
 import { showPlace } from './map.js';
 import { state } from './state.js';
 import { tempText } from './units.js';
 
-const HISTORY_KEY = 'brolly.history.v1';
 const empty = () => ({ items: [], details: {} });
 
 export async function loadHistory() {
-  const cached = store.get(HISTORY_KEY, empty());
+  const cached = store.get(KEYS.history, empty());
   try {
     const data = await api('/api/v1/history?limit=50');
     const items = data && Array.isArray(data.items) ? data.items : [];
     const details = {};
     for (const item of items.slice(0, 20)) if (cached.details[item.id]) details[item.id] = cached.details[item.id];
-    store.set(HISTORY_KEY, { items, details });
+    store.set(KEYS.history, { items, details });
     text('history-status', items.length ? '' : 'Nothing looked up yet.');
     renderHistory(items);
     // Keep the most recent entries whole, so they open offline.
@@ -25,9 +25,9 @@ export async function loadHistory() {
       if (details[item.id]) continue;
       try {
         const full = await api(`/api/v1/history/${item.id}`);
-        const now = store.get(HISTORY_KEY, empty());
+        const now = store.get(KEYS.history, empty());
         now.details[item.id] = full;
-        store.set(HISTORY_KEY, now);
+        store.set(KEYS.history, now);
       } catch (_) { break; }
     }
   } catch (_) {
@@ -53,7 +53,7 @@ function renderHistory(items) {
 }
 
 async function openHistory(item) {
-  let full = store.get(HISTORY_KEY, empty()).details[item.id];
+  let full = store.get(KEYS.history, empty()).details[item.id];
   if (!full) {
     try { full = await api(`/api/v1/history/${item.id}`); } catch (_) {
       showNotice('This entry cannot be opened without a connection.');
@@ -80,7 +80,7 @@ export function initHistory() {
     if (!window.confirm('Delete your whole history?')) return;
     try {
       await api('/api/v1/history', { method: 'DELETE' });
-      store.set(HISTORY_KEY, empty());
+      store.set(KEYS.history, empty());
       loadHistory();
     } catch (e) { showNotice(`Could not clear: ${e.detail || e.kind}`); }
   });

@@ -2,14 +2,13 @@
 // is remembered) pick a file of /lang/<code>.json — the same file the server and the CLI use, so
 // adding a language is adding that one file. English is built in; other texts arrive with the file
 // and the page is re-rendered in them.
-import { store } from './dom.js';
-
-const KEY = 'brolly.lang.v1';
+import { api } from './api.js';
+import { KEYS, store } from './storage.js';
 export const i18n = { code: 'en', page: null };
 
 /** The chosen language, else the first of the browser's. */
 export function preferredLanguage() {
-  const saved = store.get(KEY, null);
+  const saved = store.get(KEYS.language, null);
   if (saved) return saved;
   for (const tag of navigator.languages || [navigator.language || 'en']) {
     const code = String(tag).toLowerCase().split('-')[0];
@@ -39,9 +38,7 @@ export async function loadLanguage(code) {
   i18n.code = code;
   if (code === 'en') return;
   try {
-    const response = await fetch(`/lang/${code}.json`);
-    if (!response.ok) throw new Error(String(response.status));
-    i18n.page = (await response.json()).page;
+    i18n.page = (await api(`/lang/${code}.json`, { counted: false })).page;
   } catch (_) {
     i18n.code = 'en';
     i18n.page = null;
@@ -52,12 +49,12 @@ export async function loadLanguage(code) {
 /** The language switch: the languages there are files for; a choice is remembered and applied. */
 export async function initLanguageSwitch(select) {
   try {
-    const list = await (await fetch('/lang/index.json')).json();
+    const list = await api('/lang/index.json', { counted: false });
     select.replaceChildren(...list.map((l) => {
       const o = document.createElement('option');
       o.value = l.code; o.textContent = l.name; o.selected = l.code === i18n.code;
       return o;
     }));
   } catch (_) { /* offline: the switch keeps what it has */ }
-  select.addEventListener('change', () => { store.set(KEY, select.value); window.location.reload(); });
+  select.addEventListener('change', () => { store.set(KEYS.language, select.value); window.location.reload(); });
 }

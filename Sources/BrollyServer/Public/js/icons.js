@@ -18,9 +18,21 @@ const ICONS = {
   thunderstorm: `${CLOUD('#475569', -6)}<path d="M34 44l-8 11h7l-4 9 11-13h-7l4-7z" fill="#facc15"/>`,
 };
 
+const drawn = new Map();
+
+/** The icon's SVG element, parsed once from its constant markup (no HTML is written into the page) and cloned. */
+function svg(icon) {
+  const name = ICONS[icon] ? icon : 'cloudy';
+  if (!drawn.has(name)) {
+    const markup = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64" aria-hidden="true">${ICONS[name]}</svg>`;
+    drawn.set(name, new DOMParser().parseFromString(markup, 'image/svg+xml').documentElement);
+  }
+  return document.importNode(drawn.get(name), true);
+}
+
 /** Draws the icon for a contract icon name into `el`, labelled for screen readers. */
 export function setIcon(el, icon, label) {
-  el.innerHTML = `<svg viewBox="0 0 64 64" aria-hidden="true">${ICONS[icon] || ICONS.cloudy}</svg>`;
+  el.replaceChildren(svg(icon));
   el.setAttribute('role', 'img');
   el.setAttribute('aria-label', label);
 }

@@ -9,6 +9,7 @@ import { initAlerts } from './alerts.js';
 import { initPlaces, loadPlaces, openSavedPlace } from './places.js';
 import { initSearch } from './search.js';
 import { state } from './state.js';
+import { isWeatherDocument } from './api.js';
 import { loadLast } from './storage.js';
 import { rememberedUnits, saveUnits } from './units.js';
 import { loadWeather, refresh } from './weather.js';
@@ -35,7 +36,7 @@ initHistory();
 
 initMap();
 setUnits(rememberedUnits());
-const last = loadLast();
+const last = loadLast(isWeatherDocument);
 if (last) {
   // A later visit: the last weather at once, marked stale until a new answer arrives.
   Object.assign(state, { doc: last.doc, target: last.target, restored: true });

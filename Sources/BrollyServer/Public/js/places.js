@@ -4,22 +4,22 @@ import { badgePlaces } from './alerts.js';
 import { api } from './api.js';
 import { t } from './i18n.js';
 import { hideNotice, showNotice } from './card.js';
-import { $, el, store } from './dom.js';
+import { $, el } from './dom.js';
+import { KEYS, store } from './storage.js';
 import { showPlace } from './map.js';
 import { sameTarget, state } from './state.js';
 import { loadWeather } from './weather.js';
 
-const PLACES_KEY = 'brolly.places.v1';
 
 /** Loads this device's places; the first call also gives the browser its device cookie. */
 export async function loadPlaces() {
   try {
     const list = await api('/api/v1/places');
-    store.set(PLACES_KEY, list);
+    store.set(KEYS.places, list);
     renderPlaces(list);
     badgePlaces(list);
   } catch (_) {
-    renderPlaces(store.get(PLACES_KEY, []));
+    renderPlaces(store.get(KEYS.places, []));
   }
 }
 
@@ -30,7 +30,7 @@ function button(label, text, testid, onClick, disabled = false) {
 }
 
 /** "★ Saved" when the place shown is one of the saved places, "☆ Save" otherwise. */
-function updateSaveButton(list = store.get(PLACES_KEY, [])) {
+function updateSaveButton(list = store.get(KEYS.places, [])) {
   const button = $('save-place');
   const target = state.target;
   const saved = Boolean(target) && list.some((p) => Math.abs(p.latitude - target.lat) < 0.001 && Math.abs(p.longitude - target.lon) < 0.001);
@@ -59,7 +59,7 @@ function renderPlaces(list) {
 
 /** Opens saved place `id` (a notification's `/?place=<id>`), fetching its weather afresh. */
 export function openSavedPlace(id) {
-  const p = store.get(PLACES_KEY, []).find((x) => String(x.id) === String(id));
+  const p = store.get(KEYS.places, []).find((x) => String(x.id) === String(id));
   if (p) openPlace(p);
   return Boolean(p);
 }
@@ -70,7 +70,7 @@ function openPlace(p) {
   $('weather').scrollIntoView({ behavior: reduce ? 'auto' : 'smooth', block: 'start' });
   const target = { lat: p.latitude, lon: p.longitude, name: p.displayName, region: p.region, country: p.country, here: false };
   showPlace(p.latitude, p.longitude, p.displayName);
-  loadWeather(target).then(() => renderPlaces(store.get(PLACES_KEY, [])));
+  loadWeather(target).then(() => renderPlaces(store.get(KEYS.places, [])));
 }
 
 async function savePlace() {
@@ -84,7 +84,7 @@ async function savePlace() {
         country: doc.place.country || '', countryCode: doc.place.countryCode || null, timezone: doc.place.timezone || null,
       },
     });
-    const already = store.get(PLACES_KEY, []).some((p) => p.id === saved.id);
+    const already = store.get(KEYS.places, []).some((p) => p.id === saved.id);
     showNotice(already ? `${doc.place.name} is already saved.` : `Saved ${doc.place.name}.`);
     loadPlaces();
   } catch (e) {
@@ -107,7 +107,7 @@ async function movePlace(list, index, delta) {
   ids.splice(index + delta, 0, moved);
   try {
     const updated = await api('/api/v1/places/order', { method: 'PUT', body: { ids } });
-    store.set(PLACES_KEY, updated);
+    store.set(KEYS.places, updated);
     renderPlaces(updated);
     const buttons = $('places-list').querySelectorAll(delta < 0 ? '[data-testid=place-up]' : '[data-testid=place-down]');
     const focus = buttons[index + delta];
@@ -116,7 +116,7 @@ async function movePlace(list, index, delta) {
 }
 
 async function removePlace(p) {
-  const before = store.get(PLACES_KEY, []);
+  const before = store.get(KEYS.places, []);
   const position = before.findIndex((x) => x.id === p.id);
   try {
     await api(`/api/v1/places/${p.id}`, { method: 'DELETE' });
@@ -130,7 +130,7 @@ async function removePlace(p) {
           latitude: p.latitude, longitude: p.longitude, name: p.name, customName: p.customName || null, region: p.region || null,
           country: p.country || '', countryCode: p.countryCode || null, timezone: p.timezone || null,
         } });
-        const ids = store.get(PLACES_KEY, []).map((x) => x.id).filter((id) => id !== back.id);
+        const ids = store.get(KEYS.places, []).map((x) => x.id).filter((id) => id !== back.id);
         ids.splice(Math.max(0, position), 0, back.id);
         await api('/api/v1/places/order', { method: 'PUT', body: { ids } });
         hideNotice();

@@ -1,19 +1,44 @@
-// What this browser keeps between visits: the last weather and its place.
-import { isWeatherDocument } from './api.js';
-import { state } from './state.js';
+// Everything this browser keeps between visits goes through here: JSON in localStorage, where a
+// full or disabled storage is never an error (the page simply keeps less). The keys are listed
+// once, below.
 
-const LAST_KEY = 'brolly.last.v1';
+export const KEYS = {
+  /** The last weather and its place, shown at once on the next visit and offline. */
+  last: 'brolly.last.v1',
+  /** The chosen unit: C, F or K. */
+  units: 'brolly.units',
+  /** The chosen language. */
+  language: 'brolly.lang.v1',
+  /** The saved places as last read, for offline. */
+  places: 'brolly.places.v1',
+  /** The history as last read, and the entries opened. */
+  history: 'brolly.history.v1',
+  /** The place whose alerts are pushed to this browser. */
+  notify: 'brolly.push.v1',
+  /** The widget's last answer for its place and units. */
+  widget: (where) => `brolly.widget.${where}`,
+};
 
-export function saveLast() {
-  try {
-    localStorage.setItem(LAST_KEY, JSON.stringify({ doc: state.doc, target: state.target, savedAt: Date.now() }));
-  } catch (_) { /* storage full or disabled: nothing to keep */ }
+export const store = {
+  /** The value kept under `key`, else `fallback` (also when it cannot be read). A value written as
+   *  plain text by an older version is returned as that text. */
+  get(key, fallback) {
+    let raw = null;
+    try { raw = localStorage.getItem(key); } catch (_) { return fallback; }
+    if (raw === null) return fallback;
+    try { return JSON.parse(raw) ?? fallback; } catch (_) { return raw; }
+  },
+  set(key, value) { try { localStorage.setItem(key, JSON.stringify(value)); } catch (_) { /* full or disabled: keep going */ } },
+  remove(key) { try { localStorage.removeItem(key); } catch (_) { /* disabled */ } },
+};
+
+/** Keeps the weather shown and its place for the next visit. */
+export function saveLast(doc, target) {
+  store.set(KEYS.last, { doc, target, savedAt: Date.now() });
 }
 
-export function loadLast() {
-  try {
-    const last = JSON.parse(localStorage.getItem(LAST_KEY) || 'null');
-    if (last && isWeatherDocument(last.doc) && last.target && Number.isFinite(last.target.lat)) return last;
-  } catch (_) { /* unreadable: start afresh */ }
-  return null;
+/** The last weather kept, when `isValid(doc)` accepts it and its place has coordinates. */
+export function loadLast(isValid) {
+  const last = store.get(KEYS.last, null);
+  return last && isValid(last.doc) && last.target && Number.isFinite(last.target.lat) ? last : null;
 }

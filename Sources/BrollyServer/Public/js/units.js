@@ -2,17 +2,16 @@
 // is always asked for metric.
 import { i18n, t } from './i18n.js';
 import { state } from './state.js';
-
-const UNITS_KEY = 'brolly.units';
+import { KEYS, store } from './storage.js';
 
 export function rememberedUnits() {
-  const saved = localStorage.getItem(UNITS_KEY);
+  const saved = store.get(KEYS.units, 'C');
   return ['C', 'F', 'K'].includes(saved) ? saved : 'C';
 }
 
 export function saveUnits(unit) {
   state.units = unit;
-  localStorage.setItem(UNITS_KEY, unit);
+  store.set(KEYS.units, unit);
   document.querySelectorAll('.units button').forEach((b) => b.setAttribute('aria-pressed', String(b.dataset.unit === unit)));
 }
 

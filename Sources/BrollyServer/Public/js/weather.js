@@ -34,7 +34,7 @@ export async function loadWeather(target, opts = {}) {
     }
     if (state.doc && sameTarget(state.target, target) && state.doc.addressLine) doc.addressLine = state.doc.addressLine;
     Object.assign(state, { doc, target, viewing: null, forceStale: false, restored: false });
-    saveLast();
+    saveLast(state.doc, state.target);
     render(doc);
     if (target.here) loadAddress(target);
     loadNews(target);

@@ -1,241 +1,23 @@
-"""The web app in headless Chromium: seed 001's launch matrix, seed 003's error states, units,
-refresh on visibility, search. A screenshot per case goes to artifacts/."""
+"""The web app in headless Chromium: units switched without a call, refresh on visibility, search,
+names as text, keyboard and layout, installing, the address, saved places, history, news, and two
+browsers kept apart."""
 
 import time
-
 import pytest
-
-BERLIN = (52.52, 13.41)
-BERLIN_C = round(20 - 52.52 / 3, 1)  # the double's current temperature there, as the API rounds it
+from conftest import BERLIN, BERLIN_C, js_round, assert_zoomed_to, wait_for_service_worker, first_good_visit
 
 
-def js_round(x):
-    """The page rounds as the CLI does: halves away from zero (-21.5 -> -22, 2.5 -> 3)."""
-    import math
-    return int(math.copysign(math.floor(abs(x) + 0.5), x))
-US_CENTER = (39.0, -95.9)
+def place_names(b):
+    return b.js("return [...document.querySelectorAll('[data-testid=place-item] .open')].map(e => e.firstChild.textContent)")
 
-
-def assert_zoomed_to(view, lat, lon):
-    assert view["view"] == "place" and view["zoom"] >= 10, view
-    assert abs(view["lat"] - lat) < 0.05 and abs(view["lon"] - lon) < 0.05, view
-
-
-def assert_whole_us(view):
-    assert view["view"] == "us" and view["zoom"] <= 5, view
-    assert 30 < view["lat"] < 45 and -110 < view["lon"] < -80, view
-
-
-def wait_for_service_worker(b):
-    """Waits until the service worker controls the page (it claims clients on activation)."""
-    b.wait(lambda: b.js("return !!(navigator.serviceWorker && navigator.serviceWorker.controller)"),
-           timeout=20, what="the service worker to take control")
-
-
-def first_good_visit(b):
-    b.allow_location(*BERLIN)
-    b.open()
-    b.wait_state("ready")
-    wait_for_service_worker(b)
-    b.wait_state("ready")
-
-
-# ---------- seed 001: first launch ----------
-
-def test_first_launch_location_denied(server, browser_factory, double):
-    b = browser_factory(server.url)
-    b.deny_location()
-    b.open()
-    b.wait_state("empty")
-    b.wait(lambda: b.map_view().get("view") == "us", what="US view")
-    assert_whole_us(b.map_view())
-    assert b.map_view()["marker"] != "shown"
-    assert b.attr("weather", "data-error") == "permission-denied"
-    assert "browser" in b.js("return document.getElementById('empty').textContent").lower()
-    assert b.exists("search")
-    assert double.calls("/v1/forecast") == 0
-    b.screenshot("01-first-launch-denied")
-
-
-def test_first_launch_allowed_without_network(server, browser_factory, double):
-    double.fault("drop")
-    b = browser_factory(server.url)
-    b.allow_location(*BERLIN)
-    b.open()
-    b.wait_state("error", timeout=30)
-    assert b.attr("weather", "data-error") == "offline"
-    assert_zoomed_to(b.map_view(), *BERLIN)
-    assert b.map_view()["marker"] == "shown"
-    assert not b.js("return document.getElementById('card').hidden === false")  # no weather shown
-    b.screenshot("02-first-launch-allowed-no-network")
-    # The network comes back: Retry works.
-    double.ok()
-    b.click("retry")
-    b.wait_state("ready")
-    # The geocoder was unreachable a moment ago too: it is left alone for a minute, so the place
-    # may be named by its coordinates until then.
-    assert b.text("temperature") == f"{js_round(BERLIN_C)}°C"
-
-
-def test_first_launch_allowed_with_network(server, browser_factory, double):
-    b = browser_factory(server.url)
-    b.allow_location(*BERLIN)
-    b.open()
-    b.wait_state("ready")
-    assert_zoomed_to(b.map_view(), *BERLIN)
-    assert b.map_view()["marker"] == "shown"
-    assert b.text("place-name") == "Berlin"
-    assert b.text("temperature") == f"{js_round(BERLIN_C)}°C"
-    assert not b.exists("stale")
-    assert b.text("sun").startswith("↑ ") and " · ↓ " in b.text("sun")
-    assert " – " in b.text("twilight") and b.text("moon").endswith("% lit")
-    assert b.text("yesterday").endswith("than yesterday") or b.text("yesterday") == "About the same as yesterday"
-    assert b.js("return document.querySelectorAll('#days li').length") >= 5
-    assert b.js("return document.querySelectorAll('#hours li').length") >= 12
-    assert "OpenStreetMap" in b.js("return document.querySelector('.leaflet-control-attribution').textContent")
-    b.screenshot("03-first-launch-allowed-network")
-
-
-# ---------- seed 001: later launches ----------
-
-def test_later_launch_location_denied(server, browser_factory, double):
-    b = browser_factory(server.url)
-    first_good_visit(b)
-    b.deny_location()
-    b.open()
-    b.wait_state("ready")
-    time.sleep(1)
-    view = b.map_view()
-    assert_zoomed_to(view, *BERLIN)                 # map still at the place
-    assert view["marker"] != "shown"                # the current-location indicator is gone
-    assert b.text("place-name") == "Berlin"          # weather still shown
-    assert b.state() == "ready"
-    b.screenshot("04-later-launch-denied")
-
-
-def test_later_launch_allowed_without_network(server, browser_factory, double):
-    b = browser_factory(server.url)
-    first_good_visit(b)
-    b.network(online=False)
-    b.open()
-    b.wait(lambda: b.map_view().get("marker") == "shown", what="marker")
-    time.sleep(1.5)
-    assert b.state() == "ready"
-    assert_zoomed_to(b.map_view(), *BERLIN)
-    assert b.text("place-name") == "Berlin"
-    b.wait(lambda: b.exists("stale"), what="stale marker")
-    b.screenshot("05-later-launch-allowed-no-network")
-    b.network(online=True)
-
-
-def test_later_launch_somewhere_else_without_network(server, browser_factory, double):
-    """Moved since last time and no network: the map follows you, the last weather stays, marked stale."""
-    b = browser_factory(server.url)
-    first_good_visit(b)
-    b.allow_location(48.85, 2.35)
-    b.network(online=False)
-    b.open()
-    b.wait(lambda: b.map_view().get("marker") == "shown", what="marker")
-    b.wait(lambda: b.exists("stale"), what="stale marker")
-    assert b.state() == "ready" and b.text("place-name") == "Berlin"
-    assert_zoomed_to(b.map_view(), 48.85, 2.35)
-    b.network(online=True)
-
-
-def test_later_launch_allowed_with_network(server, browser_factory, double):
-    b = browser_factory(server.url)
-    first_good_visit(b)
-    b.open()
-    b.wait_state("ready")
-    b.wait(lambda: b.map_view().get("marker") == "shown", what="marker")
-    assert_zoomed_to(b.map_view(), *BERLIN)
-    assert b.text("place-name") == "Berlin"
-    b.screenshot("06-later-launch-allowed-network")
-
-
-def test_later_launch_with_the_server_gone(server, browser_factory, double):
-    """The page itself loads from the service worker when the server cannot be reached."""
-    b = browser_factory(server.url)
-    first_good_visit(b)
-    server.stop()
-    b.open()
-    b.wait_state("ready")
-    assert b.text("place-name") == "Berlin"
-    b.wait(lambda: b.exists("stale"), what="stale marker")
-    b.screenshot("07-later-launch-server-gone")
-
-
-# ---------- seed 003: error states ----------
-
-def test_time_out_then_retry(server, browser_factory, double):
-    double.fault("delay", delay=8, path="/v1/forecast")
-    b = browser_factory(server.url)
-    b.allow_location(*BERLIN)
-    b.open()
-    b.wait_state("error", timeout=40)
-    assert b.attr("weather", "data-error") == "timeout"
-    b.screenshot("08-error-timeout")
-    double.ok()
-    b.click("retry")
-    b.wait_state("ready")
-
-
-def test_unreadable_data(server, browser_factory, double):
-    double.fault("malformed")
-    b = browser_factory(server.url)
-    b.allow_location(*BERLIN)
-    b.open()
-    b.wait_state("error", timeout=30)
-    assert b.attr("weather", "data-error") == "unreadable"
-    b.screenshot("09-error-unreadable")
-
-
-def test_provider_failure(server, browser_factory, double):
-    double.fault("500")
-    b = browser_factory(server.url)
-    b.allow_location(*BERLIN)
-    b.open()
-    b.wait_state("error", timeout=30)
-    assert b.attr("weather", "data-error") == "provider"
-
-
-def test_place_not_found(server, browser_factory, double):
-    b = browser_factory(server.url)
-    b.deny_location()
-    b.open()
-    b.wait_state("empty")
+def choose_city(b, prefix, index=0):
     search = b.driver.find_element("css selector", "[data-testid=search]")
-    search.send_keys("Atlantis\n")
-    b.wait_state("error")
-    assert b.attr("weather", "data-error") == "not-found"
-    assert "Atlantis" in b.js("return document.getElementById('error').textContent")
-    b.screenshot("10-error-not-found")
+    search.clear()
+    search.send_keys(prefix)
+    b.wait(lambda: b.js("return document.querySelectorAll('#search-results li').length") > index, what="results")
+    b.js(f"document.querySelectorAll('#search-results li')[{index}].dispatchEvent(new MouseEvent('mousedown', {{bubbles: true}}))")
+    b.wait(lambda: b.state() == "ready" and b.text("place-name").startswith(prefix[:4]), what=f"weather for {prefix}")
 
-
-def test_permission_denied_when_asking_again(server, browser_factory, double):
-    b = browser_factory(server.url)
-    b.deny_location()
-    b.open()
-    b.wait_state("empty")
-    b.js("document.getElementById('locate').click()")
-    b.wait_state("error")
-    assert b.attr("weather", "data-error") == "permission-denied"
-    assert b.js("return !document.getElementById('permission-help').hidden")
-    b.screenshot("11-error-permission-denied")
-
-
-def test_location_unavailable(server, browser_factory, double):
-    b = browser_factory(server.url)
-    b.cdp("Browser.setPermission", {"permission": {"name": "geolocation"}, "setting": "granted", "origin": server.url})
-    b.cdp("Emulation.setGeolocationOverride", {})  # no position: unavailable
-    b.open()
-    b.wait_state("empty")
-    assert b.attr("weather", "data-error") == "location-unavailable"
-    assert_whole_us(b.map_view())
-    b.screenshot("12-location-unavailable")
-
-
-# ---------- units, visibility, search ----------
 
 def test_unit_switch_makes_no_network_call(server, browser_factory, double):
     b = browser_factory(server.url)
@@ -359,21 +141,6 @@ def test_manifest_makes_it_installable(server, browser_factory, double):
     assert json.loads(manifest["data"])["display"] == "standalone"
 
 
-# ---------- issue 4: places, history, address, news, devices ----------
-
-def place_names(b):
-    return b.js("return [...document.querySelectorAll('[data-testid=place-item] .open')].map(e => e.firstChild.textContent)")
-
-
-def choose_city(b, prefix, index=0):
-    search = b.driver.find_element("css selector", "[data-testid=search]")
-    search.clear()
-    search.send_keys(prefix)
-    b.wait(lambda: b.js("return document.querySelectorAll('#search-results li').length") > index, what="results")
-    b.js(f"document.querySelectorAll('#search-results li')[{index}].dispatchEvent(new MouseEvent('mousedown', {{bubbles: true}}))")
-    b.wait(lambda: b.state() == "ready" and b.text("place-name").startswith(prefix[:4]), what=f"weather for {prefix}")
-
-
 def test_address_is_shown_under_the_place_name(server, browser_factory, double):
     b = browser_factory(server.url)
     b.allow_location(*BERLIN)
@@ -414,7 +181,9 @@ def test_history_is_readable_with_the_network_cut(server, browser_factory, doubl
     wait_for_service_worker(b)
     choose_city(b, "Kathmandu")
     b.wait(lambda: b.js("return document.querySelectorAll('[data-testid=history-item]').length") >= 2, what="history")
-    time.sleep(2.5)  # the page keeps the newest entries whole in the browser
+    # The page keeps the newest entries whole in the browser, in the background.
+    b.wait(lambda: b.js("const h = JSON.parse(localStorage.getItem('brolly.history.v1') || 'null');"
+                        "return h && h.details && Object.keys(h.details).length >= 2"), what="the entries kept whole")
     b.network(online=False)
     b.open()
     b.wait(lambda: b.js("return document.querySelectorAll('[data-testid=history-item]').length") >= 2, what="offline history")

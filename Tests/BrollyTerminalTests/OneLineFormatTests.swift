@@ -1,7 +1,9 @@
+import BrollyCore
+import BrollyTestSupport
 import Foundation
 import Testing
 
-@testable import BrollyCore
+@testable import BrollyTerminal
 
 /// A Berlin answer with every value the one-line codes read.
 func formatReport() -> WeatherReport {
@@ -16,7 +18,10 @@ func formatReport() -> WeatherReport {
             windSpeed: 4.2, windDirection: 225, clouds: 88, rain: 0.25, condition: rain,
             sunrise: utc("2026-11-23T06:41:00Z"), sunset: utc("2026-11-23T15:02:00Z")),
         days: [DayForecast(date: "2026-11-23", temperatureMin: -4.5, temperatureMax: 5.5, condition: rain)],
-        hours: [HourForecast(time: utc("2026-11-23T17:00:00Z"), temperature: 2, precipitationProbability: 60, precipitation: 0.4, condition: rain)],
+        hours: [
+            HourForecast(
+                time: utc("2026-11-23T17:00:00Z"), temperature: 2, precipitationProbability: 60, precipitation: 0.4, condition: rain)
+        ],
         provider: .openMeteo, fetchedAt: now)
 }
 

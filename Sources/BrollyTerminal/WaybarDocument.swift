@@ -1,3 +1,4 @@
+import BrollyCore
 import Foundation
 
 /// Waybar's custom-module JSON (`"return-type": "json"`): the one-line text, a tooltip with the
@@ -20,7 +21,8 @@ public struct WaybarDocument: Codable, Sendable, Hashable {
         ]
         for h in r.upcomingHours(6) {
             let chance = h.precipitationProbability.map { " \(Int($0.rounded()))%" } ?? ""
-            lines.append("\(LocalTime.clock(h.time, in: zone))  \(OneLineFormat.symbol(h.condition)) \(f.temperature(h.temperature))\(chance)")
+            lines.append(
+                "\(LocalTime.clock(h.time, in: zone))  \(OneLineFormat.symbol(h.condition)) \(f.temperature(h.temperature))\(chance)")
         }
         if result.isStale { lines.append("(not current: \(r.provider.rawValue) answered \(Int(result.age / 60)) min ago)") }
         tooltip = lines.joined(separator: "\n")

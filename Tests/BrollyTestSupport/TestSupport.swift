@@ -1,25 +1,132 @@
 import BrollyCore
 import BrollyStore
+import BrollyUseCases
 import Foundation
 
-@testable import BrollyUseCases
+// The doubles and helpers the Swift suites share: transports that answer from a script, by
+// route or in each provider's real format, a fake provider, a hand-moved clock, sample data, and
+// use cases built by the real factory over a double.
+
+public func utc(_ iso: String) -> Date {
+    let f = ISO8601DateFormatter()
+    f.formatOptions = [.withInternetDateTime]
+    return f.date(from: iso)!
+}
+
+/// A clock tests move by hand.
+public final class TestClock: Sendable {
+    private let current: Locked<Date>
+    public init(_ start: Date) { current = Locked(start) }
+    public var now: Date { current.withLock { $0 } }
+    public func advance(_ seconds: TimeInterval) { current.withLock { $0 += seconds } }
+}
+
+/// A transport that answers from a script and records what it was asked.
+public final class ScriptedTransport: HTTPTransport {
+    public enum Step: Sendable {
+        case respond(Int, [String: String], String)
+        case fail(TransportError)
+    }
+    private let steps: Locked<[Step]>
+    public let requests = Locked<[HTTPRequest]>([])
+
+    public init(_ steps: [Step]) { self.steps = Locked(steps) }
+
+    public var count: Int { requests.withLock { $0.count } }
+
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        requests.withLock { $0.append(request) }
+        let step = steps.withLock { s -> Step in s.count > 1 ? s.removeFirst() : s[0] }
+        switch step {
+        case .respond(let status, let headers, let body):
+            return HTTPResponse(status: status, headers: headers, body: Data(body.utf8))
+        case .fail(let error):
+            throw error
+        }
+    }
+}
+
+/// A transport that answers by the request's URL: the first route whose text the URL contains.
+public final class RoutedTransport: HTTPTransport {
+    private let routes: [(String, ScriptedTransport.Step)]
+    public let requests = Locked<[HTTPRequest]>([])
+
+    public init(_ routes: [(String, ScriptedTransport.Step)]) { self.routes = routes }
+
+    public var count: Int { requests.withLock { $0.count } }
+
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        requests.withLock { $0.append(request) }
+        guard let step = routes.first(where: { request.url.absoluteString.contains($0.0) })?.1 else {
+            throw TransportError.cannotConnect("no route")
+        }
+        switch step {
+        case .respond(let status, let headers, let body):
+            return HTTPResponse(status: status, headers: headers, body: Data(body.utf8))
+        case .fail(let error):
+            throw error
+        }
+    }
+}
+
+/// A provider that counts calls and answers from a closure.
+public final class FakeProvider: WeatherProvider {
+    public let id: ProviderID
+    public let calls = Locked(0)
+    public let answer: Locked<Result<WeatherReport, BrollyError>>
+
+    public init(id: ProviderID = .openMeteo, answer: Result<WeatherReport, BrollyError>) {
+        self.id = id
+        self.answer = Locked(answer)
+    }
+
+    public var callCount: Int { calls.withLock { $0 } }
+    public func set(_ result: Result<WeatherReport, BrollyError>) { answer.withLock { $0 = result } }
+
+    public func weather(for place: Place) async throws -> WeatherReport {
+        calls.withLock { $0 += 1 }
+        return try answer.withLock { $0 }.get()
+    }
+    public func search(_ query: String, limit: Int) async throws -> [Place] { [] }
+    public func reverse(_ coordinate: Coordinate) async throws -> Place? { nil }
+}
+
+public func sampleReport(temperature: Double = 10, at time: Date = utc("2026-11-21T12:00:00Z")) -> WeatherReport {
+    let condition = Conditions.wmo(3)
+    return WeatherReport(
+        place: Place(name: "Berlin", country: "Germany", countryCode: "DE", latitude: 52.52, longitude: 13.41, timezone: "Europe/Berlin"),
+        current: CurrentConditions(
+            time: time, temperature: temperature, temperatureMin: temperature - 3, temperatureMax: temperature + 2,
+            humidity: 70, pressure: 1012, windSpeed: 3, windDirection: 200, condition: condition),
+        days: [DayForecast(date: "2026-11-21", temperatureMin: 7, temperatureMax: 12, condition: condition)],
+        hours: [], provider: .openMeteo, fetchedAt: time)
+}
+
+public func temporaryDirectory() -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("brolly-tests-\(UUID().uuidString)")
+    try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
 
 /// A transport double that answers each provider path with a body in that provider's real
 /// format, and counts the calls per path. A path can be made to fail.
-final class ProviderDouble: HTTPTransport, @unchecked Sendable {
-    // @unchecked Sendable: `calls` and `failing` are only touched while holding `lock`.
-    private let lock = NSLock()
-    private var calls: [String: Int] = [:]
-    private var failing: Set<String> = []
+public final class ProviderDouble: HTTPTransport {
+    private struct State {
+        var calls: [String: Int] = [:]
+        var failing: Set<String> = []
+    }
+    private let state = Locked(State())
 
-    func count(_ path: String) -> Int { lock.withLock { calls[path, default: 0] } }
-    func fail(_ path: String) { lock.withLock { _ = failing.insert(path) } }
+    public init() {}
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    public func count(_ path: String) -> Int { state.withLock { $0.calls[path, default: 0] } }
+    public func fail(_ path: String) { state.withLock { _ = $0.failing.insert(path) } }
+
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         let path = request.url.path
-        let fails = lock.withLock { () -> Bool in
-            calls[path, default: 0] += 1
-            return failing.contains(path)
+        let fails = state.withLock { s -> Bool in
+            s.calls[path, default: 0] += 1
+            return s.failing.contains(path)
         }
         if fails { throw TransportError.cannotConnect("refused") }
         let query = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems ?? []
@@ -97,7 +204,7 @@ final class ProviderDouble: HTTPTransport, @unchecked Sendable {
 }
 
 /// Use cases over the double and a fresh in-memory database, built by the real service factory.
-func makeUseCases(_ double: ProviderDouble, store: AppDatabase? = nil) throws -> UseCases {
+public func makeUseCases(_ double: ProviderDouble, store: AppDatabase? = nil) throws -> UseCases {
     let base = "http://127.0.0.1:9"
     let env = [
         "BROLLY_OPEN_METEO_URL": base, "BROLLY_OPEN_METEO_GEOCODING_URL": base, "BROLLY_NOMINATIM_URL": base,

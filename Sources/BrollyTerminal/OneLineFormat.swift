@@ -1,3 +1,4 @@
+import BrollyCore
 import Foundation
 
 /// wttr.in's one-line format (`curl wttr.in/Paris?format="%l: %c %t"`), for status bars, tmux and

@@ -1,3 +1,4 @@
+import BrollyCore
 import Foundation
 
 /// What the user asked Brolly to remember: units and the default place. Stored as JSON in

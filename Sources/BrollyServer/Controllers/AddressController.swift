@@ -1,0 +1,18 @@
+import BrollyCore
+import BrollyUseCases
+import Foundation
+import Hummingbird
+
+/// `GET /api/v1/address?lat=&lon=`: the street address of a point.
+struct AddressController: Sendable {
+    let useCases: UseCases
+
+    func add(to group: RouterGroup<AppRequestContext>) {
+        group.get("address", use: address)
+    }
+
+    @Sendable func address(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<Address> {
+        let address = try await useCases.address(at: try Query(request).coordinate())
+        return EditedResponse(headers: CacheControl.privateData, response: address)
+    }
+}

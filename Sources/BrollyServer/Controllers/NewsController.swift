@@ -1,0 +1,19 @@
+import BrollyCore
+import BrollyUseCases
+import Foundation
+import Hummingbird
+
+/// `GET /api/v1/news?lat=&lon=`: up to 10 items published today in the place's time zone.
+struct NewsController: Sendable {
+    let useCases: UseCases
+
+    func add(to group: RouterGroup<AppRequestContext>) {
+        group.get("news", use: news)
+    }
+
+    @Sendable func news(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<NewsDocument> {
+        let c = try Query(request).coordinate()
+        let place = try await useCases.resolve(.coordinate(c), device: context.deviceID).place
+        return EditedResponse(headers: CacheControl.privateData, response: try await useCases.news(for: place))
+    }
+}

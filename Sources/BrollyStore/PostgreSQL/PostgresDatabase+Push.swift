@@ -1,0 +1,81 @@
+import BrollyCore
+import Foundation
+import PostgresNIO
+
+extension PostgresDatabase {
+    static let subscriptionColumns = "id, device_id, endpoint, p256dh, auth, minimum_severity, created_at"
+
+    static func subscription(_ r: PostgresRandomAccessRow) throws -> PushSubscription {
+        PushSubscription(
+            id: try r["id"].decode(String.self), deviceId: try r["device_id"].decode(String.self),
+            endpoint: try r["endpoint"].decode(String.self), p256dh: try r["p256dh"].decode(String.self),
+            auth: try r["auth"].decode(String.self),
+            minimumSeverity: AlertSeverity(rawValue: try r["minimum_severity"].decode(String.self)) ?? .severe,
+            createdAt: try r["created_at"].decode(Date.self))
+    }
+
+    public func subscribe(_ s: PushSubscription, now: Date) async throws -> PushSubscription {
+        try await transaction { c in
+            try await Self.lockDevice(s.deviceId, now: now, on: c)
+            let rows = try await c.query(
+                """
+                INSERT INTO push_subscription (id, device_id, endpoint, p256dh, auth, minimum_severity, created_at)
+                VALUES (\(s.id), \(s.deviceId), \(s.endpoint), \(s.p256dh), \(s.auth), \(s.minimumSeverity.rawValue), \(s.createdAt))
+                ON CONFLICT (device_id, endpoint) DO UPDATE SET
+                    p256dh = excluded.p256dh, auth = excluded.auth, minimum_severity = excluded.minimum_severity
+                RETURNING \(unescaped: Self.subscriptionColumns)
+                """, logger: Self.quiet)
+            return try await Self.rows(rows, Self.subscription).first ?? s
+        }
+    }
+
+    /// The subscriptions of `device`, or of every device.
+    func subscriptions(of device: String?) async throws -> [PushSubscription] {
+        try await run { client in
+            let rows = try await client.query(
+                """
+                SELECT \(unescaped: Self.subscriptionColumns) FROM push_subscription
+                WHERE \(device)::text IS NULL OR device_id = \(device) ORDER BY created_at
+                """)
+            return try await Self.rows(rows, Self.subscription)
+        }
+    }
+
+    public func subscriptions(device: String) async throws -> [PushSubscription] {
+        try await subscriptions(of: device)
+    }
+
+    public func allSubscriptions() async throws -> [PushSubscription] {
+        try await subscriptions(of: nil)
+    }
+
+    public func unsubscribe(id: String, device: String) async throws -> Bool {
+        try await run { client in
+            try await !client.query("DELETE FROM push_subscription WHERE id = \(id) AND device_id = \(device) RETURNING id").collect()
+                .isEmpty
+        }
+    }
+
+    public func removeSubscription(id: String) async throws {
+        try await run { client in try await client.query("DELETE FROM push_subscription WHERE id = \(id)") }
+    }
+
+    public func deliveredAlertKeys(subscription: String) async throws -> Set<String> {
+        try await run { client in
+            Set(
+                try await Self.column(
+                    client.query("SELECT alert_key FROM push_delivery WHERE subscription_id = \(subscription)"), "alert_key",
+                    as: String.self))
+        }
+    }
+
+    public func recordDelivery(subscription: String, alertKey: String, status: Int, now: Date) async throws {
+        try await run { client in
+            try await client.query(
+                """
+                INSERT INTO push_delivery (subscription_id, alert_key, sent_at, status) VALUES (\(subscription), \(alertKey), \(now), \(Int64(status)))
+                ON CONFLICT (subscription_id, alert_key) DO NOTHING
+                """)
+        }
+    }
+}

@@ -1,0 +1,191 @@
+import BrollyCore
+import Foundation
+import GRDB
+
+// The store's operations on SQLite: each reads what a `StoreRules` rule needs and writes what it
+// decides, in one transaction on GRDB's own writer queue (the async `read`/`write`).
+
+// MARK: - Devices
+
+extension AppDatabase {
+    /// Whether a device with this id exists.
+    public func deviceExists(_ id: String) async throws -> Bool {
+        try await writer.read { db in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM device WHERE id = ?)", arguments: [id]) ?? false
+        }
+    }
+
+    /// Records that a device exists (and was seen now).
+    public func touchDevice(_ id: String, now: Date = Date()) async throws {
+        try await writer.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO device (id, createdAt, lastSeenAt) VALUES (?, ?, ?)
+                    ON CONFLICT(id) DO UPDATE SET lastSeenAt = excluded.lastSeenAt
+                    """, arguments: [id, now, now])
+        }
+    }
+
+    static func ensureDevice(_ id: String, db: Database, now: Date) throws {
+        try db.execute(
+            sql: "INSERT INTO device (id, createdAt, lastSeenAt) VALUES (?, ?, ?) ON CONFLICT(id) DO NOTHING",
+            arguments: [id, now, now])
+    }
+}
+
+// MARK: - Saved places
+
+extension AppDatabase {
+    static func places(device: String, db: Database) throws -> [SavedPlace] {
+        try SavedPlace.filter(SavedPlace.Columns.deviceId == device).order(SavedPlace.Columns.orderIndex, SavedPlace.Columns.id)
+            .fetchAll(db)
+    }
+
+    /// A device's saved places in the user's order; the first is the default place.
+    public func places(device: String) async throws -> [SavedPlace] {
+        try await writer.read { db in try Self.places(device: device, db: db) }
+    }
+
+    /// One saved place of the device, or nil (also for another device's id).
+    public func place(id: Int64, device: String) async throws -> SavedPlace? {
+        try await writer.read { db in
+            try SavedPlace.filter(SavedPlace.Columns.deviceId == device && SavedPlace.Columns.id == id).fetchOne(db)
+        }
+    }
+
+    /// Saves a place at the end of the device's list.
+    @discardableResult
+    public func addPlace(_ place: Place, customName: String?, device: String, now: Date = Date()) async throws -> SavedPlace {
+        try await writer.write { db in
+            try Self.ensureDevice(device, db: db, now: now)
+            let last = try Int.fetchOne(db, sql: "SELECT MAX(orderIndex) FROM place WHERE deviceId = ?", arguments: [device])
+            var saved = StoreRules.appended(place, customName: customName, device: device, after: last, now: now)
+            try saved.insert(db)
+            return saved
+        }
+    }
+
+    /// Renames and/or moves a place in one transaction; the device's list after it, or nil when
+    /// the device has no such place.
+    public func updatePlace(id: Int64, _ change: PlaceChange, device: String) async throws -> [SavedPlace]? {
+        try await writer.write { db in
+            var list = try Self.places(device: device, db: db)
+            guard let index = list.firstIndex(where: { $0.id == id }) else { return nil }
+            if let customName = change.customName {
+                list[index].customName = customName
+                try list[index].update(db)
+            }
+            guard let position = change.position else { return list }
+            return try Self.renumber(StoreRules.moving(list, id: id, to: position) ?? list, db: db)
+        }
+    }
+
+    /// Puts the device's places in the given order; `ids` must name each of them exactly once.
+    public func reorderPlaces(_ ids: [Int64], device: String) async throws -> [SavedPlace] {
+        try await writer.write { db in
+            try Self.renumber(StoreRules.ordering(try Self.places(device: device, db: db), as: ids), db: db)
+        }
+    }
+
+    /// Removes a place; false when the device has no such place.
+    public func removePlace(id: Int64, device: String) async throws -> Bool {
+        try await writer.write { db in
+            let deleted = try SavedPlace.filter(SavedPlace.Columns.deviceId == device && SavedPlace.Columns.id == id).deleteAll(db)
+            guard deleted > 0 else { return false }
+            _ = try Self.renumber(try Self.places(device: device, db: db), db: db)
+            return true
+        }
+    }
+
+    static func renumber(_ list: [SavedPlace], db: Database) throws -> [SavedPlace] {
+        let (list, changed) = StoreRules.renumbered(list)
+        for place in changed { try place.update(db) }
+        return list
+    }
+}
+
+// MARK: - History
+
+extension AppDatabase {
+    /// Saves a lookup (`StoreRules.write`: a repeat of the latest updates it) and keeps the
+    /// newest `StoreRules.historyLimit` entries.
+    @discardableResult
+    public func recordLookup(
+        _ report: WeatherReport, address: Address?, coordinate: Coordinate, device: String, now: Date = Date()
+    ) async throws -> HistoryEntry {
+        try await writer.write { db in
+            let lookup = LookupRecord(device: device, coordinate: coordinate, report: report, address: address, createdAt: now)
+            let entry = try Self.save(lookup, db: db)
+            try Self.trimHistory(device: device, db: db)
+            return entry
+        }
+    }
+
+    /// Saves many lookups, and adds addresses to lookups saved earlier, in one transaction (the
+    /// server's batched history writes). Each lookup follows `recordLookup`'s rules.
+    public func recordLookups(_ lookups: [LookupRecord], addresses: [AddressPatch] = []) async throws {
+        try await writer.write { db in
+            for lookup in lookups { try Self.save(lookup, db: db) }
+            for device in Set(lookups.map(\.device)) { try Self.trimHistory(device: device, db: db) }
+            for patch in addresses {
+                let candidates = try HistoryEntry.filter(
+                    HistoryEntry.Columns.deviceId == patch.device && HistoryEntry.Columns.createdAt >= StoreRules.patchedSince(patch)
+                ).fetchAll(db)
+                for entry in StoreRules.patched(candidates, by: patch) { try entry.update(db) }
+            }
+        }
+    }
+
+    @discardableResult
+    static func save(_ lookup: LookupRecord, db: Database) throws -> HistoryEntry {
+        try ensureDevice(lookup.device, db: db, now: lookup.createdAt)
+        let latest = try HistoryEntry.filter(HistoryEntry.Columns.deviceId == lookup.device)
+            .order(HistoryEntry.Columns.createdAt.desc, HistoryEntry.Columns.id.desc).fetchOne(db)
+        switch StoreRules.write(lookup, latest: latest) {
+        case .update(let entry):
+            try entry.update(db)
+            return entry
+        case .insert(var entry):
+            try entry.insert(db)
+            return entry
+        }
+    }
+
+    static func trimHistory(device: String, db: Database) throws {
+        try db.execute(
+            sql: """
+                DELETE FROM history WHERE deviceId = ? AND id NOT IN
+                (SELECT id FROM history WHERE deviceId = ? ORDER BY createdAt DESC, id DESC LIMIT ?)
+                """, arguments: [device, device, StoreRules.historyLimit])
+    }
+
+    /// A device's lookups, newest first.
+    public func history(device: String, limit: Int = 100) async throws -> [HistoryEntry] {
+        try await writer.read { db in
+            try HistoryEntry.filter(HistoryEntry.Columns.deviceId == device)
+                .order(HistoryEntry.Columns.createdAt.desc, HistoryEntry.Columns.id.desc).limit(limit).fetchAll(db)
+        }
+    }
+
+    /// One lookup of the device, or nil (also for another device's id).
+    public func historyEntry(id: Int64, device: String) async throws -> HistoryEntry? {
+        try await writer.read { db in
+            try HistoryEntry.filter(HistoryEntry.Columns.deviceId == device && HistoryEntry.Columns.id == id).fetchOne(db)
+        }
+    }
+
+    /// Deletes one lookup; false when the device has no such entry.
+    public func deleteHistoryEntry(id: Int64, device: String) async throws -> Bool {
+        try await writer.write { db in
+            try HistoryEntry.filter(HistoryEntry.Columns.deviceId == device && HistoryEntry.Columns.id == id).deleteAll(db) > 0
+        }
+    }
+
+    /// Deletes all of a device's lookups; returns how many.
+    @discardableResult
+    public func deleteHistory(device: String) async throws -> Int {
+        try await writer.write { db in
+            try HistoryEntry.filter(HistoryEntry.Columns.deviceId == device).deleteAll(db)
+        }
+    }
+}

@@ -1,0 +1,146 @@
+import BrollyCore
+import Foundation
+
+/// One lookup to be saved in the history.
+public struct LookupRecord: Sendable {
+    public var device: String
+    public var coordinate: Coordinate
+    public var report: WeatherReport
+    public var address: Address?
+    public var createdAt: Date
+
+    public init(device: String, coordinate: Coordinate, report: WeatherReport, address: Address?, createdAt: Date) {
+        self.device = device
+        self.coordinate = coordinate
+        self.report = report
+        self.address = address
+        self.createdAt = createdAt
+    }
+}
+
+/// A street address that arrived after its lookup was saved.
+public struct AddressPatch: Sendable {
+    public var device: String
+    public var coordinate: Coordinate
+    /// The lookup was made at or after this time.
+    public var since: Date
+    public var address: Address
+
+    public init(device: String, coordinate: Coordinate, since: Date, address: Address) {
+        self.device = device
+        self.coordinate = coordinate
+        self.since = since
+        self.address = address
+    }
+}
+
+/// The storage rules, written once for every engine. The engines (`AppDatabase` on SQLite,
+/// `PostgresDatabase`) read what a rule needs and write what it decides, in one transaction; the
+/// decisions themselves — when a lookup repeats the latest one, how many entries are kept, where a
+/// moved place goes, which entries an address belongs to — are made here and nowhere else (the
+/// server's `HistoryWriter` coalesces its buffer with the same `repeats`).
+public enum StoreRules {
+    /// The CLI's own profile (and the owner of rows written before devices existed).
+    public static let localDevice = "local"
+    /// The most history entries kept per device; older ones are dropped.
+    public static let historyLimit = 500
+    /// A lookup of the same place within this many seconds of the device's latest one updates
+    /// that entry instead of adding another.
+    public static let repeatWindow: TimeInterval = 600
+
+    // MARK: History
+
+    /// Whether `lookup` repeats a lookup of `coordinate` at `createdAt`: the same place (the
+    /// cache's ~1 km key) within `repeatWindow`.
+    public static func repeats(_ lookup: LookupRecord, coordinate: Coordinate, createdAt: Date) -> Bool {
+        lookup.coordinate.cacheKey == coordinate.cacheKey && lookup.createdAt.timeIntervalSince(createdAt) < repeatWindow
+    }
+
+    /// What saving a lookup does to the history.
+    public enum HistoryWrite: Sendable {
+        /// The device's latest entry (which has an id), brought up to date.
+        case update(HistoryEntry)
+        /// A new entry to insert.
+        case insert(HistoryEntry)
+
+        public var entry: HistoryEntry {
+            switch self {
+            case .update(let e), .insert(let e): e
+            }
+        }
+    }
+
+    /// Saving `lookup` when the device's latest entry is `latest`: a repeat updates it (keeping
+    /// its address unless the lookup brings one), anything else is a new entry.
+    public static func write(_ lookup: LookupRecord, latest: HistoryEntry?) -> HistoryWrite {
+        let name = lookup.report.place.name.isEmpty ? Place.unnamed(lookup.coordinate).name : lookup.report.place.name
+        if var latest, latest.id != nil, repeats(lookup, coordinate: latest.coordinate, createdAt: latest.createdAt) {
+            latest.createdAt = lookup.createdAt
+            latest.weather = lookup.report
+            latest.placeName = name
+            if let address = lookup.address { latest.address = address }
+            return .update(latest)
+        }
+        return .insert(
+            HistoryEntry(
+                deviceId: lookup.device, createdAt: lookup.createdAt, latitude: lookup.coordinate.latitude,
+                longitude: lookup.coordinate.longitude, placeName: name, address: lookup.address, weather: lookup.report))
+    }
+
+    /// The entries (made since a moment before the patch's time, for its place, still without an
+    /// address) that `patch` completes, with the address set.
+    public static func patched(_ candidates: [HistoryEntry], by patch: AddressPatch) -> [HistoryEntry] {
+        candidates.compactMap { entry in
+            guard entry.deviceId == patch.device, entry.address == nil, entry.coordinate.cacheKey == patch.coordinate.cacheKey,
+                entry.createdAt >= patchedSince(patch)
+            else { return nil }
+            var entry = entry
+            entry.address = patch.address
+            return entry
+        }
+    }
+
+    /// The earliest time an entry `patch` completes can have (a second's slack for clocks).
+    public static func patchedSince(_ patch: AddressPatch) -> Date { patch.since.addingTimeInterval(-1) }
+
+    // MARK: Saved places
+
+    /// A place added at the end of a list whose highest position is `last` (nil: an empty list).
+    public static func appended(_ place: Place, customName: String?, device: String, after last: Int?, now: Date) -> SavedPlace {
+        SavedPlace(place: place, customName: customName, deviceId: device, orderIndex: (last ?? -1) + 1, createdAt: now)
+    }
+
+    /// The list with place `id` moved to a 0-based `position` (clamped to the list); nil when the
+    /// list has no such place.
+    public static func moving(_ list: [SavedPlace], id: Int64, to position: Int) -> [SavedPlace]? {
+        var list = list
+        guard let from = list.firstIndex(where: { $0.id == id }) else { return nil }
+        let item = list.remove(at: from)
+        list.insert(item, at: max(0, min(position, list.count)))
+        return list
+    }
+
+    /// The list in the order of `ids`, which must name each of its places exactly once.
+    public static func ordering(_ list: [SavedPlace], as ids: [Int64]) throws -> [SavedPlace] {
+        guard ids.count == list.count, Set(ids) == Set(list.compactMap(\.id)) else {
+            throw BrollyError.invalidInput("the order must list each saved place exactly once")
+        }
+        let byID = Dictionary(uniqueKeysWithValues: list.compactMap { p in p.id.map { ($0, p) } })
+        return ids.compactMap { byID[$0] }
+    }
+
+    /// The list numbered 0, 1, 2… in its order, and the places whose position changed (the rows
+    /// an engine must write).
+    public static func renumbered(_ list: [SavedPlace]) -> (list: [SavedPlace], changed: [SavedPlace]) {
+        var result: [SavedPlace] = []
+        var changed: [SavedPlace] = []
+        for (index, var place) in list.enumerated() {
+            if place.orderIndex != index {
+                place.orderIndex = index
+                changed.append(place)
+            }
+            result.append(place)
+        }
+        return (result, changed)
+    }
+}

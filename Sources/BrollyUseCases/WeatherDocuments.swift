@@ -1,0 +1,118 @@
+import BrollyCore
+import Foundation
+
+/// The weather contract for a place, units and language, already encoded, with the rules of when
+/// an answer made a moment ago still answers: the hot path of many clients asking for the same
+/// places is answered without resolving, naming, reading the cache or encoding again.
+///
+/// An answer is kept while the weather it was made from is fresh (`WeatherService.policy`) and,
+/// when it is complete (named, from the configured provider, with air quality and every warning
+/// source), for the alerts' own window (`AlertService.freshFor`); one lacking a helper's part for
+/// `incompleteSeconds` only, so that a helper that is down or hanging does not send every request
+/// down the full path, and its part is added soon after it comes back. Stale answers always take
+/// the full path, so refreshes are never held back. A repeat is still recorded in the device's
+/// history.
+///
+/// `Encoded` is the adapter's form of the bytes (the server's shares one buffer between
+/// responses); `encode` makes it from a document.
+public final class WeatherDocuments<Encoded: Sendable>: Sendable {
+    let useCases: UseCases
+    let encode: @Sendable (WeatherDocument) throws -> Encoded
+    /// Encoded bodies by what they were made from: a cached answer is encoded once per unit
+    /// system, language and place label, not on every request.
+    let encoded = MemoryCache<Encoded>(capacity: 512)
+    /// The latest answer to each request while it answers.
+    let answers = MemoryCache<Answer>(capacity: 2048)
+    /// How long an answer lacking a helper's part (name, air quality, warnings) is kept.
+    public static var incompleteSeconds: TimeInterval { 5 }
+
+    struct Answer: Sendable {
+        let encoded: Encoded
+        let report: WeatherReport
+        let madeAt: Date
+        let answersFor: TimeInterval
+    }
+
+    /// Where an answer came from, for the metrics.
+    public enum Source: Sendable {
+        /// A recent answer to the same request.
+        case memo
+        /// A lookup through the weather service.
+        case lookup(WeatherResult)
+    }
+
+    public init(useCases: UseCases, encode: @escaping @Sendable (WeatherDocument) throws -> Encoded) {
+        self.useCases = useCases
+        self.encode = encode
+    }
+
+    /// The weather document for `query` (resolved for `device`: its saved places) in `units` and
+    /// `language`; recorded in the history of the device `history` when one is given.
+    public func document(for query: PlaceQuery, units: UnitSystem, language: String, device: String, history: String?)
+        async throws -> (Encoded, Source)
+    {
+        let memoKey = Self.memoKey(query, units: units, language: language)
+        if let memoKey, let answer = answers.get(memoKey)?.value, answers(answer) {
+            if let history { useCases.record(answer.report, at: answer.report.place.coordinate, device: history) }
+            return (answer.encoded, .memo)
+        }
+        let (result, pack) = try await weather(for: query, language: language, device: device, history: history, full: true)
+        let r = result.report
+        // What the body is made from: the request, the cache entry it answers from, the name the
+        // place was given and the helpers' parts.
+        var key = memoKey ?? "\(query)|\(units.rawValue)|\(language)"
+        key += "|" + String(Int(r.fetchedAt.timeIntervalSince1970 * 1000)) + (result.isStale ? "|s|" : "|f|")
+        key += r.place.name + "|" + (r.place.region ?? "") + "|" + r.place.country
+        key += "|" + (result.fallbackFrom?.rawValue ?? "")
+        if let air = result.airQuality {
+            key += "|" + String(Int(air.airQuality.fetchedAt.timeIntervalSince1970)) + (air.isStale ? "s" : "f")
+        }
+        if let set = result.alerts { key += "|" + set.here.map(\.id).joined(separator: ",") + "|" + String(set.elsewhere.count) }
+        // The next hour's sentence is counted from now: re-made every 5 minutes.
+        if r.nowcast != nil { key += "|" + String(Int(Date().timeIntervalSince1970 / 300)) }
+        let body: Encoded
+        if let hit = encoded.get(key) {
+            body = hit.value
+        } else {
+            body = try encode(WeatherDocument(result, units: units, language: pack))
+            encoded.set(key, CacheEntry(value: body, receivedAt: r.fetchedAt))
+        }
+        if let memoKey, !result.isStale, result.refreshError == nil {
+            let complete = result.lacking.isEmpty && result.fallbackFrom == nil
+            let answer = Answer(
+                encoded: body, report: r, madeAt: Date(),
+                answersFor: complete ? useCases.services.alerts.freshFor : Self.incompleteSeconds)
+            answers.set(memoKey, CacheEntry(value: answer, receivedAt: r.fetchedAt))
+        }
+        return (body, .lookup(result))
+    }
+
+    /// The weather for `query` (with air quality and alerts when `full`, else alerts only) and
+    /// the language pack to present it in.
+    public func weather(for query: PlaceQuery, language: String, device: String, history: String?, full: Bool) async throws
+        -> (WeatherResult, LanguagePack)
+    {
+        let place = try await useCases.resolve(query, device: device).place
+        let result = try await useCases.weather(
+            for: place, mode: .staleWhileRevalidate, recording: history.map { .inBackground(device: $0) } ?? .none,
+            withAirQuality: full, withAlerts: true, language: language)
+        return (result, Localization.pack(for: language))
+    }
+
+    /// Whether a memoised answer still answers: its weather fresh, and within its own window.
+    func answers(_ answer: Answer) -> Bool {
+        let now = Date()
+        let age = now.timeIntervalSince(answer.report.fetchedAt)
+        return age >= 0 && age < useCases.services.weather.policy.freshFor && now.timeIntervalSince(answer.madeAt) < answer.answersFor
+    }
+
+    /// Requests for a name or coordinates are memoised; a device's own places are not (they
+    /// differ by device).
+    static func memoKey(_ query: PlaceQuery, units: UnitSystem, language: String) -> String? {
+        switch query {
+        case .coordinate(let c): "c\(c.latitude),\(c.longitude)|\(units.rawValue)|\(language)"
+        case .name(let name): "n\(name)|\(units.rawValue)|\(language)"
+        case .saved, .defaultPlace: nil
+        }
+    }
+}

@@ -1,0 +1,66 @@
+"""Languages: the page, the API and the CLI in Russian, and OpenWeatherMap asked for its language
+within its 10-minute rule."""
+
+import json
+import urllib.error
+import urllib.request
+from conftest import BERLIN, ready_at, axe_violations
+
+
+
+def test_in_russian_page_api_and_cli(server, browser_factory, double, cli):
+    # The API: conditions and sentences by ?lang= or Accept-Language; a language without a file is English.
+    def weather(headers=None, extra=""):
+        req = urllib.request.Request(f"{server.url}/api/v1/weather?lat={BERLIN[0]}&lon={BERLIN[1]}{extra}", headers=headers or {})
+        with urllib.request.urlopen(req, timeout=15) as r:
+            return json.loads(r.read())
+    ru = weather({"Accept-Language": "ru-RU,ru;q=0.9,en;q=0.8"})
+    assert ru["current"]["condition"]["description"].startswith("небольшой дождь") and ru["current"]["condition"]["title"] == "Дождь"
+    assert ru["nowcast"]["summary"].startswith("Дождь начнётся примерно через")
+    assert weather(extra="&lang=ru")["current"]["condition"]["description"] == "небольшой дождь"
+    assert weather(extra="&lang=de")["current"]["condition"]["description"] == "slight rain"
+    assert weather()["current"]["condition"]["description"] == "slight rain"
+    index = json.loads(urllib.request.urlopen(server.url + "/lang/index.json", timeout=10).read())
+    assert {"code": "ru", "name": "Русский"} in index and {"code": "en", "name": "English"} in index
+    # The CLI: LANG or --lang.
+    r = cli.run("now", "--lat", str(BERLIN[0]), "--lon", str(BERLIN[1]), env={"LANG": "ru_RU.UTF-8"})
+    assert r.returncode == 0, r.stderr
+    assert "Небольшой дождь" in r.stdout and "Влажность" in r.stdout and "4,2 m/s" in r.stdout and "ЮЗ" in r.stdout
+    r = cli.run("now", "--lat", str(BERLIN[0]), "--lon", str(BERLIN[1]), "--lang", "en", env={"LANG": "ru_RU.UTF-8"})
+    assert "Slight rain" in r.stdout and "Humidity" in r.stdout
+    r = cli.run("now", "--lang", "klingon")
+    assert r.returncode != 0 and "unknown language" in r.stderr
+    # The page: the switch is remembered; texts, conditions and sentences in Russian.
+    b = ready_at(browser_factory, server, BERLIN)
+    b.wait(lambda: b.js("return document.querySelectorAll('#language option').length") >= 2, what="the language switch")
+    b.js("const s = document.getElementById('language'); s.value = 'ru'; s.dispatchEvent(new Event('change'));")
+    b.wait(lambda: b.js("return document.documentElement.lang") == "ru", what="Russian")
+    b.wait_state("ready")
+    b.wait(lambda: b.js("return document.getElementById('description').textContent") == "небольшой дождь", what="the condition in Russian")
+    assert b.js("return document.getElementById('places-heading').textContent") == "Сохранённые места"
+    assert b.js("return document.getElementById('feels').textContent").startswith("Ощущается как")
+    assert b.text("nowcast").startswith("☔ Дождь начнётся")
+    assert b.js("return document.getElementById('search').placeholder") == "Поиск города"
+    # Numbers and wind directions in Russian: "4,2 m/s с ЮЗ".
+    assert "4,2" in b.js("return document.getElementById('wind-text').textContent") and "с ЮЗ" in b.js("return document.getElementById('wind-text').textContent")
+    assert b.js("return performance.getEntriesByType('resource').some(r => r.name.includes('lang=ru'))")
+    b.screenshot("13-russian")
+    assert not axe_violations(b)
+
+
+def test_openweathermap_is_asked_for_its_language_within_its_10_minute_rule(server_factory, double):
+    s = server_factory(args=("--timeout", "3"), extra_env={"OPENWEATHERMAP_API_KEY": "testkey"})
+
+    def weather(lang):
+        req = urllib.request.Request(f"{s.url}/api/v1/weather?lat={BERLIN[0]}&lon={BERLIN[1]}", headers={"Accept-Language": lang})
+        with urllib.request.urlopen(req, timeout=15) as r:
+            return json.loads(r.read())
+    ru = weather("ru")
+    assert ru["source"]["provider"] == "openweathermap"
+    # OpenWeatherMap's own Russian description (asked with lang=ru); the title from our Russian texts.
+    assert ru["current"]["condition"]["description"].startswith("небольшой дождь") and ru["current"]["condition"]["title"] == "Дождь"
+    calls = double.calls("/data/2.5/weather")
+    # An English reader within the 10 minutes makes no call: our English text for the condition's kind.
+    en = weather("en")
+    assert en["current"]["condition"]["description"] == "rain" and en["current"]["condition"]["title"] == "Rain"
+    assert double.calls("/data/2.5/weather") == calls
