@@ -11,7 +11,9 @@
 #     serves the complete body, a little larger than the one lacking air quality);
 #   - upstream calls during the load: one per place;
 #   - the server's peak memory (VmHWM) under that load: < 150 MB;
-#   - `brolly now --offline` (a whole process answering from the cache): < 150 ms mean.
+#   - the command's start (issue 22; a status bar runs it every few minutes, a prompt on every
+#     line): `brolly --version` <= 10 ms and a cached `brolly now --offline` <= 20 ms mean, with
+#     the Swift runtime and Foundation linked statically (the shared libraries loaded are listed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -96,9 +98,11 @@ echo "== history rows written: $(curl -s "http://127.0.0.1:$PORT/metrics" | awk 
 echo "== upstream calls of the aux-down server: $(curl -s "http://127.0.0.1:$AUX_PORT/metrics" | grep -E '^brolly_upstream_calls_total.*(air-quality|nws|meteoalarm)' | tr '\n' ' ')"
 kill "$REF" "$AUX" 2>/dev/null || true
 
-echo "== hyperfine: brolly now --offline (cached)"
+echo "== the command's start: shared libraries loaded, then hyperfine"
+echo "shared libraries: $(ldd "$BIN" | wc -l) ($(ldd "$BIN" | awk '{print $1}' | tr '\n' ' '))"
+echo "binary: $(du -h "$BIN" | cut -f1)"
 $BIN now --lat 52.52 --lon 13.41 > /dev/null
-hyperfine --warmup 3 --runs 30 "$BIN now --lat 52.52 --lon 13.41 --offline"
+hyperfine -N --warmup 5 --runs 50 "$BIN --version" "$BIN now --lat 52.52 --lon 13.41 --offline"
 
 echo "== cluster: three instances on one PostgreSQL (scripts/postgres.sh) against one instance"
 # Cached weather: one wrk (2 threads, 64 connections) on one instance, then one wrk per instance

@@ -239,17 +239,11 @@ class Browser:
         return self.attr("weather", "data-state")
 
     def wait(self, predicate, timeout=20, what="condition"):
-        deadline = time.time() + timeout
-        last = None
-        while time.time() < deadline:
-            try:
-                last = predicate()
-                if last:
-                    return last
-            except Exception as e:  # page reloading
-                last = e
-            time.sleep(0.1)
-        raise AssertionError(f"timed out waiting for {what}; state={self.state()!r} error={self.attr('weather', 'data-error')!r} last={last!r}")
+        """`wait_until` (a page reloading counts as not yet), saying the page's state on failure."""
+        try:
+            return wait_until(predicate, timeout, what)
+        except AssertionError as e:
+            raise AssertionError(f"{e}; state={self.state()!r} error={self.attr('weather', 'data-error')!r}") from None
 
     def wait_state(self, state, timeout=20):
         return self.wait(lambda: self.state() == state, timeout, f"data-state={state}")

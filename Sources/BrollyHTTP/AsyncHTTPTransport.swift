@@ -7,7 +7,10 @@ import NIOHTTP1
 /// The live `HTTPTransport` on AsyncHTTPClient: a connect time-out, an overall time-out per
 /// request, and transport failures mapped to `TransportError`.
 public final class AsyncHTTPTransport: HTTPTransport {
-    let client: HTTPClient
+    let configuration: HTTPClient.Configuration
+    /// The client, made at the first request: a command that makes none (`brolly now --offline`,
+    /// `--version`) never starts an event loop or its threads.
+    let made = Locked<HTTPClient?>(nil)
     /// The most bytes accepted in one response body.
     let maxBodyBytes: Int
 
@@ -17,11 +20,21 @@ public final class AsyncHTTPTransport: HTTPTransport {
         config.timeout = .init(connect: .milliseconds(Int64(connectTimeout * 1000)))
         config.redirectConfiguration = .follow(max: 3, allowCycles: false)
         config.decompression = .enabled(limit: .ratio(20))
-        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: config)
+        configuration = config
         self.maxBodyBytes = maxBodyBytes
     }
 
+    var client: HTTPClient {
+        made.withLock { made in
+            if let made { return made }
+            let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+            made = client
+            return client
+        }
+    }
+
     public func shutdown() async {
+        guard let client = made.withLock({ $0 }) else { return }
         try? await client.shutdown()
     }
 

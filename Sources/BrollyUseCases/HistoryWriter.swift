@@ -12,9 +12,7 @@ import Foundation
 /// store applies again across batches. `flush()` writes everything buffered: the server calls it on
 /// SIGTERM, and before any history is read, so a device always reads its own lookups. A process
 /// killed with SIGKILL loses at most the lookups of the last `interval`.
-public final class HistoryWriter: @unchecked Sendable {
-    // @unchecked Sendable: `pending`, `order`, `patches` and `written` are only read or written
-    // while holding `lock`; the store is Sendable.
+public final class HistoryWriter: Sendable {
     let store: any DataStore
     /// Seconds between writes.
     public let interval: TimeInterval
@@ -22,14 +20,30 @@ public final class HistoryWriter: @unchecked Sendable {
     /// that is gone cannot make the buffer grow without bound.
     public let capacity: Int
     let failed: @Sendable (any Error) -> Void
-    private let lock = NSLock()
-    /// Buffered lookups in the order they were made.
-    private var pending: [LookupRecord] = []
-    /// The index in `pending` of the latest lookup of each device and of each device and place.
-    private var latestOfDevice: [String: Int] = [:]
-    private var latestOfPlace: [String: Int] = [:]
-    private var patches: [AddressPatch] = []
-    private var written = 0
+
+    /// What is buffered, and the flush being written.
+    struct Buffer {
+        /// Buffered lookups in the order they were made.
+        var pending: [LookupRecord] = []
+        /// The index in `pending` of the latest lookup of each device and of each device and place.
+        var latestOfDevice: [String: Int] = [:]
+        var latestOfPlace: [String: Int] = [:]
+        var patches: [AddressPatch] = []
+        var written = 0
+        /// The flush being written, so that flushes run one after another: a flush returns only
+        /// once everything buffered before it began is written (or put back).
+        var tail: Task<Int, Never>?
+
+        mutating func index() {
+            latestOfDevice.removeAll(keepingCapacity: true)
+            latestOfPlace.removeAll(keepingCapacity: true)
+            for (i, lookup) in pending.enumerated() {
+                latestOfDevice[lookup.device] = i
+                latestOfPlace[HistoryWriter.key(lookup.device, lookup.coordinate)] = i
+            }
+        }
+    }
+    private let buffer = Locked(Buffer())
 
     public init(
         store: any DataStore, interval: TimeInterval = 1, capacity: Int = 50_000,
@@ -42,77 +56,66 @@ public final class HistoryWriter: @unchecked Sendable {
     }
 
     /// Rows written so far (for metrics).
-    public var rowsWritten: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return written
-    }
+    public var rowsWritten: Int { buffer.withLock { $0.written } }
 
     /// Lookups waiting to be written.
-    public var buffered: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return pending.count
-    }
+    public var buffered: Int { buffer.withLock { $0.pending.count } }
 
     static func key(_ device: String, _ c: Coordinate) -> String { device + "|" + c.cacheKey }
 
-    /// Buffers one lookup. A repeat of the device's latest buffered lookup (same place) replaces
-    /// it, keeping its address. Returns true when the entry still needs a street address.
+    /// Buffers one lookup. A repeat of the device's latest buffered lookup (same place, by the
+    /// store's own rule) replaces it, keeping its address. Returns true when the entry still needs
+    /// a street address.
     @discardableResult
     public func record(_ lookup: LookupRecord) -> Bool {
         let key = Self.key(lookup.device, lookup.coordinate)
-        lock.lock()
-        if let i = latestOfDevice[lookup.device], latestOfPlace[key] == i,
-            StoreRules.repeats(lookup, coordinate: pending[i].coordinate, createdAt: pending[i].createdAt)
-        {
-            let address = lookup.address ?? pending[i].address
-            pending[i] = lookup
-            pending[i].address = address
-            lock.unlock()
-            return address == nil
+        let outcome: Bool? = buffer.withLock { b in
+            if let i = b.latestOfDevice[lookup.device], b.latestOfPlace[key] == i,
+                StoreRules.repeats(lookup, coordinate: b.pending[i].coordinate, createdAt: b.pending[i].createdAt)
+            {
+                let address = lookup.address ?? b.pending[i].address
+                b.pending[i] = lookup
+                b.pending[i].address = address
+                return address == nil
+            }
+            guard b.pending.count < capacity else { return nil }
+            b.pending.append(lookup)
+            b.latestOfDevice[lookup.device] = b.pending.count - 1
+            b.latestOfPlace[key] = b.pending.count - 1
+            return lookup.address == nil
         }
-        guard pending.count < capacity else {
-            lock.unlock()
+        guard let outcome else {
             failed(BrollyError(.providerUnavailable, "the history buffer is full; a lookup was not recorded"))
             return false
         }
-        pending.append(lookup)
-        latestOfDevice[lookup.device] = pending.count - 1
-        latestOfPlace[key] = pending.count - 1
-        lock.unlock()
-        return lookup.address == nil
+        return outcome
     }
 
     /// Adds the street address to the device's latest lookup at `coordinate` made since `since`
     /// (in the buffer or already written).
     public func addAddress(_ address: Address, device: String, coordinate: Coordinate, since: Date) {
         let key = Self.key(device, coordinate)
-        lock.lock()
-        defer { lock.unlock() }
-        if let i = latestOfPlace[key] {
-            pending[i].address = address
-        } else if patches.count < capacity {
-            patches.append(AddressPatch(device: device, coordinate: coordinate, since: since, address: address))
+        buffer.withLock { b in
+            if let i = b.latestOfPlace[key] {
+                b.pending[i].address = address
+            } else if b.patches.count < capacity {
+                b.patches.append(AddressPatch(device: device, coordinate: coordinate, since: since, address: address))
+            }
         }
     }
-
-    /// The flush being written, so that flushes run one after another: a flush returns only once
-    /// everything buffered before it began is written (or put back).
-    private var tail: Task<Int, Never>?
 
     /// Writes everything buffered in one transaction. Lookups that could not be written (the
     /// database is unreachable) are reported and put back (up to the capacity) for the next
     /// attempt.
     @discardableResult
     public func flush() async -> Int {
-        let task = lock.withLock {
-            let previous = tail
+        let task = buffer.withLock { b in
+            let previous = b.tail
             let task = Task { [self] in
                 _ = await previous?.value
                 return await writeBuffered()
             }
-            tail = task
+            b.tail = task
             return task
         }
         return await task.value
@@ -123,7 +126,7 @@ public final class HistoryWriter: @unchecked Sendable {
         guard !batch.isEmpty || !batchPatches.isEmpty else { return 0 }
         do {
             try await store.recordLookups(batch, addresses: batchPatches)
-            lock.withLock { written += batch.count }
+            buffer.withLock { $0.written += batch.count }
             return batch.count
         } catch {
             failed(error)
@@ -133,12 +136,12 @@ public final class HistoryWriter: @unchecked Sendable {
     }
 
     private func takeBuffered() -> ([LookupRecord], [AddressPatch]) {
-        lock.withLock {
-            let taken = (pending, patches)
-            pending.removeAll(keepingCapacity: true)
-            latestOfDevice.removeAll(keepingCapacity: true)
-            latestOfPlace.removeAll(keepingCapacity: true)
-            patches.removeAll(keepingCapacity: true)
+        buffer.withLock { b in
+            let taken = (b.pending, b.patches)
+            b.pending.removeAll(keepingCapacity: true)
+            b.latestOfDevice.removeAll(keepingCapacity: true)
+            b.latestOfPlace.removeAll(keepingCapacity: true)
+            b.patches.removeAll(keepingCapacity: true)
             return taken
         }
     }
@@ -146,16 +149,10 @@ public final class HistoryWriter: @unchecked Sendable {
     /// Puts a batch that could not be written back in front of what arrived meanwhile, for the
     /// next attempt.
     private func putBack(_ batch: [LookupRecord], _ batchPatches: [AddressPatch]) {
-        lock.withLock {
-            let newer = pending
-            pending = Array((batch + newer).suffix(capacity))
-            latestOfDevice.removeAll(keepingCapacity: true)
-            latestOfPlace.removeAll(keepingCapacity: true)
-            for (i, lookup) in pending.enumerated() {
-                latestOfDevice[lookup.device] = i
-                latestOfPlace[Self.key(lookup.device, lookup.coordinate)] = i
-            }
-            patches = Array((batchPatches + patches).suffix(capacity))
+        buffer.withLock { b in
+            b.pending = Array((batch + b.pending).suffix(capacity))
+            b.index()
+            b.patches = Array((batchPatches + b.patches).suffix(capacity))
         }
     }
 

@@ -11,12 +11,10 @@ import Testing
 @testable import BrollyStore
 
 /// A provider whose answer the test sets; counts calls; can be slow.
-final class StubProvider: WeatherProvider, @unchecked Sendable {
-    // @unchecked: `answer` and `calls` are only touched under `lock`.
+final class StubProvider: WeatherProvider {
     let id = ProviderID.openMeteo
-    private let lock = NSLock()
-    private var answer: Result<WeatherReport, BrollyError>
-    private var calls = 0
+    private let answer: Result<WeatherReport, BrollyError>
+    private let calls = Locked(0)
     let delay: UInt64
 
     init(_ answer: Result<WeatherReport, BrollyError>, delayMilliseconds: UInt64 = 0) {
@@ -24,11 +22,12 @@ final class StubProvider: WeatherProvider, @unchecked Sendable {
         self.delay = delayMilliseconds
     }
 
-    var callCount: Int { lock.withLock { calls } }
+    var callCount: Int { calls.current }
 
     func weather(for place: Place) async throws -> WeatherReport {
-        let result = lock.withLock {
-            calls += 1; return answer
+        let result = calls.withLock {
+            $0 += 1
+            return answer
         }
         if delay > 0 { try await Task.sleep(nanoseconds: delay * 1_000_000) }
         var report = try result.get()

@@ -152,10 +152,8 @@ struct ClusterStoreTests {
     }
 }
 
-final class Counter: @unchecked Sendable {
-    // @unchecked Sendable: `n` is only read or written while holding `lock`.
-    private let lock = NSLock()
-    private var n = 0
-    func add() { lock.withLock { n += 1 } }
-    var value: Int { lock.withLock { n } }
+final class Counter: Sendable {
+    private let n = Locked(0)
+    func add() { n.withLock { $0 += 1 } }
+    var value: Int { n.current }
 }

@@ -5,46 +5,51 @@ import Foundation
 /// request) and for other per-key memos. The file stays the source of truth between processes.
 /// Past its capacity the least recently used entry is dropped, so memory stays bounded whatever
 /// the number of distinct keys.
-public final class MemoryCache<Value: Sendable>: @unchecked Sendable {
-    // @unchecked Sendable: `index`, `nodes`, `head`, `tail` and `free` are only read or written
-    // while holding `lock`.
-    private struct Node {
-        var key: String
-        var entry: CacheEntry<Value>
-        var newer: Int
-        var older: Int
-    }
-    private var index: [String: Int] = [:]
-    private var nodes: [Node] = []
-    /// Most recently used; -1 when empty.
-    private var head = -1
-    /// Least recently used; -1 when empty.
-    private var tail = -1
-    private let lock = NSLock()
+public final class MemoryCache<Value: Sendable>: Sendable {
+    private let lru: Locked<LRU<Value>>
     /// The most entries kept.
     public let capacity: Int
 
     public init(capacity: Int = 1024) {
         self.capacity = max(1, capacity)
+        lru = Locked(LRU(capacity: max(1, capacity)))
     }
 
-    public var count: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return index.count
-    }
+    public var count: Int { lru.withLock { $0.index.count } }
 
-    public func get(_ key: String) -> CacheEntry<Value>? {
-        lock.lock()
-        defer { lock.unlock() }
+    public func get(_ key: String) -> CacheEntry<Value>? { lru.withLock { $0.get(key) } }
+
+    public func set(_ key: String, _ entry: CacheEntry<Value>) { lru.withLock { $0.set(key, entry) } }
+
+    public func remove(_ key: String) { lru.withLock { $0.remove(key) } }
+}
+
+/// The least-recently-used list itself: nodes in one array, linked by index, with a map from key
+/// to slot. Not thread-safe on its own; `MemoryCache` keeps it under a lock.
+struct LRU<Value: Sendable> {
+    struct Node {
+        var key: String
+        var entry: CacheEntry<Value>
+        var newer: Int
+        var older: Int
+    }
+    var index: [String: Int] = [:]
+    var nodes: [Node] = []
+    /// Most recently used; -1 when empty.
+    var head = -1
+    /// Least recently used; -1 when empty.
+    var tail = -1
+    let capacity: Int
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    mutating func get(_ key: String) -> CacheEntry<Value>? {
         guard let i = index[key] else { return nil }
         moveToFront(i)
         return nodes[i].entry
     }
 
-    public func set(_ key: String, _ entry: CacheEntry<Value>) {
-        lock.lock()
-        defer { lock.unlock() }
+    mutating func set(_ key: String, _ entry: CacheEntry<Value>) {
         if let i = index[key] {
             nodes[i].entry = entry
             moveToFront(i)
@@ -65,9 +70,7 @@ public final class MemoryCache<Value: Sendable>: @unchecked Sendable {
         linkFront(i)
     }
 
-    public func remove(_ key: String) {
-        lock.lock()
-        defer { lock.unlock() }
+    mutating func remove(_ key: String) {
         guard let i = index.removeValue(forKey: key) else { return }
         unlink(i)
         // Keep the slot array dense: move the last node into the freed slot.
@@ -84,7 +87,7 @@ public final class MemoryCache<Value: Sendable>: @unchecked Sendable {
         nodes.removeLast()
     }
 
-    private func unlink(_ i: Int) {
+    private mutating func unlink(_ i: Int) {
         let (newer, older) = (nodes[i].newer, nodes[i].older)
         if newer >= 0 { nodes[newer].older = older } else { head = older }
         if older >= 0 { nodes[older].newer = newer } else { tail = newer }
@@ -92,7 +95,7 @@ public final class MemoryCache<Value: Sendable>: @unchecked Sendable {
         nodes[i].older = -1
     }
 
-    private func linkFront(_ i: Int) {
+    private mutating func linkFront(_ i: Int) {
         nodes[i].older = head
         nodes[i].newer = -1
         if head >= 0 { nodes[head].newer = i }
@@ -100,7 +103,7 @@ public final class MemoryCache<Value: Sendable>: @unchecked Sendable {
         if tail < 0 { tail = i }
     }
 
-    private func moveToFront(_ i: Int) {
+    private mutating func moveToFront(_ i: Int) {
         guard head != i else { return }
         unlink(i)
         linkFront(i)

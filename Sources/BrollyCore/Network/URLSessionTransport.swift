@@ -77,54 +77,46 @@ public final class URLSessionTransport: HTTPTransport {
     }
 }
 
-/// One request's task and its overall deadline.
-private final class RequestState: @unchecked Sendable {
-    // @unchecked Sendable: every stored property is read and written only while holding `lock`;
-    // the URLSession callback, the deadline timer and task cancellation may run on any thread.
-    private let lock = NSLock()
-    private var task: URLSessionDataTask?
-    private var timer: DispatchWorkItem?
-    private var timedOut = false
-    private var cancelled = false
-
-    var hasTimedOut: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return timedOut
+/// One request's task and its overall deadline. The URLSession callback, the deadline timer and
+/// task cancellation may run on any thread: the state is one `Locked` value.
+private final class RequestState: Sendable {
+    private struct State {
+        var task: URLSessionDataTask?
+        var timer: DispatchWorkItem?
+        var timedOut = false
+        var cancelled = false
     }
+    private let state = Locked(State())
+
+    var hasTimedOut: Bool { state.withLock { $0.timedOut } }
 
     func start(_ task: URLSessionDataTask, timeout: TimeInterval) {
         let timer = DispatchWorkItem { [weak self] in self?.expire() }
-        lock.lock()
-        self.task = task
-        self.timer = timer
-        let alreadyCancelled = cancelled
-        lock.unlock()
+        let alreadyCancelled = state.withLock { s in
+            s.task = task
+            s.timer = timer
+            return s.cancelled
+        }
         DispatchQueue.global().asyncAfter(deadline: .now() + max(0.05, timeout), execute: timer)
         task.resume()
         if alreadyCancelled { task.cancel() }
     }
 
     private func expire() {
-        lock.lock()
-        timedOut = true
-        let task = self.task
-        lock.unlock()
-        task?.cancel()
+        state.withLock { s in
+            s.timedOut = true
+            return s.task
+        }?.cancel()
     }
 
     func cancel() {
-        lock.lock()
-        cancelled = true
-        let task = self.task
-        lock.unlock()
-        task?.cancel()
+        state.withLock { s in
+            s.cancelled = true
+            return s.task
+        }?.cancel()
     }
 
     func finish() {
-        lock.lock()
-        let timer = self.timer
-        lock.unlock()
-        timer?.cancel()
+        state.withLock { $0.timer }?.cancel()
     }
 }

@@ -45,10 +45,10 @@ struct CompressionMiddleware: RouterMiddleware {
         } else {
             var collector = Collector()
             try await response.body.write(collector)
-            guard var plain = collector.box.buffer else { return response }
+            guard var plain = collector.box.current else { return response }
             body = try plain.compress(with: .gzip())
             guard body.readableBytes < length else {
-                response.body = .init(byteBuffer: collector.box.buffer!)
+                response.body = .init(byteBuffer: collector.box.current!)
                 return response
             }
             if let key { compressed.set(key, CacheEntry(value: body, receivedAt: Date())) }
@@ -83,16 +83,19 @@ struct CompressionMiddleware: RouterMiddleware {
             || t.hasPrefix("application/geo+json") || t.hasPrefix("text/javascript")
     }
 
-    /// Collects a response body (the ones compressed here are in memory or small files).
-    final class Box: @unchecked Sendable {
-        // @unchecked Sendable: written by one writer in one task, read after `write` returns.
-        var buffer: ByteBuffer?
-    }
-
+    /// Collects a response body (the ones compressed here are in memory or small files). The
+    /// writer is consumed by `write`, so what it collects is kept in a shared box.
     struct Collector: ResponseBodyWriter {
-        let box = Box()
+        let box = Locked<ByteBuffer?>(nil)
         mutating func write(_ buffer: ByteBuffer) async throws {
-            if box.buffer == nil { box.buffer = buffer } else { var b = buffer; box.buffer!.writeBuffer(&b) }
+            box.withLock { collected in
+                if collected == nil {
+                    collected = buffer
+                } else {
+                    var b = buffer
+                    collected!.writeBuffer(&b)
+                }
+            }
         }
         consuming func finish(_ trailingHeaders: HTTPFields?) async throws {}
     }
