@@ -25,7 +25,7 @@ if [ ${#need[@]} -gt 0 ]; then
   $SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q "${need[@]}"
 fi
 
-swift build -c release --product brolly
+swift build -c release --static-swift-stdlib --product brolly
 BIN=.build/release/brolly
 WORK=$(mktemp -d)
 cleanup() { kill "${SERVER:-}" "${DOUBLE:-}" "${REF:-}" "${AUX:-}" 2>/dev/null || true; rm -rf "$WORK"; }

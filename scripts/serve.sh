@@ -11,4 +11,4 @@ if [ ! -f /usr/share/javascript/leaflet/leaflet.js ] && [ -z "${BROLLY_LEAFLET_D
 if [ ${#missing[@]} -gt 0 ]; then
   $SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q "${missing[@]}"
 fi
-exec swift run -c release brolly serve "$@"
+exec swift run -c release --static-swift-stdlib brolly serve "$@"
