@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
         .library(name: "BrollyCore", targets: ["BrollyCore"]),
+        .library(name: "BrollyURLSession", targets: ["BrollyURLSession"]),
         .executable(name: "brolly", targets: ["brolly"]),
     ],
     dependencies: [
@@ -27,6 +28,9 @@ let package = Package(
         // Foundation only: models, providers, the network service (with a URLSession transport),
         // the caching service and the JSON weather contract. An iOS or macOS app embeds it as it is.
         .target(name: "BrollyCore", resources: [.copy("Languages")]),
+        // The live transport on URLSession, for an app that embeds BrollyCore (iOS, macOS). Apart,
+        // so that the CLI and the server (which use AsyncHTTPClient) do not link libcurl.
+        .target(name: "BrollyURLSession", dependencies: ["BrollyCore"]),
         // The live transport on AsyncHTTPClient, for the server and the CLI.
         .target(
             name: "BrollyHTTP",
@@ -89,7 +93,7 @@ let package = Package(
             name: "BrollyTestSupport", dependencies: ["BrollyCore", "BrollyStore", "BrollyUseCases"], path: "Tests/BrollyTestSupport"),
         .testTarget(
             name: "BrollyCoreTests",
-            dependencies: ["BrollyCore", "BrollyTestSupport"],
+            dependencies: ["BrollyCore", "BrollyURLSession", "BrollyTestSupport"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "BrollyStoreTests", dependencies: ["BrollyStore", "BrollyCore", "BrollyTestSupport"]),

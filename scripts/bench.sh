@@ -20,6 +20,9 @@ cd "$(dirname "$0")/.."
 need=()
 command -v wrk >/dev/null 2>&1 || need+=(wrk)
 command -v hyperfine >/dev/null 2>&1 || need+=(hyperfine)
+# The static link of the Swift runtime and Foundation needs libxml2's and zlib's linker names.
+[ -f /usr/include/libxml2/libxml/parser.h ] || need+=(libxml2-dev)
+[ -f /usr/include/zlib.h ] || need+=(zlib1g-dev)
 if [ ${#need[@]} -gt 0 ]; then
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q "${need[@]}"

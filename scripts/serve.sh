@@ -7,6 +7,9 @@ SUDO=""
 if [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1; then SUDO="sudo"; fi
 missing=()
 [ -f /usr/include/sqlite3.h ] || missing+=(libsqlite3-dev)   # GRDB builds against the system SQLite
+# The Swift runtime and Foundation are linked statically; FoundationXML's libxml2 and zlib are not.
+[ -f /usr/include/libxml2/libxml/parser.h ] || missing+=(libxml2-dev)
+[ -f /usr/include/zlib.h ] || missing+=(zlib1g-dev)
 if [ ! -f /usr/share/javascript/leaflet/leaflet.js ] && [ -z "${BROLLY_LEAFLET_DIR:-}" ]; then missing+=(libjs-leaflet); fi
 if [ ${#missing[@]} -gt 0 ]; then
   $SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q "${missing[@]}"

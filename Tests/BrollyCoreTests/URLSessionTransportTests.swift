@@ -1,4 +1,5 @@
 import BrollyTestSupport
+import BrollyURLSession
 import Foundation
 import Testing
 

@@ -6,6 +6,7 @@ import Foundation
 /// `brolly forecast`: one row per local day, and the next hours on request.
 struct Forecast: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "forecast",
         abstract: "The forecast, one row per local day.",
         discussion: """
             Examples:

@@ -7,11 +7,13 @@ import Foundation
 /// `brolly history`: every lookup, readable with no network.
 struct History: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "history",
         abstract: "Past lookups with their weather, readable offline: list, show, delete, clear.",
         subcommands: [List.self, Show.self, Delete.self, Clear.self], defaultSubcommand: List.self)
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List lookups, newest first.")
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "List lookups, newest first.")
         @Option(name: .long, help: "How many, 1–500.") var limit: Int = 20
         @Flag(name: .long, help: "Print JSON (the API's history shape).") var json = false
 
@@ -40,7 +42,8 @@ struct History: AsyncParsableCommand {
     }
 
     struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show one lookup: where, when, and the weather then.")
+        static let configuration = CommandConfiguration(
+            commandName: "show", abstract: "Show one lookup: where, when, and the weather then.")
         @Argument(help: "The entry's id (#N).") var id: Int64
         @Flag(name: .long, help: "Print JSON.") var json = false
 
@@ -66,7 +69,8 @@ struct History: AsyncParsableCommand {
     }
 
     struct Delete: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete one lookup.")
+        static let configuration = CommandConfiguration(
+            commandName: "delete", abstract: "Delete one lookup.")
         @Argument(help: "The entry's id (#N).") var id: Int64
 
         func run() async throws {
@@ -78,7 +82,8 @@ struct History: AsyncParsableCommand {
     }
 
     struct Clear: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete every lookup.")
+        static let configuration = CommandConfiguration(
+            commandName: "clear", abstract: "Delete every lookup.")
 
         func run() async throws {
             try await CommandContext.with(try .local) { context in

@@ -6,6 +6,7 @@ import Foundation
 /// `brolly now`: current conditions.
 struct Now: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "now",
         abstract: "Current conditions, today's range and a short outlook.",
         discussion: """
             Examples:

@@ -7,6 +7,7 @@ import Foundation
 /// `brolly places`: saved places, in your order; the first is the default place.
 struct Places: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "places",
         abstract: "Saved places: list, add, rename, move, remove. The first is the default place.",
         subcommands: [List.self, Add.self, Rename.self, Move.self, Remove.self], defaultSubcommand: List.self)
 
@@ -29,7 +30,8 @@ struct Places: AsyncParsableCommand {
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List saved places in order.")
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "List saved places in order.")
         @Flag(name: .long, help: "Print JSON (the API's saved-place shape).") var json = false
 
         func run() async throws {
@@ -41,7 +43,8 @@ struct Places: AsyncParsableCommand {
     }
 
     struct Add: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Save a place found by name, or by --lat/--lon.")
+        static let configuration = CommandConfiguration(
+            commandName: "add", abstract: "Save a place found by name, or by --lat/--lon.")
         @Argument(help: "A place name to look up.") var query: String?
         @Option(name: .long, parsing: .unconditional, help: "Latitude (with --lon).") var lat: Double?
         @Option(name: .long, parsing: .unconditional, help: "Longitude (with --lat).") var lon: Double?
@@ -72,7 +75,8 @@ struct Places: AsyncParsableCommand {
     }
 
     struct Rename: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Give a saved place a custom name (or --clear it).")
+        static let configuration = CommandConfiguration(
+            commandName: "rename", abstract: "Give a saved place a custom name (or --clear it).")
         @Argument(help: "The place's id (#N in the list).") var id: Int64
         @Argument(help: "The custom name.") var name: String?
         @Flag(name: .long, help: "Remove the custom name.") var clear = false
@@ -91,7 +95,8 @@ struct Places: AsyncParsableCommand {
     }
 
     struct Move: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Move a saved place to a position (1 = first, the default).")
+        static let configuration = CommandConfiguration(
+            commandName: "move", abstract: "Move a saved place to a position (1 = first, the default).")
         @Argument(help: "The place's id (#N in the list).") var id: Int64
         @Argument(help: "The new position, from 1.") var position: Int
 
@@ -105,7 +110,8 @@ struct Places: AsyncParsableCommand {
     }
 
     struct Remove: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove a saved place.")
+        static let configuration = CommandConfiguration(
+            commandName: "remove", abstract: "Remove a saved place.")
         @Argument(help: "The place's id (#N in the list).") var id: Int64
 
         func run() async throws {

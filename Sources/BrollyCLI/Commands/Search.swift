@@ -6,6 +6,7 @@ import Foundation
 /// `brolly search`: places matching a name.
 struct Search: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "search",
         abstract: "Find places by name, with region, country and coordinates.",
         discussion: """
             Examples:

@@ -9,6 +9,7 @@ import Logging
 /// `brolly serve`: the JSON API and the web app.
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "serve",
         abstract: "Serve the JSON API and the web app (default http://127.0.0.1:8080).",
         discussion: """
             Also reads BROLLY_HOST, BROLLY_PORT, BROLLY_LEAFLET_DIR, BROLLY_WEB_DIR, BROLLY_LOG_LEVEL,

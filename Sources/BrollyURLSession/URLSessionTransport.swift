@@ -1,3 +1,4 @@
+import BrollyCore
 import Foundation
 
 #if canImport(FoundationNetworking)
