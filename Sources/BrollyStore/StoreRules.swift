@@ -53,7 +53,13 @@ public enum StoreRules {
     /// Whether `lookup` repeats a lookup of `coordinate` at `createdAt`: the same place (the
     /// cache's ~1 km key) within `repeatWindow`.
     public static func repeats(_ lookup: LookupRecord, coordinate: Coordinate, createdAt: Date) -> Bool {
-        lookup.coordinate.cacheKey == coordinate.cacheKey && lookup.createdAt.timeIntervalSince(createdAt) < repeatWindow
+        lookup.coordinate.cacheKey == coordinate.cacheKey && isWithinRepeatWindow(lookup.createdAt, since: createdAt)
+    }
+
+    /// Whether a lookup at `time` is within `repeatWindow` of one at `since` (the place being
+    /// known to be the same: the server's buffer keys its entries by the place's cache key).
+    public static func isWithinRepeatWindow(_ time: Date, since: Date) -> Bool {
+        time.timeIntervalSince(since) < repeatWindow
     }
 
     /// What saving a lookup does to the history.

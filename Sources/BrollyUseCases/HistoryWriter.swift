@@ -70,8 +70,9 @@ public final class HistoryWriter: Sendable {
     public func record(_ lookup: LookupRecord) -> Bool {
         let key = Self.key(lookup.device, lookup.coordinate)
         let outcome: Bool? = buffer.withLock { b in
+            // The same place (the key is the device and the place's cache key) within the window.
             if let i = b.latestOfDevice[lookup.device], b.latestOfPlace[key] == i,
-                StoreRules.repeats(lookup, coordinate: b.pending[i].coordinate, createdAt: b.pending[i].createdAt)
+                StoreRules.isWithinRepeatWindow(lookup.createdAt, since: b.pending[i].createdAt)
             {
                 let address = lookup.address ?? b.pending[i].address
                 b.pending[i] = lookup
