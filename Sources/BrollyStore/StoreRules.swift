@@ -62,35 +62,48 @@ public enum StoreRules {
         time.timeIntervalSince(since) < repeatWindow
     }
 
-    /// What saving a lookup does to the history.
+    /// What the repeat rule needs to know of the device's latest entry (an engine reads these
+    /// columns only, not the entry's weather).
+    public struct LatestLookup: Sendable {
+        public var id: Int64
+        public var coordinate: Coordinate
+        public var createdAt: Date
+
+        public init(id: Int64, coordinate: Coordinate, createdAt: Date) {
+            self.id = id
+            self.coordinate = coordinate
+            self.createdAt = createdAt
+        }
+    }
+
+    /// What saving a lookup does to the history: the entry's values either update the device's
+    /// latest entry `id` (its time, weather and name; its address only when the lookup brings one,
+    /// else the one it has is kept) or make a new entry.
     public enum HistoryWrite: Sendable {
-        /// The device's latest entry (which has an id), brought up to date.
-        case update(HistoryEntry)
-        /// A new entry to insert.
+        case update(id: Int64, HistoryEntry)
         case insert(HistoryEntry)
 
         public var entry: HistoryEntry {
             switch self {
-            case .update(let e), .insert(let e): e
+            case .update(_, let e), .insert(let e): e
             }
         }
     }
 
-    /// Saving `lookup` when the device's latest entry is `latest`: a repeat updates it (keeping
-    /// its address unless the lookup brings one), anything else is a new entry.
-    public static func write(_ lookup: LookupRecord, latest: HistoryEntry?) -> HistoryWrite {
+    /// Saving `lookup` when the device's latest entry is `latest`: a repeat updates it, anything
+    /// else is a new entry.
+    public static func write(_ lookup: LookupRecord, latest: LatestLookup?) -> HistoryWrite {
         let name = lookup.report.place.name.isEmpty ? Place.unnamed(lookup.coordinate).name : lookup.report.place.name
-        if var latest, latest.id != nil, repeats(lookup, coordinate: latest.coordinate, createdAt: latest.createdAt) {
-            latest.createdAt = lookup.createdAt
-            latest.weather = lookup.report
-            latest.placeName = name
-            if let address = lookup.address { latest.address = address }
-            return .update(latest)
+        var entry = HistoryEntry(
+            deviceId: lookup.device, createdAt: lookup.createdAt, latitude: lookup.coordinate.latitude,
+            longitude: lookup.coordinate.longitude, placeName: name, address: lookup.address, weather: lookup.report)
+        if let latest, repeats(lookup, coordinate: latest.coordinate, createdAt: latest.createdAt) {
+            entry.id = latest.id
+            entry.latitude = latest.coordinate.latitude
+            entry.longitude = latest.coordinate.longitude
+            return .update(id: latest.id, entry)
         }
-        return .insert(
-            HistoryEntry(
-                deviceId: lookup.device, createdAt: lookup.createdAt, latitude: lookup.coordinate.latitude,
-                longitude: lookup.coordinate.longitude, placeName: name, address: lookup.address, weather: lookup.report))
+        return .insert(entry)
     }
 
     /// The entries (made since a moment before the patch's time, for its place, still without an

@@ -53,34 +53,42 @@ extension PostgresDatabase {
         }
     }
 
-    /// Saves one lookup as `StoreRules.write` decides, given the device's latest entry.
+    /// Saves one lookup as `StoreRules.write` decides; the latest entry is read by its id, place
+    /// and time only.
     static func save(_ lookup: LookupRecord, on c: PostgresConnection) async throws -> HistoryEntry {
         let latest = try await rows(
             c.query(
                 """
-                SELECT \(unescaped: historyColumns) FROM history WHERE device_id = \(lookup.device)
+                SELECT id, latitude, longitude, created_at FROM history WHERE device_id = \(lookup.device)
                 ORDER BY created_at DESC, id DESC LIMIT 1
-                """, logger: quiet), historyEntry
-        ).first
-        switch StoreRules.write(lookup, latest: latest) {
-        case .update(let entry):
-            guard let id = entry.id else { return entry }
+                """, logger: quiet)
+        ) { r in
+            StoreRules.LatestLookup(
+                id: try r["id"].decode(Int64.self),
+                coordinate: Coordinate(latitude: try r["latitude"].decode(Double.self), longitude: try r["longitude"].decode(Double.self)),
+                createdAt: try r["created_at"].decode(Date.self))
+        }.first
+        let write = StoreRules.write(lookup, latest: latest)
+        var entry = write.entry
+        let weather = try json(entry.weather)
+        let address = try entry.address.map { try json($0) }
+        switch write {
+        case .update(let id, _):
             try await c.query(
                 """
-                UPDATE history SET created_at = \(entry.createdAt), weather = \(try json(entry.weather)), place_name = \(entry.placeName),
-                    address = \(try entry.address.map { try json($0) }) WHERE id = \(id)
+                UPDATE history SET created_at = \(entry.createdAt), weather = \(weather), place_name = \(entry.placeName),
+                    address = COALESCE(\(address), address) WHERE id = \(id)
                 """, logger: quiet)
-            return entry
-        case .insert(var entry):
+        case .insert:
             let inserted = try await c.query(
                 """
                 INSERT INTO history (device_id, created_at, latitude, longitude, place_name, address, weather)
                 VALUES (\(entry.deviceId), \(entry.createdAt), \(entry.latitude), \(entry.longitude), \(entry.placeName),
-                        \(try entry.address.map { try json($0) }), \(try json(entry.weather))) RETURNING id
+                        \(address), \(weather)) RETURNING id
                 """, logger: quiet)
             entry.id = try await column(inserted, "id", as: Int64.self).first
-            return entry
         }
+        return entry
     }
 
     static func trimHistory(device: String, on c: PostgresConnection) async throws {

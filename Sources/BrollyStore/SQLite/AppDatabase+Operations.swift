@@ -136,19 +136,43 @@ extension AppDatabase {
         }
     }
 
+    /// Saves one lookup as `StoreRules.write` decides. The latest entry is read by its id, place
+    /// and time only, and the row is written with plain SQL: a command's lookup never decodes an
+    /// old weather snapshot, nor pays for record encoding's dynamic casts.
     @discardableResult
     static func save(_ lookup: LookupRecord, db: Database) throws -> HistoryEntry {
         try ensureDevice(lookup.device, db: db, now: lookup.createdAt)
-        let latest = try HistoryEntry.filter(HistoryEntry.Columns.deviceId == lookup.device)
-            .order(HistoryEntry.Columns.createdAt.desc, HistoryEntry.Columns.id.desc).fetchOne(db)
-        switch StoreRules.write(lookup, latest: latest) {
-        case .update(let entry):
-            try entry.update(db)
-            return entry
-        case .insert(var entry):
-            try entry.insert(db)
-            return entry
+        let latest = try Row.fetchOne(
+            db, sql: "SELECT id, latitude, longitude, createdAt FROM history WHERE deviceId = ? ORDER BY createdAt DESC, id DESC LIMIT 1",
+            arguments: [lookup.device]
+        ).map { row in
+            StoreRules.LatestLookup(
+                id: row["id"], coordinate: Coordinate(latitude: row["latitude"], longitude: row["longitude"]), createdAt: row["createdAt"])
         }
+        let write = StoreRules.write(lookup, latest: latest)
+        var entry = write.entry
+        let weather = try json(entry.weather, column: "weather")
+        let address = try entry.address.map { try json($0, column: "address") }
+        switch write {
+        case .update(let id, _):
+            try db.execute(
+                sql: "UPDATE history SET createdAt = ?, weather = ?, placeName = ?, address = COALESCE(?, address) WHERE id = ?",
+                arguments: [entry.createdAt, weather, entry.placeName, address, id])
+        case .insert:
+            try db.execute(
+                sql: """
+                    INSERT INTO history (deviceId, createdAt, latitude, longitude, placeName, address, weather)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [entry.deviceId, entry.createdAt, entry.latitude, entry.longitude, entry.placeName, address, weather])
+            entry.id = db.lastInsertedRowID
+        }
+        return entry
+    }
+
+    /// A JSON column as the record types write and read it (GRDB's coders for that column).
+    static func json<T: Encodable>(_ value: T, column: String) throws -> String {
+        String(decoding: try HistoryEntry.databaseJSONEncoder(for: column).encode(value), as: UTF8.self)
     }
 
     static func trimHistory(device: String, db: Database) throws {
