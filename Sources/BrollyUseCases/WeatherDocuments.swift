@@ -46,21 +46,29 @@ public final class WeatherDocuments<Encoded: Sendable>: Sendable {
         self.encode = encode
     }
 
+    /// A recent answer to the request the adapter names `requestKey` (its raw query, say), while
+    /// it still answers; recorded in the history of the device `history` when one is given. The
+    /// adapter asks this before parsing the request: the hot path of repeated requests.
+    public func recent(requestKey: String, history: String?) -> Encoded? {
+        guard let answer = answers.get(requestKey)?.value, answers(answer) else { return nil }
+        if let history { useCases.record(answer.report, at: answer.report.place.coordinate, device: history) }
+        return answer.encoded
+    }
+
     /// The weather document for `query` (resolved for `device`: its saved places) in `units` and
-    /// `language`; recorded in the history of the device `history` when one is given.
-    public func document(for query: PlaceQuery, units: UnitSystem, language: String, device: String, history: String?)
-        async throws -> (Encoded, Source)
-    {
-        let memoKey = Self.memoKey(query, units: units, language: language)
-        if let memoKey, let answer = answers.get(memoKey)?.value, answers(answer) {
-            if let history { useCases.record(answer.report, at: answer.report.place.coordinate, device: history) }
-            return (answer.encoded, .memo)
-        }
+    /// `language`; recorded in the history of the device `history` when one is given. The answer
+    /// is kept under `requestKey` (the adapter's name for the request) or, without one, under a key
+    /// made from the query, units and language.
+    public func document(
+        for query: PlaceQuery, units: UnitSystem, language: String, device: String, history: String?, requestKey: String? = nil
+    ) async throws -> (Encoded, Source) {
+        let memoKey = requestKey ?? Self.memoKey(query, units: units, language: language)
+        if let memoKey, let encoded = recent(requestKey: memoKey, history: history) { return (encoded, .memo) }
         let (result, pack) = try await weather(for: query, language: language, device: device, history: history, full: true)
         let r = result.report
         // What the body is made from: the request, the cache entry it answers from, the name the
         // place was given and the helpers' parts.
-        var key = memoKey ?? "\(query)|\(units.rawValue)|\(language)"
+        var key = Self.memoKey(query, units: units, language: language) ?? "\(query)|\(units.rawValue)|\(language)"
         key += "|" + String(Int(r.fetchedAt.timeIntervalSince1970 * 1000)) + (result.isStale ? "|s|" : "|f|")
         key += r.place.name + "|" + (r.place.region ?? "") + "|" + r.place.country
         key += "|" + (result.fallbackFrom?.rawValue ?? "")

@@ -48,9 +48,18 @@ struct WeatherController: Sendable {
 
     /// `GET /api/v1/weather?lat=&lon=[&units=]` or `?place=NAME[&units=]`: the weather contract.
     @Sendable func weather(_ request: Request, context: AppRequestContext) async throws -> Response {
+        // A repeat of a recent request is answered before parsing it (its query and languages are
+        // what the answer was made from).
+        var requestKey = request.uri.query ?? ""
+        if let languages = request.headers[.acceptLanguage] { requestKey += "#" + languages }
+        if let json = documents.recent(requestKey: requestKey, history: history(context)) {
+            metrics.weatherAnswerFromCache()
+            return json.response(cacheControl: "public, no-cache")
+        }
         let asked = try Asked(request)
         let (json, source) = try await documents.document(
-            for: asked.place, units: asked.units, language: asked.language, device: context.deviceID, history: history(context))
+            for: asked.place, units: asked.units, language: asked.language, device: context.deviceID, history: history(context),
+            requestKey: requestKey)
         switch source {
         case .memo: metrics.weatherAnswerFromCache()
         case .lookup(let result): metrics.weatherAnswer(result)
