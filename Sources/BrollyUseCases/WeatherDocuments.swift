@@ -33,14 +33,6 @@ public final class WeatherDocuments<Encoded: Sendable>: Sendable {
         let answersFor: TimeInterval
     }
 
-    /// Where an answer came from, for the metrics.
-    public enum Source: Sendable {
-        /// A recent answer to the same request.
-        case memo
-        /// A lookup through the weather service.
-        case lookup(WeatherResult)
-    }
-
     public init(useCases: UseCases, encode: @escaping @Sendable (WeatherDocument) throws -> Encoded) {
         self.useCases = useCases
         self.encode = encode
@@ -56,19 +48,19 @@ public final class WeatherDocuments<Encoded: Sendable>: Sendable {
     }
 
     /// The weather document for `query` (resolved for `device`: its saved places) in `units` and
-    /// `language`; recorded in the history of the device `history` when one is given. The answer
-    /// is kept under `requestKey` (the adapter's name for the request) or, without one, under a key
-    /// made from the query, units and language.
+    /// `language`, looked up (the adapter asks `recent` first); recorded in the history of the
+    /// device `history` when one is given. The answer is kept for `recent` under `requestKey` (the
+    /// adapter's name for the request) or, without one, under a key made from the query, units and
+    /// language; a device's own places are not kept.
     public func document(
         for query: PlaceQuery, units: UnitSystem, language: String, device: String, history: String?, requestKey: String? = nil
-    ) async throws -> (Encoded, Source) {
-        let memoKey = requestKey ?? Self.memoKey(query, units: units, language: language)
-        if let memoKey, let encoded = recent(requestKey: memoKey, history: history) { return (encoded, .memo) }
+    ) async throws -> (Encoded, WeatherResult) {
         let (result, pack) = try await weather(for: query, language: language, device: device, history: history, full: true)
         let r = result.report
+        let queryKey = Self.memoKey(query, units: units, language: language)
         // What the body is made from: the request, the cache entry it answers from, the name the
         // place was given and the helpers' parts.
-        var key = Self.memoKey(query, units: units, language: language) ?? "\(query)|\(units.rawValue)|\(language)"
+        var key = queryKey ?? "\(query)|\(units.rawValue)|\(language)"
         key += "|" + String(Int(r.fetchedAt.timeIntervalSince1970 * 1000)) + (result.isStale ? "|s|" : "|f|")
         key += r.place.name + "|" + (r.place.region ?? "") + "|" + r.place.country
         key += "|" + (result.fallbackFrom?.rawValue ?? "")
@@ -85,14 +77,14 @@ public final class WeatherDocuments<Encoded: Sendable>: Sendable {
             body = try encode(WeatherDocument(result, units: units, language: pack))
             encoded.set(key, CacheEntry(value: body, receivedAt: r.fetchedAt))
         }
-        if let memoKey, !result.isStale, result.refreshError == nil {
+        if let memoKey = queryKey.map({ requestKey ?? $0 }), !result.isStale, result.refreshError == nil {
             let complete = result.lacking.isEmpty && result.fallbackFrom == nil
             let answer = Answer(
                 encoded: body, report: r, madeAt: Date(),
                 answersFor: complete ? useCases.services.alerts.freshFor : Self.incompleteSeconds)
             answers.set(memoKey, CacheEntry(value: answer, receivedAt: r.fetchedAt))
         }
-        return (body, .lookup(result))
+        return (body, result)
     }
 
     /// The weather for `query` (with air quality and alerts when `full`, else alerts only) and

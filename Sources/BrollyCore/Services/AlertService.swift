@@ -33,7 +33,6 @@ public final class AlertService: Sendable {
     public let sources: Sources
     let network: NetworkService
     let cache: FileCache
-    let memory: MemoryCache<[CAPMessage]>?
     /// Each source's answers: cached for the fresh window, one call per source key at a time; a
     /// failed key is not asked again for a minute (at most the fresh window), doubled while it
     /// keeps failing, and a source that refused the API key not for an hour — so a failing source
@@ -42,7 +41,7 @@ public final class AlertService: Sendable {
     public let freshFor: TimeInterval
     /// How old a source's answer may be and still stand in when it fails (its alerts carry their
     /// own expiry, so old answers never show expired alerts).
-    public let usableFor: TimeInterval = 6 * 3600
+    public var usableFor: TimeInterval { fetcher.usableFor }
     let now: @Sendable () -> Date
 
     public init(
@@ -55,8 +54,6 @@ public final class AlertService: Sendable {
         self.sources = sources
         self.cache = cache
         self.freshFor = freshFor
-        let memory = keepsEntriesInMemory ? MemoryCache<[CAPMessage]>(capacity: memoryEntries) : nil
-        self.memory = memory
         self.now = now
         fetcher = CachedFetcher(
             cache: cache, freshFor: freshFor, usableFor: 6 * 3600, failures: FailureMemory(base: min(60, freshFor), max: 900),
@@ -202,14 +199,14 @@ public final class AlertService: Sendable {
         var out: [CAPMessage] = []
         for link in parsed.links.prefix(20) {
             let key = "cap-doc-\(Checksum.hex(Data(link.absoluteString.utf8)))"
-            if let cached = cache.read([CAPMessage].self, key: key, memory: memory) {
+            if let cached = cache.read([CAPMessage].self, key: key, memory: fetcher.memory) {
                 out += cached.value
                 continue
             }
             guard let r = try? await network.get(link, headers: ["Accept": "application/cap+xml, application/xml"], provider: "CAP feed"),
                 let messages = try? CAPDecoding.xml(r.body).messages
             else { continue }
-            try? cache.write(messages, key: key, receivedAt: now(), memory: memory)
+            try? cache.write(messages, key: key, receivedAt: now(), memory: fetcher.memory)
             out += messages
         }
         return out

@@ -57,13 +57,10 @@ struct WeatherController: Sendable {
             return json.response(cacheControl: "public, no-cache")
         }
         let asked = try Asked(request)
-        let (json, source) = try await documents.document(
+        let (json, result) = try await documents.document(
             for: asked.place, units: asked.units, language: asked.language, device: context.deviceID, history: history(context),
             requestKey: requestKey)
-        switch source {
-        case .memo: metrics.weatherAnswerFromCache()
-        case .lookup(let result): metrics.weatherAnswer(result)
-        }
+        metrics.weatherAnswer(result)
         return json.response(cacheControl: "public, no-cache")
     }
 
