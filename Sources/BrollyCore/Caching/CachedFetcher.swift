@@ -40,7 +40,6 @@ public final class CachedFetcher<Value: Codable & Sendable>: Sendable {
     public struct Answer: Sendable {
         public var value: Value
         public var isStale: Bool
-        public var receivedAt: Date
     }
 
     /// The cached answer for `key` while it is usable, without a call.
@@ -54,7 +53,7 @@ public final class CachedFetcher<Value: Codable & Sendable>: Sendable {
         guard let entry else { return nil }
         let age = at.timeIntervalSince(entry.receivedAt)
         guard age < usableFor else { return nil }
-        return Answer(value: entry.value, isStale: age < 0 || age >= freshFor, receivedAt: entry.receivedAt)
+        return Answer(value: entry.value, isStale: age < 0 || age >= freshFor)
     }
 
     /// The answer for `key`: fresh from the cache; else `call`'s (one at a time per key), waited
@@ -73,7 +72,7 @@ public final class CachedFetcher<Value: Codable & Sendable>: Sendable {
         let value: Value? =
             if let grace { await FirstOf.value(task, orNilBy: startedAt.addingTimeInterval(grace)) } else { try? await task.value }
         guard let value else { return cached }
-        return Answer(value: value, isStale: false, receivedAt: stamp?(value) ?? now())
+        return Answer(value: value, isStale: false)
     }
 
     /// Like `answer`, for a caller that shows why nothing could be had: the call's error is thrown
@@ -89,7 +88,7 @@ public final class CachedFetcher<Value: Codable & Sendable>: Sendable {
         }
         do {
             let value = try await task.value
-            return Answer(value: value, isStale: false, receivedAt: stamp?(value) ?? now())
+            return Answer(value: value, isStale: false)
         } catch {
             if let cached { return cached }
             throw error
