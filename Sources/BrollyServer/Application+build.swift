@@ -155,7 +155,8 @@ public func buildApplication(
         services.append(
             AlertPoller(
                 useCases: useCases, vapid: vapid, transport: transport, interval: settings.alertPollSeconds, logger: logger,
-                holder: "\(ProcessInfo.processInfo.hostName):\(settings.port):\(getpid())"))
+                holder: "\(ProcessInfo.processInfo.hostName):\(settings.port):\(getpid())",
+                watcher: PushWatcher(useCases: useCases, interval: settings.watchSeconds, budget: settings.watchBudget)))
     }
     let parts = ServerParts(useCases: useCases, settings: settings, metrics: metrics)
     let api = makeRouter(parts, api: true, site: false)

@@ -32,6 +32,13 @@ public struct ServerSettings: Sendable {
     public var vapidSubject = "https://github.com/brolly-weather/brolly"
     /// `BROLLY_ALERT_POLL_SECONDS` (default 300): how often saved places' alerts are checked for pushes.
     public var alertPollSeconds: Double = 300
+    /// How often the rain and morning watcher looks (`BROLLY_WATCH_SECONDS`; 900: Open-Meteo's
+    /// forecast is not asked for one place more often than that for the watcher).
+    public var watchSeconds: Double = 900
+    /// The watcher's own share of the forecast provider's budget (`BROLLY_WATCH_BUDGET`, like
+    /// `500/h,2500/day`: by default a quarter of Open-Meteo's free daily allowance). Places whose
+    /// forecast is cached and young cost nothing.
+    public var watchBudget = Budget([RateLimit(500, per: 3_600), RateLimit(2_500, per: 86_400)])
     /// `BROLLY_PUSH_ALLOW_INSECURE=1`: allow `http` push endpoints on loopback (tests only).
     public var pushAllowInsecure = false
     /// The server's VAPID key (made once in the data directory by ``loadVAPIDKey(at:)``); without
@@ -134,6 +141,17 @@ public struct ServerSettings: Sendable {
                 throw BrollyServerError.invalidSetting("BROLLY_ALERT_POLL_SECONDS must be between 0.5 and 86400, got \(raw)")
             }
             settings.alertPollSeconds = n
+        }
+        if let raw = value("BROLLY_WATCH_SECONDS") {
+            guard let n = Double(raw), n.isFinite, n >= 0.5, n <= 86_400 else {
+                throw BrollyServerError.invalidSetting("BROLLY_WATCH_SECONDS must be between 0.5 and 86400, got \(raw)")
+            }
+            settings.watchSeconds = n
+        }
+        if let raw = value("BROLLY_WATCH_BUDGET") {
+            do { settings.watchBudget = try Budget.parse(raw) } catch let error as BrollyError {
+                throw BrollyServerError.invalidSetting("BROLLY_WATCH_BUDGET: \(error.message)")
+            }
         }
         settings.pushAllowInsecure = ["1", "true", "yes", "on"].contains(value("BROLLY_PUSH_ALLOW_INSECURE")?.lowercased() ?? "")
         if let raw = value("BROLLY_LOG_LEVEL") {

@@ -14,10 +14,14 @@ public struct PushSubscription: Codable, Sendable, Hashable, FetchableRecord, Pe
     public var auth: String
     public var minimumSeverity: AlertSeverity
     public var createdAt: Date
+    /// Rain alerts, the morning summary, places, language and units (stored as JSON).
+    public var settings: PushSettings
 
     public init(
-        id: String, deviceId: String, endpoint: String, p256dh: String, auth: String, minimumSeverity: AlertSeverity, createdAt: Date
+        id: String, deviceId: String, endpoint: String, p256dh: String, auth: String, minimumSeverity: AlertSeverity, createdAt: Date,
+        settings: PushSettings = PushSettings()
     ) {
+        self.settings = settings
         self.id = id
         self.deviceId = deviceId
         self.endpoint = endpoint
@@ -41,6 +45,7 @@ extension AppDatabase {
                 existing.p256dh = s.p256dh
                 existing.auth = s.auth
                 existing.minimumSeverity = s.minimumSeverity
+                existing.settings = s.settings
                 try existing.update(db)
                 return existing
             }
@@ -64,6 +69,43 @@ extension AppDatabase {
     public func unsubscribe(id: String, device: String) throws -> Bool {
         try writer.write { db in
             try PushSubscription.filter(Column("id") == id && Column("deviceId") == device).deleteAll(db) > 0
+        }
+    }
+
+    /// Replaces the settings of one of the device's subscriptions; nil when it has none with this id.
+    public func updateSubscription(id: String, device: String, settings: PushSettings, minimumSeverity: AlertSeverity?) throws -> PushSubscription? {
+        try writer.write { db in
+            guard var s = try PushSubscription.filter(Column("id") == id && Column("deviceId") == device).fetchOne(db) else { return nil }
+            s.settings = settings
+            if let minimumSeverity { s.minimumSeverity = minimumSeverity }
+            try s.update(db)
+            return s
+        }
+    }
+
+    /// What the watcher remembers for a subscription (key → value), e.g. the rain event last pushed.
+    public func pushStates(subscription: String) throws -> [String: String] {
+        try writer.read { db in
+            var out: [String: String] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT key, value FROM pushState WHERE subscriptionId = ?", arguments: [subscription]) {
+                out[row["key"]] = row["value"]
+            }
+            return out
+        }
+    }
+
+    /// Sets (or, with nil, removes) one remembered value of a subscription.
+    public func setPushState(subscription: String, key: String, value: String?, now: Date = Date()) throws {
+        try writer.write { db in
+            if let value {
+                try db.execute(
+                    sql: """
+                        INSERT INTO pushState (subscriptionId, key, value, updatedAt) VALUES (?, ?, ?, ?)
+                        ON CONFLICT(subscriptionId, key) DO UPDATE SET value = excluded.value, updatedAt = excluded.updatedAt
+                        """, arguments: [subscription, key, value, now])
+            } else {
+                try db.execute(sql: "DELETE FROM pushState WHERE subscriptionId = ? AND key = ?", arguments: [subscription, key])
+            }
         }
     }
 

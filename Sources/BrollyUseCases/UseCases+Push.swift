@@ -2,18 +2,29 @@ import BrollyCore
 import BrollyStore
 import Foundation
 
-/// A subscription as the API shows it: `{id, endpoint, minimumSeverity, createdAt}`.
+/// A subscription as the API shows it: `{id, endpoint, minimumSeverity, createdAt, rain, morning,
+/// places?, language, units}`.
 public struct PushSubscriptionDocument: Codable, Sendable, Hashable {
     public var id: String
     public var endpoint: String
     public var minimumSeverity: AlertSeverity
     public var createdAt: String
+    public var rain: PushSettings.Rain
+    public var morning: PushSettings.Morning
+    public var places: [Int64]?
+    public var language: String
+    public var units: UnitSystem
 
     public init(_ s: PushSubscription) {
         id = s.id
         endpoint = s.endpoint
         minimumSeverity = s.minimumSeverity
         createdAt = LocalTime.iso8601(s.createdAt, in: TimeZone(secondsFromGMT: 0)!)
+        rain = s.settings.rain
+        morning = s.settings.morning
+        places = s.settings.places
+        language = s.settings.language
+        units = s.settings.units
     }
 }
 
@@ -38,7 +49,8 @@ extension UseCases {
     /// Adds (or updates) the device's subscription. `p256dh` and `auth` are the browser's keys,
     /// base64url; the endpoint has been checked by the caller.
     public func subscribe(
-        device: String, endpoint: URL, p256dh: String, auth: String, minimumSeverity: AlertSeverity
+        device: String, endpoint: URL, p256dh: String, auth: String, minimumSeverity: AlertSeverity,
+        settings change: PushSettingsChange = PushSettingsChange()
     ) async throws -> PushSubscriptionDocument {
         guard let key = Base64URL.decode(p256dh), key.count == 65, key.first == 4 else {
             throw BrollyError.invalidInput("'keys.p256dh' must be a base64url P-256 public key (65 bytes)")
@@ -48,8 +60,20 @@ extension UseCases {
         }
         let subscription = PushSubscription(
             id: UUID().uuidString.lowercased(), deviceId: device, endpoint: endpoint.absoluteString, p256dh: p256dh, auth: auth,
-            minimumSeverity: minimumSeverity, createdAt: now())
+            minimumSeverity: minimumSeverity, createdAt: now(), settings: try change.applied(to: PushSettings()))
         return PushSubscriptionDocument(try await services.store.subscribe(subscription, now: now()))
+    }
+
+    /// Changes one of the device's subscriptions (rain, morning, places, language, units, severity).
+    public func updateSubscription(id: String, device: String, _ change: PushSettingsChange) async throws -> PushSubscriptionDocument {
+        let store = services.store
+        guard let current = try await store.subscriptions(device: device).first(where: { $0.id == id }) else {
+            throw BrollyError.noSuchItem("no push subscription \(id)")
+        }
+        let settings = try change.applied(to: current.settings)
+        guard let saved = try await store.updateSubscription(id: id, device: device, settings: settings, minimumSeverity: try change.severity())
+        else { throw BrollyError.noSuchItem("no push subscription \(id)") }
+        return PushSubscriptionDocument(saved)
     }
 
     public func subscriptions(device: String) async throws -> [PushSubscriptionDocument] {
@@ -63,7 +87,7 @@ extension UseCases {
     }
 
     /// Every alert at or above each subscription's severity, at each saved place of its device,
-    /// not pushed to it before. Each place's alerts are looked up once per poll (and cached for
+    /// not pushed to it before, once per subscription (two places under one warning: one push). Each place's alerts are looked up once per poll (and cached for
     /// their window), however many subscriptions share it.
     public func pendingPushes(language: String = "en") async throws -> [PendingPush] {
         var byDevice: [String: [PushSubscription]] = [:]
@@ -86,7 +110,9 @@ extension UseCases {
                 for subscription in subscriptions {
                     for alert in alertsAt[key] ?? [] where alert.severity >= subscription.minimumSeverity {
                         let pending = PendingPush(subscription: subscription, place: saved, alert: alert)
-                        if delivered[subscription.id]?.contains(pending.alertKey) != true { out.append(pending) }
+                        // Once per subscription and alert, however many of its places lie under it
+                        // (named by the first in the device's order).
+                        if delivered[subscription.id, default: []].insert(pending.alertKey).inserted { out.append(pending) }
                     }
                 }
             }

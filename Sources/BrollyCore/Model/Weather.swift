@@ -259,6 +259,8 @@ public struct NowcastSlot: Codable, Sendable, Hashable {
     public var start: Date { end.addingTimeInterval(-900) }
     /// 0.1 mm in a quarter hour (0.4 mm/h) or more: rain a person notices.
     public var isWet: Bool { precipitation >= 0.1 }
+    /// Falling as snow: at least half of it (1 mm of water is about 0.7 cm of snow).
+    public var isSnow: Bool { (snowfall ?? 0) >= 0.35 * precipitation && precipitation > 0 }
 }
 
 extension WeatherReport {

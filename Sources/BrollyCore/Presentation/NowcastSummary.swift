@@ -10,8 +10,7 @@ public enum NowcastSummary {
         let horizon = now.addingTimeInterval(2 * 3600)
         let ahead = slots.filter { $0.end > now && $0.start < horizon }
         guard let first = ahead.first else { return nil }
-        // Snow when at least half of it falls as snow (1 mm of water is about 0.7 cm of snow).
-        let word = ahead.contains { $0.isWet && ($0.snowfall ?? 0) >= 0.35 * $0.precipitation } ? l.text("snowWord") : l.text("rainWord")
+        let word = ahead.contains { $0.isWet && $0.isSnow } ? l.text("snowWord") : l.text("rainWord")
         if first.isWet && first.start <= now {
             guard let dry = ahead.firstIndex(where: { !$0.isWet }) else {
                 let covered = ahead.last!.end.timeIntervalSince(now)
@@ -32,7 +31,7 @@ public enum NowcastSummary {
     }
 
     /// Seconds as whole minutes rounded to 5 (never below 5: "in about 5 min" rather than "0 min").
-    static func minutes(_ seconds: TimeInterval) -> Int {
+    public static func minutes(_ seconds: TimeInterval) -> Int {
         max(5, Int((seconds / 300).rounded()) * 5)
     }
 }

@@ -1,4 +1,5 @@
 import BrollyCore
+import BrollyStore
 import BrollyUseCases
 import Foundation
 import Logging
@@ -9,6 +10,10 @@ import ServiceLifecycle
 /// once (what was sent is stored, so a restart does not resend). `404`/`410` from the push service
 /// remove the subscription; `429` and `5xx` are retried at later polls, at most `maxAttempts` times.
 /// Stops cleanly on SIGTERM.
+///
+/// With a `watcher`, the same instance also runs the rain and morning watcher every
+/// `watcher.interval` seconds (`BROLLY_WATCH_SECONDS`), under the same lease and with the same
+/// handling of the push service's answers.
 ///
 /// Several servers on one PostgreSQL poll once for the cluster: only the instance holding the
 /// `alert-poller` lease polls. It renews the lease every `leaseCheck` seconds (and during a long
@@ -31,11 +36,16 @@ struct AlertPoller: Service {
     let leaseCheck: Double = 10
     /// When the lease was last renewed during a poll.
     let renewedAt = Locked<Date>(.distantPast)
+    /// Rain alerts and morning summaries; nil: none.
+    let watcher: PushWatcher?
+    /// Rain and morning pushes delivered, by type (for metrics).
+    let watchPushes = Locked<[String: Int]>([:])
 
     func run() async throws {
         logger.info("alert poller: every \(interval) s (as \(holder))")
         await cancelWhenGracefulShutdown {
             var lastPoll: Date?
+            var lastWatch: Date?
             var held = false
             while !Task.isCancelled {
                 let holds = await renewLease()
@@ -49,7 +59,16 @@ struct AlertPoller: Service {
                     // One line a round (every 5 minutes by default): operators and tests see it poll.
                     logger.info("alert poller: round done")
                 }
-                try? await Task.sleep(nanoseconds: UInt64(min(interval, leaseCheck) * 1_000_000_000))
+                if holds, let watcher, lastWatch.map({ Date().timeIntervalSince($0) >= watcher.interval }) ?? true {
+                    lastWatch = Date()
+                    await watchOnce(watcher)
+                    let counts = watcher.lastRound.withLock { $0 }
+                    logger.info(
+                        "watcher: round done (\(counts.watched) places watched, \(counts.unwatched) not, \(counts.calls) calls, \(counts.pushes) pushes)"
+                    )
+                }
+                let pause = min(interval, leaseCheck, watcher?.interval ?? .infinity)
+                try? await Task.sleep(nanoseconds: UInt64(pause * 1_000_000_000))
             }
         }
     }
@@ -71,82 +90,131 @@ struct AlertPoller: Service {
         var gone = Set<String>()
         for push in pending where !gone.contains(push.subscription.id) {
             if Task.isCancelled { return }
-            // A long round keeps its lease; one that lost it stops (another instance polls now).
-            if Date().timeIntervalSince(renewedAt.withLock { $0 }) > leaseCheck, await !renewLease() { return }
+            if await !keepsLease() { return }
             let status = await send(push)
             let store = useCases.services.store
-            switch status {
-            case .some(200..<300):
-                try? await store.recordDelivery(subscription: push.subscription.id, alertKey: push.alertKey, status: status!)
-                logger.info("push: \(push.alert.event) at \(push.place.displayName) sent (\(status!))")
-            case .some(404), .some(410):
-                gone.insert(push.subscription.id)
-                try? await store.removeSubscription(id: push.subscription.id)
-                logger.info("push: subscription \(push.subscription.id) is gone (\(status!)): removed")
-            default:
-                let key = push.subscription.id + "|" + push.alertKey
-                let n = attempts.withLock { a -> Int in
-                    a[key, default: 0] += 1
-                    return a[key]!
-                }
-                if n >= maxAttempts || (status.map { (400..<500).contains($0) && $0 != 429 } ?? false) {
-                    // Given up: recorded so that it is not tried forever.
-                    try? await store.recordDelivery(subscription: push.subscription.id, alertKey: push.alertKey, status: status ?? 0)
-                    attempts.withLock { $0[key] = nil }
-                    logger.warning(
-                        "push: \(push.alert.event) to \(push.subscription.id) given up (\(status.map(String.init) ?? "no answer"))")
-                } else {
-                    logger.info(
-                        "push: \(push.alert.event) to \(push.subscription.id) failed (\(status.map(String.init) ?? "no answer")), will retry"
-                    )
-                }
+            let what = "\(push.alert.event) at \(push.place.displayName)"
+            switch await outcome(status, subscription: push.subscription.id, key: push.alertKey, what: what) {
+            case .delivered, .givenUp:
+                try? await store.recordDelivery(subscription: push.subscription.id, alertKey: push.alertKey, status: status ?? 0)
+            case .gone: gone.insert(push.subscription.id)
+            case .retry: break
             }
+        }
+    }
+
+    /// A long round keeps its lease; one that lost it stops (another instance polls now).
+    func keepsLease() async -> Bool {
+        if Date().timeIntervalSince(renewedAt.withLock { $0 }) > leaseCheck { return await renewLease() }
+        return true
+    }
+
+    enum Outcome { case delivered, gone, retry, givenUp }
+
+    /// What a push service's answer means: delivered (2xx); the subscription gone (404, 410:
+    /// removed); to be retried at a later round (429, 5xx, no answer), or given up after
+    /// `maxAttempts` or on another 4xx (then recorded, so it is not tried forever).
+    func outcome(_ status: Int?, subscription: String, key: String, what: String) async -> Outcome {
+        let answer = status.map(String.init) ?? "no answer"
+        switch status {
+        case .some(200..<300):
+            logger.info("push: \(what) sent (\(answer))")
+            return .delivered
+        case .some(404), .some(410):
+            try? await useCases.services.store.removeSubscription(id: subscription)
+            logger.info("push: subscription \(subscription) is gone (\(answer)): removed")
+            return .gone
+        default:
+            let attempt = subscription + "|" + key
+            let n = attempts.withLock { a -> Int in
+                a[attempt, default: 0] += 1
+                return a[attempt]!
+            }
+            if n >= maxAttempts || (status.map { (400..<500).contains($0) && $0 != 429 } ?? false) {
+                attempts.withLock { $0[attempt] = nil }
+                logger.warning("push: \(what) to \(subscription) given up (\(answer))")
+                return .givenUp
+            }
+            logger.info("push: \(what) to \(subscription) failed (\(answer)), will retry")
+            return .retry
+        }
+    }
+
+    /// One round of the rain and morning watcher: what is due, pushed; what was delivered (or
+    /// given up on) remembered.
+    func watchOnce(_ watcher: PushWatcher) async {
+        let pushes: [WatchPush]
+        do { pushes = try await watcher.round() } catch {
+            logger.error("watcher: \(error)")
+            return
+        }
+        var gone = Set<String>()
+        for push in pushes where !gone.contains(push.subscription.id) {
+            if Task.isCancelled { return }
+            if await !keepsLease() { return }
+            guard let json = try? Self.encoder.encode(push.payload) else { continue }
+            let status = await post(json, to: push.subscription, ttl: push.ttl, urgency: push.urgency, topic: push.topic)
+            let what = "\(push.payload.type) (\(push.payload.status ?? "summary")) at \(push.payload.place.name)"
+            switch await outcome(status, subscription: push.subscription.id, key: push.topic + "|" + (push.payload.status ?? "") + (push.payload.start ?? ""), what: what) {
+            case .delivered, .givenUp: try? await watcher.delivered(push)
+            case .gone: gone.insert(push.subscription.id)
+            case .retry: break
+            }
+            if (200..<300).contains(status ?? 0) { watchPushes.withLock { $0[push.payload.type, default: 0] += 1 } }
         }
     }
 
     /// The notification's payload: `{"type": "alert", "place", "alert", "url"}`.
     struct Payload: Encodable {
-        struct PlaceInfo: Encodable {
-            var id: Int64?
-            var name: String
-            var latitude: Double
-            var longitude: Double
-        }
         var type = "alert"
-        var place: PlaceInfo
+        var place: PushPlace
         var alert: WeatherDocument.AlertInfo
         var url: String
     }
 
-    /// Encrypts and POSTs one push; the push service's status, or nil when it could not be reached.
+    /// Encrypts and POSTs one alert; the push service's status, or nil when it could not be reached.
     func send(_ push: PendingPush, now: Date = Date()) async -> Int? {
-        guard let endpoint = URL(string: push.subscription.endpoint),
-            let p256dh = Base64URL.decode(push.subscription.p256dh), let auth = Base64URL.decode(push.subscription.auth)
-        else { return 400 }
         let place = push.place
         let payload = Payload(
-            place: .init(id: place.id, name: place.displayName, latitude: place.latitude, longitude: place.longitude),
-            alert: WeatherDocument.AlertInfo(push.alert, in: place.place.timeZone), url: "/?place=\(place.id ?? 0)")
+            place: PushPlace(place), alert: WeatherDocument.AlertInfo(push.alert, in: place.place.timeZone), url: "/?place=\(place.id ?? 0)")
         do {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            var json = try encoder.encode(payload)
+            var json = try Self.encoder.encode(payload)
             // Push services accept about 4 KB: a long description is cut, the rest stays whole.
             if json.count > 3000 {
                 var short = payload
                 short.alert.description = String(
                     short.alert.description.prefix(max(0, 2800 - (json.count - short.alert.description.utf8.count))))
                 short.alert.instruction = short.alert.instruction.map { String($0.prefix(300)) }
-                json = try encoder.encode(short)
+                json = try Self.encoder.encode(short)
             }
-            let body = try WebPushEncryption.encrypt(json, p256dh: p256dh, auth: auth)
             let ttl = max(0, min(86_400, Int((push.alert.expires ?? now.addingTimeInterval(86_400)).timeIntervalSince(now))))
+            return await post(
+                json, to: push.subscription, ttl: ttl, urgency: push.alert.severity >= .severe ? "high" : "normal", topic: push.topic, now: now)
+        } catch {
+            logger.info("push: payload not encoded: \(error)")
+            return nil
+        }
+    }
+
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    /// Encrypts (RFC 8291) and POSTs one payload with VAPID (RFC 8292); the push service's status,
+    /// or nil when it could not be reached. A subscription with unreadable keys answers 400.
+    func post(_ json: Data, to subscription: PushSubscription, ttl: Int, urgency: String, topic: String, now: Date = Date()) async -> Int? {
+        guard let endpoint = URL(string: subscription.endpoint),
+            let p256dh = Base64URL.decode(subscription.p256dh), let auth = Base64URL.decode(subscription.auth)
+        else { return 400 }
+        do {
+            let body = try WebPushEncryption.encrypt(json, p256dh: p256dh, auth: auth)
             let request = HTTPRequest(
                 url: endpoint, method: "POST",
                 headers: [
                     "Authorization": try vapid.authorization(for: endpoint, now: now), "Content-Encoding": "aes128gcm",
-                    "Content-Type": "application/octet-stream", "TTL": String(ttl),
-                    "Urgency": push.alert.severity >= .severe ? "high" : "normal", "Topic": push.topic,
+                    "Content-Type": "application/octet-stream", "TTL": String(ttl), "Urgency": urgency, "Topic": topic,
                 ], timeout: 10, body: body)
             return try await transport.send(request).status
         } catch {

@@ -13,6 +13,7 @@ struct PushController: Sendable {
         group.get("push/key", use: key)
         group.get("push/subscriptions", use: list)
         group.post("push/subscriptions", use: subscribe)
+        group.patch("push/subscriptions/:id", use: update)
         group.delete("push/subscriptions/:id", use: remove)
     }
 
@@ -31,7 +32,8 @@ struct PushController: Sendable {
         EditedResponse(headers: CacheControl.day, response: Key(publicKey: try enabled().publicKey))
     }
 
-    /// `PushSubscription.toJSON()` plus an optional `minimumSeverity`.
+    /// `PushSubscription.toJSON()` plus an optional `minimumSeverity` and the settings
+    /// (`rain`, `morning`, `places`, `language`, `units`; see `PushSettingsChange`).
     struct Body: Decodable {
         struct Keys: Decodable {
             var p256dh: String?
@@ -39,29 +41,42 @@ struct PushController: Sendable {
         }
         var endpoint: String?
         var keys: Keys?
-        var expirationTime: Double?
-        var minimumSeverity: String?
+        var change: PushSettingsChange
+
+        enum CodingKeys: String, CodingKey { case endpoint, keys }
+
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            endpoint = try c.decodeIfPresent(String.self, forKey: .endpoint)
+            keys = try c.decodeIfPresent(Keys.self, forKey: .keys)
+            change = try PushSettingsChange(from: decoder)
+        }
     }
 
-    /// `POST /api/v1/push/subscriptions` → 201 `{id, endpoint, minimumSeverity, createdAt}`.
+    /// `POST /api/v1/push/subscriptions` → 201 `{id, endpoint, minimumSeverity, createdAt, rain,
+    /// morning, places?, language, units}`.
     @Sendable func subscribe(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<PushSubscriptionDocument> {
         _ = try enabled()
         let body = try await request.decode(as: Body.self, context: context)
+        let change = body.change
         guard let endpoint = body.endpoint else { throw Problem.badRequest("'endpoint' is required") }
         guard let p256dh = body.keys?.p256dh, let auth = body.keys?.auth else {
             throw Problem.badRequest("'keys.p256dh' and 'keys.auth' are required")
         }
-        var severity = AlertSeverity.moderate
-        if let raw = body.minimumSeverity {
-            guard let s = AlertSeverity(rawValue: raw.lowercased()), s != .unknown else {
-                throw Problem.badRequest("'minimumSeverity' must be one of extreme, severe, moderate, minor")
-            }
-            severity = s
-        }
         let url = try PushEndpointPolicy.check(endpoint, allowInsecure: allowInsecure)
         let saved = try await useCases.subscribe(
-            device: context.deviceID, endpoint: url, p256dh: p256dh, auth: auth, minimumSeverity: severity)
+            device: context.deviceID, endpoint: url, p256dh: p256dh, auth: auth, minimumSeverity: try change.severity() ?? .moderate,
+            settings: change)
         return EditedResponse(status: .created, headers: CacheControl.privateData, response: saved)
+    }
+
+    /// `PATCH /api/v1/push/subscriptions/{id}` with any of `rain`, `morning`, `places`, `language`,
+    /// `units`, `minimumSeverity` → the subscription as it now is.
+    @Sendable func update(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<PushSubscriptionDocument> {
+        _ = try enabled()
+        let change = try await request.decode(as: PushSettingsChange.self, context: context)
+        let saved = try await useCases.updateSubscription(id: context.parameters.get("id") ?? "", device: context.deviceID, change)
+        return EditedResponse(headers: CacheControl.privateData, response: saved)
     }
 
     /// `GET /api/v1/push/subscriptions` → `{items: [...]}` (this device's).

@@ -3,7 +3,7 @@ import Foundation
 import PostgresNIO
 
 extension PostgresDatabase {
-    static let subscriptionColumns = "id, device_id, endpoint, p256dh, auth, minimum_severity, created_at"
+    static let subscriptionColumns = "id, device_id, endpoint, p256dh, auth, minimum_severity, created_at, settings"
 
     static func subscription(_ r: PostgresRandomAccessRow) throws -> PushSubscription {
         PushSubscription(
@@ -11,7 +11,7 @@ extension PostgresDatabase {
             endpoint: try r["endpoint"].decode(String.self), p256dh: try r["p256dh"].decode(String.self),
             auth: try r["auth"].decode(String.self),
             minimumSeverity: AlertSeverity(rawValue: try r["minimum_severity"].decode(String.self)) ?? .severe,
-            createdAt: try r["created_at"].decode(Date.self))
+            createdAt: try r["created_at"].decode(Date.self), settings: PushSettings.stored(try r["settings"].decode(String.self)))
     }
 
     public func subscribe(_ s: PushSubscription, now: Date) async throws -> PushSubscription {
@@ -19,10 +19,11 @@ extension PostgresDatabase {
             try await Self.lockDevice(s.deviceId, now: now, on: c)
             let rows = try await c.query(
                 """
-                INSERT INTO push_subscription (id, device_id, endpoint, p256dh, auth, minimum_severity, created_at)
-                VALUES (\(s.id), \(s.deviceId), \(s.endpoint), \(s.p256dh), \(s.auth), \(s.minimumSeverity.rawValue), \(s.createdAt))
+                INSERT INTO push_subscription (id, device_id, endpoint, p256dh, auth, minimum_severity, created_at, settings)
+                VALUES (\(s.id), \(s.deviceId), \(s.endpoint), \(s.p256dh), \(s.auth), \(s.minimumSeverity.rawValue), \(s.createdAt), \(s.settings.json))
                 ON CONFLICT (device_id, endpoint) DO UPDATE SET
-                    p256dh = excluded.p256dh, auth = excluded.auth, minimum_severity = excluded.minimum_severity
+                    p256dh = excluded.p256dh, auth = excluded.auth, minimum_severity = excluded.minimum_severity,
+                    settings = excluded.settings
                 RETURNING \(unescaped: Self.subscriptionColumns)
                 """, logger: Self.quiet)
             return try await Self.rows(rows, Self.subscription).first ?? s
@@ -53,6 +54,40 @@ extension PostgresDatabase {
         try await run { client in
             try await !client.query("DELETE FROM push_subscription WHERE id = \(id) AND device_id = \(device) RETURNING id").collect()
                 .isEmpty
+        }
+    }
+
+    public func updateSubscription(id: String, device: String, settings: PushSettings, minimumSeverity: AlertSeverity?) async throws -> PushSubscription? {
+        try await run { client in
+            let rows = try await client.query(
+                """
+                UPDATE push_subscription
+                SET settings = \(settings.json), minimum_severity = coalesce(\(minimumSeverity?.rawValue)::text, minimum_severity) WHERE id = \(id) AND device_id = \(device)
+                RETURNING \(unescaped: Self.subscriptionColumns)
+                """)
+            return try await Self.rows(rows, Self.subscription).first
+        }
+    }
+
+    public func pushStates(subscription: String) async throws -> [String: String] {
+        try await run { client in
+            let rows = try await client.query("SELECT key, value FROM push_state WHERE subscription_id = \(subscription)")
+            let pairs = try await Self.rows(rows) { (try $0["key"].decode(String.self), try $0["value"].decode(String.self)) }
+            return Dictionary(pairs, uniquingKeysWith: { _, last in last })
+        }
+    }
+
+    public func setPushState(subscription: String, key: String, value: String?, now: Date) async throws {
+        try await run { client in
+            if let value {
+                try await client.query(
+                    """
+                    INSERT INTO push_state (subscription_id, key, value, updated_at) VALUES (\(subscription), \(key), \(value), \(now))
+                    ON CONFLICT (subscription_id, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at
+                    """)
+            } else {
+                try await client.query("DELETE FROM push_state WHERE subscription_id = \(subscription) AND key = \(key)")
+            }
         }
     }
 

@@ -59,6 +59,20 @@ extension PostgresDatabase {
                 "CREATE TABLE shared_secret (name text PRIMARY KEY, value bytea NOT NULL)",
             ]
         ),
+        (
+            "v3-push-watch",
+            [
+                // Rain alerts, the morning summary, places, language and units, as JSON.
+                "ALTER TABLE push_subscription ADD COLUMN settings text NOT NULL DEFAULT '{}'",
+                // What the watcher remembers per subscription: the rain event pushed, the last summary's day.
+                """
+                CREATE TABLE push_state (
+                    subscription_id text NOT NULL REFERENCES push_subscription (id) ON DELETE CASCADE,
+                    key text NOT NULL, value text NOT NULL, updated_at timestamptz NOT NULL,
+                    PRIMARY KEY (subscription_id, key))
+                """,
+            ]
+        ),
     ]
 
     /// Applies the migrations not yet applied, on one connection, in one transaction.

@@ -104,6 +104,18 @@ public struct AppDatabase: Sendable {
                 t.primaryKey(["subscriptionId", "alertKey"])
             }
         }
+        migrator.registerMigration("v4-push-watch") { db in
+            // Rain alerts, the morning summary, places, language and units, as JSON.
+            try db.alter(table: "pushSubscription") { t in t.add(column: "settings", .text).notNull().defaults(to: "{}") }
+            // What the watcher remembers per subscription: the rain event pushed, the last summary's day.
+            try db.create(table: "pushState") { t in
+                t.column("subscriptionId", .text).notNull().references("pushSubscription", onDelete: .cascade)
+                t.column("key", .text).notNull()
+                t.column("value", .text).notNull()
+                t.column("updatedAt", .datetime).notNull()
+                t.primaryKey(["subscriptionId", "key"])
+            }
+        }
         return migrator
     }
 }

@@ -1,0 +1,79 @@
+import BrollyCore
+import BrollyStore
+import Foundation
+
+/// When the morning summary is due, and the words of the rain and morning pushes, in the reader's
+/// language and units.
+public enum PushTexts {
+    /// How late a summary may still come after its time (a server that was down at 07:00 sends it
+    /// at 08:10, not at noon).
+    public static let morningWindow: TimeInterval = 2 * 3600
+
+    /// The place's local day (`2026-11-25`) whose summary is due at `now`: `at` has passed on that
+    /// day in `zone`, less than `morningWindow` ago. Nil when none is due. Local clock times hold
+    /// across a daylight-saving change (07:00 stays 07:00 at the place).
+    public static func morningDue(at: ClockTime, zone: TimeZone, now: Date) -> String? {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        var c = calendar.dateComponents([.year, .month, .day], from: now)
+        let day = String(format: "%04d-%02d-%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0)
+        c.hour = at.hour
+        c.minute = at.minute
+        guard let due = calendar.date(from: c), now >= due, now.timeIntervalSince(due) < morningWindow else { return nil }
+        return day
+    }
+
+    /// "Rain starting in about 20 min at Home — moderate, for about 40 min".
+    public static func rain(_ notice: RainNotice, place: String, now: Date, language: LanguagePack) -> (title: String, body: String) {
+        let l = language
+        let what = l.text(notice.event.kind == .snow ? "snowWord" : "rainWord")
+        var values = ["what": what, "whatLower": what.lowercased(), "place": place]
+        let title = l.text("pushRainTitle", values)
+        if notice.status == .cancelled { return (title, l.text("pushRainCancelled", values)) }
+        let e = notice.event
+        values["start"] = String(NowcastSummary.minutes(e.start.timeIntervalSince(now)))
+        values["intensity"] = l.text("intensity" + e.intensity.rawValue.prefix(1).uppercased() + e.intensity.rawValue.dropFirst())
+        let key = notice.status == .moved ? "pushRainMoved" : "pushRainStarting"
+        if let end = e.end {
+            values["duration"] = String(NowcastSummary.minutes(end.timeIntervalSince(e.start)))
+            return (title, l.text(key, values))
+        }
+        return (title, l.text(key + "AtLeast", values))
+    }
+
+    /// "Home today: 12° / 4°, rain from 15:00 (70%), wind up to 40 km/h, warning: Wind warning".
+    public static func morning(
+        _ report: WeatherReport, place: String, alerts: [Alert], now: Date, units: UnitSystem, language: LanguagePack
+    ) -> (title: String, body: String) {
+        let l = language
+        let zone = report.place.timeZone
+        let today = LocalTime.dateString(now, in: zone)
+        let day = report.days.first { $0.date == today } ?? report.days.first
+        let hours = report.hours.filter { $0.time > now.addingTimeInterval(-3600) && LocalTime.dateString($0.time, in: zone) == today }
+        func degrees(_ c: Double?) -> String { c.map { l.number(String(Int(units.temperature($0).rounded()))) + "°" } ?? "—" }
+
+        var parts: [String] = []
+        if let wet = hours.firstIndex(where: { ($0.precipitation ?? 0) >= 0.1 || ($0.precipitationProbability ?? 0) >= 50 }) {
+            let chance = hours[wet...].compactMap(\.precipitationProbability).max()
+            let snow = [.snow, .snowShowers].contains(hours[wet].condition.kind)
+            var text = l.text(
+                snow ? "pushSnowFrom" : "pushRainFrom",
+                ["time": ClockTime(hours[wet].time, in: zone).description, "chance": chance.map { String(Int($0.rounded())) } ?? ""])
+            if chance == nil { text = text.replacingOccurrences(of: " (%)", with: "") }
+            parts.append(text)
+        } else {
+            parts.append(l.text("pushDry"))
+        }
+        if let wind = hours.compactMap(\.windSpeed).max() {
+            let speed = units == .imperial ? wind / 0.447_04 : wind * 3.6
+            let unit = l.text(units == .imperial ? "unitMph" : "unitKmh")
+            parts.append(l.text("pushWindUpTo", ["wind": "\(Int(speed.rounded())) \(unit)"]))
+        }
+        for alert in alerts.prefix(2) { parts.append(l.text("pushWarning", ["event": alert.event])) }
+        let values = [
+            "place": place, "high": degrees(day?.temperatureMax), "low": degrees(day?.temperatureMin),
+            "parts": parts.joined(separator: ", "),
+        ]
+        return (l.text("pushMorningTitle", values), l.text("pushMorning", values))
+    }
+}

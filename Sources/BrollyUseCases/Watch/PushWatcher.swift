@@ -1,0 +1,209 @@
+import BrollyCore
+import BrollyStore
+import Foundation
+
+/// The place a push is about, as its payload names it.
+public struct PushPlace: Codable, Sendable, Hashable {
+    public var id: Int64?
+    public var name: String
+    public var latitude: Double
+    public var longitude: Double
+
+    public init(_ saved: SavedPlace) {
+        id = saved.id
+        name = saved.displayName
+        latitude = saved.latitude
+        longitude = saved.longitude
+    }
+}
+
+/// A rain or morning push's payload: `type` `rain` (with `start`, `end`, `precipitation`,
+/// `kind`, `status`) or `morning`, the texts to show (`title`, `body`), the place and a `url`
+/// that opens it.
+public struct WatchPayload: Codable, Sendable, Hashable {
+    public var type: String
+    public var title: String
+    public var body: String
+    public var place: PushPlace
+    public var url: String
+    /// Rain: when it starts and stops (the place's local time, ISO 8601; no `end` when it goes on
+    /// past the two hours the forecast covers).
+    public var start: String?
+    public var end: String?
+    /// Rain: the spell's amount in the reader's unit (`precipitationUnit`).
+    public var precipitation: Double?
+    public var precipitationUnit: String?
+    public var intensity: String?
+    public var kind: String?
+    public var status: String?
+    /// Morning: the official warnings in force, by name.
+    public var alerts: [String]?
+}
+
+/// One push the watcher wants sent, and what to remember once it has been.
+public struct WatchPush: Sendable {
+    public var subscription: PushSubscription
+    public var payload: WatchPayload
+    /// The remembered value (`rain|<place>` or `morning|<place>`) written when it is delivered.
+    public var stateKey: String
+    public var stateValue: String
+    public var ttl: Int
+    public var urgency: String
+    /// The Web Push `Topic`: one per kind and place, so a newer push replaces an undelivered one.
+    public var topic: String
+}
+
+/// Watches the saved places of every subscription that asked for rain alerts or a morning
+/// summary: each round, every place (0.01° cell, however many subscribers) is looked at once, from
+/// the cached forecast when it is younger than `interval`, else with one call — at most one per
+/// cell per `interval`, and within a budget of its own (`BROLLY_WATCH_BUDGET`) on top of the
+/// provider's. When the budget is spent, the places with the most subscribers have been watched
+/// first and the rest are counted as not watched. The decisions are `RainRules` and `PushTexts`;
+/// what was pushed is remembered in the store, so a restart or another instance taking over does
+/// not push twice.
+public final class PushWatcher: Sendable {
+    let useCases: UseCases
+    public let interval: TimeInterval
+    let budget: TokenBuckets?
+    /// When each cell was last asked for (a call made or tried), in memory.
+    let lastAsked = Locked<[String: Date]>([:])
+    /// The last round's counts, for metrics.
+    public let lastRound = Locked(Counts())
+
+    public struct Counts: Sendable, Hashable {
+        public var watched = 0
+        public var unwatched = 0
+        public var calls = 0
+        public var pushes = 0
+    }
+
+    public init(useCases: UseCases, interval: TimeInterval, budget: Budget?) {
+        self.useCases = useCases
+        self.interval = interval
+        self.budget = budget.map { TokenBuckets($0) }
+    }
+
+    /// One place watched for one or more subscriptions.
+    struct Cell {
+        var place: Place
+        var watchers: [(subscription: PushSubscription, saved: SavedPlace)] = []
+        var subscribers: Set<String> = []
+    }
+
+    /// One round: the pushes due now. State changes that push nothing are written at once.
+    public func round() async throws -> [WatchPush] {
+        let now = useCases.now()
+        let store = useCases.services.store
+        var cells: [String: Cell] = [:]
+        var byDevice: [String: [PushSubscription]] = [:]
+        for s in try await store.allSubscriptions() where s.settings.rain.enabled || s.settings.morning.enabled {
+            byDevice[s.deviceId, default: []].append(s)
+        }
+        for (device, subscriptions) in byDevice {
+            let places = try await store.places(device: device)
+            for subscription in subscriptions {
+                for saved in places where subscription.settings.covers(saved.id) {
+                    let key = saved.place.coordinate.cacheKey
+                    cells[key, default: Cell(place: saved.place)].watchers.append((subscription, saved))
+                    cells[key]?.subscribers.insert(subscription.id)
+                }
+            }
+        }
+        var counts = Counts()
+        var pushes: [WatchPush] = []
+        var states: [String: [String: String]] = [:]
+        let ordered = cells.sorted { ($0.value.subscribers.count, $1.key) > ($1.value.subscribers.count, $0.key) }
+        for (key, cell) in ordered {
+            guard let report = await report(for: cell.place, key: key, now: now, counts: &counts) else { continue }
+            counts.watched += 1
+            for (subscription, saved) in cell.watchers {
+                if states[subscription.id] == nil { states[subscription.id] = try await store.pushStates(subscription: subscription.id) }
+                pushes += try await decide(subscription, saved, report, now: now, states: states[subscription.id] ?? [:])
+            }
+        }
+        counts.pushes = pushes.count
+        lastRound.withLock { $0 = counts }
+        return pushes
+    }
+
+    /// The forecast for a cell: cached when young enough, else one call within the budget; nil when
+    /// it cannot be had this round.
+    func report(for place: Place, key: String, now: Date, counts: inout Counts) async -> WeatherReport? {
+        let service = useCases.services.weather
+        let entry = service.cached(for: place.coordinate)
+        if let entry, now.timeIntervalSince(entry.receivedAt) < interval { return entry.value }
+        if let asked = lastAsked.withLock({ $0[key] }), now.timeIntervalSince(asked) < interval {
+            // Asked this interval and failed: what the cache has, if it still says something.
+            return entry.flatMap { now.timeIntervalSince($0.receivedAt) < service.policy.usableFor ? $0.value : nil }
+        }
+        if let budget, case .refused = budget.reserve(maxWait: 0, now: now) {
+            counts.unwatched += 1
+            return nil
+        }
+        lastAsked.withLock { $0[key] = now }
+        counts.calls += 1
+        return try? await service.weather(for: place, mode: .refresh).report
+    }
+
+    func decide(
+        _ subscription: PushSubscription, _ saved: SavedPlace, _ report: WeatherReport, now: Date, states: [String: String]
+    ) async throws -> [WatchPush] {
+        let settings = subscription.settings
+        let language = Localization.pack(for: settings.language)
+        let zone = report.place.timeZone
+        let place = PushPlace(saved)
+        let id = saved.id ?? 0
+        let url = "/?place=\(id)"
+        var out: [WatchPush] = []
+        if settings.rain.enabled, let slots = report.nowcast {
+            let key = "rain|\(id)"
+            let old = states[key].flatMap { try? JSONDecoder().decode(RainWatchState.self, from: Data($0.utf8)) } ?? RainWatchState()
+            let quiet = settings.rain.quietHours?.contains(ClockTime(now, in: zone)) ?? false
+            let (new, notice) = RainRules.decide(old, slots: slots, now: now, settings: settings.rain, quiet: quiet)
+            let value = Self.json(new)
+            if let notice {
+                let e = notice.event
+                let text = PushTexts.rain(notice, place: place.name, now: now, language: language)
+                let payload = WatchPayload(
+                    type: "rain", title: text.title, body: text.body, place: place, url: url,
+                    start: LocalTime.iso8601(e.start, in: zone), end: e.end.map { LocalTime.iso8601($0, in: zone) },
+                    precipitation: (settings.units.precipitation(e.total) * 100).rounded() / 100,
+                    precipitationUnit: settings.units.precipitationSymbol, intensity: e.intensity.rawValue, kind: e.kind.rawValue,
+                    status: notice.status.rawValue)
+                let ttl = max(60, Int(min(3600, (e.end ?? e.start.addingTimeInterval(1800)).timeIntervalSince(now))))
+                out.append(
+                    WatchPush(
+                        subscription: subscription, payload: payload, stateKey: key, stateValue: value, ttl: ttl,
+                        urgency: notice.status == .cancelled ? "normal" : "high", topic: "rain-\(id)"))
+            } else if new != old {
+                try await useCases.services.store.setPushState(subscription: subscription.id, key: key, value: value, now: now)
+            }
+        }
+        let morningKey = "morning|\(id)"
+        if settings.morning.enabled, let day = PushTexts.morningDue(at: settings.morning.at, zone: zone, now: now),
+            states[morningKey] != day
+        {
+            let alerts = await useCases.alerts(for: saved.place, language: settings.language, grace: 3).here
+            let text = PushTexts.morning(report, place: place.name, alerts: alerts, now: now, units: settings.units, language: language)
+            let payload = WatchPayload(
+                type: "morning", title: text.title, body: text.body, place: place, url: url, alerts: alerts.map(\.event))
+            out.append(
+                WatchPush(
+                    subscription: subscription, payload: payload, stateKey: morningKey, stateValue: day, ttl: 3 * 3600,
+                    urgency: "normal", topic: "morning-\(id)"))
+        }
+        return out
+    }
+
+    /// Records that a push was delivered (or given up on): it is not sent again.
+    public func delivered(_ push: WatchPush) async throws {
+        try await useCases.services.store.setPushState(
+            subscription: push.subscription.id, key: push.stateKey, value: push.stateValue, now: useCases.now())
+    }
+
+    static func json<T: Encodable>(_ value: T) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self)
+    }
+}
