@@ -63,6 +63,11 @@ class Double:
     def reset(self):
         http_json(self.url + "/__reset", {})
 
+    def nowcast(self, lat, lon, start=None, end=None, mm=0.6, snow=False):
+        """Scripts the 15-minute slots at (lat, lon): wet from `start` to `end` (seconds since 1970,
+        quarter hours), else dry."""
+        http_json(self.url + "/__nowcast", dict(latitude=lat, longitude=lon, start=start, end=end, mm=mm, snow=snow))
+
     def calls(self, path=None):
         c = http_json(self.url + "/__calls")
         return c["total"] if path is None else c["paths"].get(path, 0)

@@ -53,7 +53,7 @@ GAZETTEER = [
     ("<img src=x onerror=\"window.__pwned=true\">", "<b>Region</b>", "Testland", "TL", 5.5, -20.5, "UTC"),
 ]
 
-STATE = {"faults": [], "calls": {}, "total": 0}
+STATE = {"faults": [], "calls": {}, "total": 0, "nowcast": {}}
 LOCK = threading.Lock()
 
 
@@ -139,7 +139,8 @@ def minutely_15(q, lat, lon, now):
     """15-minute slots around `now` (the start of the quarter hour under way). A value is what
     falls in the 15 minutes before its time. Scenarios by place: Berlin, rain starting two slots
     after the one under way and lasting three (45 min); London, raining now and stopping after the
-    next slot; Oslo (59.91, 10.75), snow from the slot under way to the end; elsewhere dry."""
+    next slot; Oslo (59.91, 10.75), snow from the slot under way to the end; elsewhere dry. A test
+    can script a place's slots with POST /__nowcast."""
     past = int(q.get("past_minutely_15", ["0"])[0])
     count = int(q.get("forecast_minutely_15", ["8"])[0])
     ends = [now + timedelta(minutes=15 * k) for k in range(1 - past, 1 + count)]
@@ -154,12 +155,23 @@ def minutely_15(q, lat, lon, now):
             return k <= 2
         return snowy and k >= 1
 
+    with LOCK:
+        scripted = STATE["nowcast"].get(f"{lat:.2f},{lon:.2f}")
+    if scripted is not None:
+        # Set by a test (POST /__nowcast): rain (or snow) from `start` to `end`, seconds since
+        # 1970 on quarter hours; `null` start: dry.
+        def wet(k):
+            slot_start = (now + timedelta(minutes=15 * (k - 1))).timestamp()
+            return scripted.get("start") is not None and scripted["start"] <= slot_start < (scripted.get("end") or float("inf"))
+        snowy = bool(scripted.get("snow"))
+
     ks = list(range(1 - past, 1 + count))
     fields = q["minutely_15"][0].split(",")
     block = {"time": [e.strftime("%Y-%m-%dT%H:%M") for e in ends]}
     units = {"time": "iso8601"}
     if "precipitation" in fields:
-        block["precipitation"] = [0.6 if wet(k) else 0.0 for k in ks]
+        mm = scripted.get("mm", 0.6) if scripted else 0.6
+        block["precipitation"] = [mm if wet(k) else 0.0 for k in ks]
         units["precipitation"] = "mm"
     if "snowfall" in fields:
         block["snowfall"] = [0.42 if wet(k) and snowy else 0.0 for k in ks]
@@ -523,7 +535,10 @@ class Handler(BaseHTTPRequestHandler):
                 else:
                     STATE["faults"].append(body)
             elif path == "/__reset":
-                STATE.update(faults=[], calls={}, total=0)
+                STATE.update(faults=[], calls={}, total=0, nowcast={})
+            elif path == "/__nowcast":
+                # {"latitude", "longitude", "start", "end", "mm", "snow"}: the 15-minute slots there.
+                STATE["nowcast"][f"{float(body['latitude']):.2f},{float(body['longitude']):.2f}"] = body
         self.send_json(200, {"ok": True})
 
     def do_GET(self):

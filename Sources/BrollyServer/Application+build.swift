@@ -152,11 +152,12 @@ public func buildApplication(
         if settings.pushAllowInsecure {
             logger.warning("BROLLY_PUSH_ALLOW_INSECURE is set: http push endpoints on loopback are allowed (for tests only)")
         }
-        services.append(
-            AlertPoller(
-                useCases: useCases, vapid: vapid, transport: transport, interval: settings.alertPollSeconds, logger: logger,
-                holder: "\(ProcessInfo.processInfo.hostName):\(settings.port):\(getpid())",
-                watcher: PushWatcher(useCases: useCases, interval: settings.watchSeconds, budget: settings.watchBudget)))
+        let poller = AlertPoller(
+            useCases: useCases, vapid: vapid, transport: transport, interval: settings.alertPollSeconds, logger: logger,
+            holder: "\(ProcessInfo.processInfo.hostName):\(settings.port):\(getpid())",
+            watcher: PushWatcher(useCases: useCases, interval: settings.watchSeconds, budget: settings.watchBudget))
+        if let watcher = poller.watcher { metrics.watch(watcher, delivered: poller.watchPushes) }
+        services.append(poller)
     }
     let parts = ServerParts(useCases: useCases, settings: settings, metrics: metrics)
     let api = makeRouter(parts, api: true, site: false)

@@ -29,8 +29,9 @@ public final class ServerMetrics: Sendable {
     /// Read when scraped.
     nonisolated(unsafe) private var sources: (guards: UpstreamGuards, history: HistoryWriter?)?
     nonisolated(unsafe) private var store: (any DataStore)?
-    // nonisolated(unsafe) (both): set once by `watch` while the router is built, before the
-    // server accepts a connection; only read afterwards.
+    nonisolated(unsafe) private var pushWatch: (watcher: PushWatcher, delivered: Locked<[String: Int]>)?
+    // nonisolated(unsafe) (all three): set once by `watch` while the application is built, before
+    // the server accepts a connection; only read afterwards.
 
     struct RequestMetrics: Sendable {
         let counter: CoreMetrics.Counter
@@ -64,6 +65,11 @@ public final class ServerMetrics: Sendable {
     func watch(guards: UpstreamGuards, history: HistoryWriter?, store: (any DataStore)? = nil) {
         sources = (guards, history)
         self.store = store
+    }
+
+    /// The rain and morning watcher's last round and its pushes delivered, read when scraped.
+    func watch(_ watcher: PushWatcher, delivered: Locked<[String: Int]>) {
+        pushWatch = (watcher, delivered)
     }
 
     func request(route: String, method: String, status: Int, nanoseconds: Int64) {
@@ -121,6 +127,18 @@ public final class ServerMetrics: Sendable {
         if let store {
             text += "# TYPE brolly_database_available gauge\n"
             text += "brolly_database_available{engine=\"\(store.engine)\"} \(store.isAvailable ? 1 : 0)\n"
+        }
+        if let (watcher, delivered) = pushWatch {
+            let round = watcher.lastRound.withLock { $0 }
+            text += "# HELP brolly_watch_places Places the rain watcher looked at in its last round, and those it could not (its budget spent).\n"
+            text += "# TYPE brolly_watch_places gauge\n"
+            text += "brolly_watch_places{state=\"watched\"} \(round.watched)\n"
+            text += "brolly_watch_places{state=\"unwatched\"} \(round.unwatched)\n"
+            text += "# TYPE brolly_watch_budget_remaining gauge\n"
+            text += "brolly_watch_budget_remaining \(String(format: "%.1f", watcher.budgetRemaining))\n"
+            let pushed = delivered.withLock { $0 }
+            text += "# TYPE brolly_watch_pushes_total counter\n"
+            for type in ["rain", "morning"] { text += "brolly_watch_pushes_total{type=\"\(type)\"} \(pushed[type] ?? 0)\n" }
         }
         out.append(contentsOf: Array(text.utf8))
         return out

@@ -2,7 +2,7 @@
 // not cached here: the page keeps the last good answer itself and the server has its own cache.
 'use strict';
 
-const SHELL_CACHE = 'brolly-shell-v10';
+const SHELL_CACHE = 'brolly-shell-v11';
 const SHELL = [
   '/', '/style.css',
   '/js/main.js', '/js/state.js', '/js/dom.js', '/js/api.js', '/js/units.js', '/js/icons.js', '/js/map.js', '/js/card.js',
@@ -52,13 +52,26 @@ self.addEventListener('fetch', (event) => {
   })());
 });
 
-// A warning pushed by the server (RFC 8291-encrypted; the browser decrypts it): one notification
-// per warning (`tag`), titled with the event and the place.
+// A push from the server (RFC 8291-encrypted; the browser decrypts it). A warning: one
+// notification per warning (`tag`), titled with the event and the place. Rain ("Rain starting in
+// about 20 min at Home"; a later "moved" or "no longer expected" replaces it) and the morning
+// summary come with their texts written by the server in the reader's language and units.
 self.addEventListener('push', (event) => {
   let data = {};
   try { data = event.data ? event.data.json() : {}; } catch (_) { data = { alert: { event: 'Weather warning', headline: event.data && event.data.text() } }; }
-  const alert = data.alert || {};
   const place = data.place || {};
+  const target = { url: data.url || '/', placeId: place.id };
+  if (data.type === 'rain' || data.type === 'morning') {
+    event.waitUntil(self.registration.showNotification(data.title || place.name || 'Brolly', {
+      body: data.body || '',
+      tag: `${data.type}-${place.id || ''}`,
+      renotify: data.type === 'rain' && data.status !== 'cancelled',
+      icon: '/icon-192.png',
+      data: target,
+    }));
+    return;
+  }
+  const alert = data.alert || {};
   const title = place.name ? `${alert.event || 'Weather warning'} — ${place.name}` : (alert.event || 'Weather warning');
   event.waitUntil(self.registration.showNotification(title, {
     body: alert.headline || alert.description || '',
@@ -66,7 +79,7 @@ self.addEventListener('push', (event) => {
     renotify: true,
     requireInteraction: alert.severity === 'extreme' || alert.severity === 'severe',
     icon: '/icon-192.png',
-    data: { url: data.url || '/', placeId: place.id },
+    data: target,
   }));
 });
 

@@ -34,11 +34,8 @@ public enum PushTexts {
         values["start"] = String(NowcastSummary.minutes(e.start.timeIntervalSince(now)))
         values["intensity"] = l.text("intensity" + e.intensity.rawValue.prefix(1).uppercased() + e.intensity.rawValue.dropFirst())
         let key = notice.status == .moved ? "pushRainMoved" : "pushRainStarting"
-        if let end = e.end {
-            values["duration"] = String(NowcastSummary.minutes(end.timeIntervalSince(e.start)))
-            return (title, l.text(key, values))
-        }
-        return (title, l.text(key + "AtLeast", values))
+        values["duration"] = String(NowcastSummary.minutes((e.end ?? e.seenUntil).timeIntervalSince(e.start)))
+        return (title, l.text(e.end == nil ? key + "AtLeast" : key, values))
     }
 
     /// "Home today: 12° / 4°, rain from 15:00 (70%), wind up to 40 km/h, warning: Wind warning".

@@ -77,6 +77,9 @@ public final class PushWatcher: Sendable {
         public var pushes = 0
     }
 
+    /// Calls left in the watcher's budget (for metrics).
+    public var budgetRemaining: Double { budget?.remaining() ?? .infinity }
+
     public init(useCases: UseCases, interval: TimeInterval, budget: Budget?) {
         self.useCases = useCases
         self.interval = interval

@@ -9,24 +9,28 @@ public struct RainEvent: Codable, Sendable, Hashable {
     public var start: Date
     /// When it stops; nil when it goes on past the slots there are.
     public var end: Date?
+    /// The end of the last slot seen (how far "at least" reaches when there is no `end`).
+    public var seenUntil: Date
     public var kind: Kind
     /// The most in one quarter hour, mm.
     public var peak: Double
     /// The whole spell's amount (within the slots there are), mm.
     public var total: Double
 
-    public init(start: Date, end: Date?, kind: Kind, peak: Double, total: Double) {
+    public init(start: Date, end: Date?, seenUntil: Date, kind: Kind, peak: Double, total: Double) {
         self.start = start
         self.end = end
+        self.seenUntil = seenUntil
         self.kind = kind
         self.peak = peak
         self.total = total
     }
 
-    /// The rate people are told: light below 2.5 mm an hour, heavy from 7.6 mm (the AMS's limits).
+    /// The word people are told, by the most in a quarter hour: light below 0.5 mm (the
+    /// subscription's "moderate" minimum, 2 mm an hour), heavy from 1.9 mm (7.6 mm an hour, the
+    /// AMS's heavy rain), moderate between.
     public var intensity: Intensity {
-        let perHour = peak * 4
-        return perHour < 2.5 ? .light : perHour < 7.6 ? .moderate : .heavy
+        peak < 0.5 ? .light : peak < 1.9 ? .moderate : .heavy
     }
 
     public enum Intensity: String, Codable, Sendable { case light, moderate, heavy }
@@ -77,7 +81,7 @@ public enum RainRules {
         let spell = dry.map { ahead[first..<$0] } ?? rest
         let snowy = spell.filter(\.isSnow).count * 2 >= spell.count
         return RainEvent(
-            start: ahead[first].start, end: dry.map { ahead[$0].start }, kind: snowy ? .snow : .rain,
+            start: ahead[first].start, end: dry.map { ahead[$0].start }, seenUntil: ahead.last!.end, kind: snowy ? .snow : .rain,
             peak: spell.map(\.precipitation).max() ?? 0, total: spell.reduce(0) { $0 + $1.precipitation })
     }
 

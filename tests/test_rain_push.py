@@ -1,0 +1,201 @@
+"""Issue 27 end to end: rain alerts before the rain starts and a morning summary, pushed for saved
+places by the real binary to the push-service double, which checks VAPID and decrypts every
+message with independent code. The upstream double's 15-minute slots are scripted per place
+(POST /__nowcast) so that the rain's start moves between the watcher's rounds."""
+
+import re
+import time
+from datetime import datetime, timedelta, timezone
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from conftest import call, wait_until
+from push_double import PushService
+from test_alerts import alert_env, save
+from test_device_data import Client
+
+SYDNEY = (-33.8679, 151.2073)  # far from the server's time zone
+TOKYO = (35.6895, 139.6917)
+AUCKLAND = (-36.8485, 174.7633)
+NEW_YORK = (40.7143, -74.006)
+
+
+@pytest.fixture
+def push_service():
+    p = PushService()
+    yield p
+    p.stop()
+
+
+def watch_env(double, **more):
+    return alert_env(double, BROLLY_WATCH_SECONDS="1", **more)
+
+
+def watch_rounds(server):
+    return server.logs().count("watcher: round done")
+
+
+def wait_watch_rounds(server, more):
+    target = watch_rounds(server) + more
+    wait_until(lambda: watch_rounds(server) >= target, timeout=30, what=f"{more} more watcher rounds")
+
+
+def quarter():
+    return int(time.time() // 900 * 900)
+
+
+def rain_pushes(push_service, name):
+    return [m["payload"] for m in push_service.delivered(name) if m["payload"].get("type") == "rain"]
+
+
+def subscribe(client, push_service, name, **settings):
+    status, _, created = client.post("/api/v1/push/subscriptions", dict(push_service.subscription(name), **settings))
+    assert status == 201, created
+    return created
+
+
+def test_rain_is_pushed_once_an_update_when_it_moves_and_a_cancel_when_it_dries_up(server_factory, double, push_service):
+    start = quarter() + 1800  # 15 to 30 minutes from now
+    double.nowcast(*SYDNEY, start=start, end=start + 2700)
+    s = server_factory(args=("--timeout", "3"), extra_env=watch_env(double))
+    c = Client(s.url)
+    home = save(c, *SYDNEY)
+    sub = subscribe(c, push_service, "phone", rain={"leadMinutes": 60, "quietHours": None})
+    assert sub["rain"] == {"enabled": True, "leadMinutes": 60, "minimum": "light", "quietHours": None}
+    assert sub["morning"] == {"enabled": False, "at": "07:00"}
+    assert wait_until(lambda: rain_pushes(push_service, "phone"), timeout=20, what="a rain push")
+    first = rain_pushes(push_service, "phone")[0]
+    assert first["status"] == "starting" and first["kind"] == "rain" and first["url"] == f"/?place={home['id']}"
+    assert re.fullmatch(r"Rain starting in about (15|20|25|30) min at .+ — moderate, for about 45 min", first["body"]), first["body"]
+    local = datetime.fromtimestamp(start, ZoneInfo("Australia/Sydney"))
+    assert first["start"] == local.isoformat(), first["start"]  # the place's time, with its offset
+    assert first["precipitation"] == 1.8 and first["precipitationUnit"] == "mm"
+    assert first["place"]["id"] == home["id"]
+
+    # Moved by 15 minutes: the same event, no new push.
+    double.nowcast(*SYDNEY, start=start + 900, end=start + 3600)
+    wait_watch_rounds(s, 3)
+    assert len(rain_pushes(push_service, "phone")) == 1
+    # Moved by 30 minutes from what was pushed: an update.
+    double.nowcast(*SYDNEY, start=start + 1800, end=start + 4500)
+    assert wait_until(lambda: len(rain_pushes(push_service, "phone")) == 2, timeout=20, what="the moved push")
+    moved = rain_pushes(push_service, "phone")[1]
+    assert moved["status"] == "moved" and moved["body"].startswith("Rain now expected in about")
+    # Dried up before it began: "no longer expected", once.
+    double.nowcast(*SYDNEY, start=None)
+    assert wait_until(lambda: len(rain_pushes(push_service, "phone")) == 3, timeout=20, what="the cancel")
+    gone = rain_pushes(push_service, "phone")[2]
+    assert gone["status"] == "cancelled" and gone["body"] == f"Rain no longer expected at {home['displayName']}"
+    wait_watch_rounds(s, 3)
+    assert len(rain_pushes(push_service, "phone")) == 3
+    assert all(not m["problems"] for m in push_service.messages), [m["problems"] for m in push_service.messages]
+    topics = {m["headers"]["topic"] for m in push_service.delivered("phone") if m["payload"]["type"] == "rain"}
+    assert topics == {f"rain-{home['id']}"}  # a later push replaces an undelivered earlier one
+    text = call(s.url + "/metrics")[2].decode()
+    assert 'brolly_watch_pushes_total{type="rain"} 3' in text and 'brolly_watch_places{state="watched"} 1' in text
+
+
+def test_quiet_hours_are_the_places_local_time_not_the_servers(server_factory, double, push_service):
+    start = quarter() + 1800
+    double.nowcast(*SYDNEY, start=start, end=start + 2700)
+    s = server_factory(args=("--timeout", "3"), extra_env=watch_env(double, TZ="UTC"))
+    c = Client(s.url)
+    save(c, *SYDNEY)
+    there = datetime.now(ZoneInfo("Australia/Sydney"))
+    quiet_there = {"from": (there - timedelta(hours=1)).strftime("%H:%M"), "to": (there + timedelta(hours=1)).strftime("%H:%M")}
+    sub = subscribe(c, push_service, "sleeper", rain={"leadMinutes": 60, "quietHours": quiet_there})
+    wait_watch_rounds(s, 4)
+    assert rain_pushes(push_service, "sleeper") == []  # night (or quiet) in Sydney: held
+    # Quiet hours around the server's own time (UTC, 11 hours from Sydney's): the push comes.
+    here = datetime.now(timezone.utc)
+    quiet_here = {"from": (here - timedelta(hours=1)).strftime("%H:%M"), "to": (here + timedelta(hours=1)).strftime("%H:%M")}
+    status, _, changed = c.request("PATCH", f"/api/v1/push/subscriptions/{sub['id']}", {"rain": {"quietHours": quiet_here}})
+    assert status == 200 and changed["rain"]["quietHours"] == quiet_here and changed["rain"]["leadMinutes"] == 60
+    assert wait_until(lambda: rain_pushes(push_service, "sleeper"), timeout=20, what="the push after the quiet hours moved")
+
+
+def test_the_morning_summary_comes_once_at_the_places_time_in_the_readers_language(server_factory, double, push_service):
+    s = server_factory(args=("--timeout", "3"), extra_env=watch_env(double))
+    c = Client(s.url)
+    home = save(c, *SYDNEY)
+    at = (datetime.now(ZoneInfo("Australia/Sydney")) - timedelta(minutes=1)).strftime("%H:%M")
+    subscribe(c, push_service, "en", rain={"enabled": False}, morning={"enabled": True, "at": at})
+    subscribe(c, push_service, "ru", rain={"enabled": False}, morning={"enabled": True, "at": at}, language="ru", units="imperial")
+    morning = lambda name: [m for m in push_service.delivered(name) if m["payload"]["type"] == "morning"]
+    assert wait_until(lambda: morning("en") and morning("ru"), timeout=20, what="morning pushes")
+    wait_watch_rounds(s, 3)
+    en, ru = morning("en"), morning("ru")
+    assert len(en) == 1 and len(ru) == 1  # once a day
+    name = home["displayName"]
+    assert en[0]["payload"]["type"] == "morning" and en[0]["payload"]["title"] == f"{name} today"
+    assert re.fullmatch(rf"{re.escape(name)} today: -?\d+° / -?\d+°, (dry|(rain|snow) from \d\d:\d\d( \(\d+%\))?), wind up to \d+ km/h"
+                        r", warning: Severe Thunderstorm Warning", en[0]["payload"]["body"]), en[0]["payload"]["body"]
+    # The official warning in force there (the CAP feed's) is named.
+    assert en[0]["payload"]["alerts"] == ["Severe Thunderstorm Warning"]
+    assert re.fullmatch(rf"{re.escape(name)} сегодня: -?\d+° / -?\d+°, .+, ветер до \d+ миль/ч, предупреждение: .+", ru[0]["payload"]["body"]), ru[0]["payload"]["body"]
+    assert en[0]["payload"]["url"] == f"/?place={home['id']}"
+    # Not due at another time of day.
+    other = (datetime.now(ZoneInfo("Australia/Sydney")) + timedelta(hours=3)).strftime("%H:%M")
+    subscribe(c, push_service, "later", rain={"enabled": False}, morning={"enabled": True, "at": other})
+    wait_watch_rounds(s, 3)
+    assert morning("later") == []
+
+
+def test_when_the_watch_budget_is_spent_the_most_watched_place_comes_first(server_factory, double, push_service):
+    start = quarter() + 1800
+    for p in (SYDNEY, TOKYO, AUCKLAND):
+        double.nowcast(*p, start=start, end=start + 2700)
+    s = server_factory(args=("--timeout", "3"), extra_env=watch_env(double, BROLLY_WATCH_BUDGET="1/h"))
+    a, b, d = Client(s.url), Client(s.url), Client(s.url)
+    save(a, *SYDNEY)
+    save(b, *SYDNEY)
+    save(b, *TOKYO)
+    save(d, *AUCKLAND)
+    rain = {"rain": {"leadMinutes": 60, "quietHours": None}}
+    subscribe(a, push_service, "a", **rain)
+    subscribe(b, push_service, "b", **rain)
+    subscribe(d, push_service, "d", **rain)
+    assert wait_until(lambda: rain_pushes(push_service, "a"), timeout=20, what="Sydney's rain push")
+    wait_watch_rounds(s, 3)
+    # Sydney has two subscribers: watched with the one call the budget allows; Tokyo and Auckland not.
+    assert [p["place"]["latitude"] for p in rain_pushes(push_service, "b")] == [SYDNEY[0]]
+    assert rain_pushes(push_service, "d") == []
+    text = call(s.url + "/metrics")[2].decode()
+    assert re.search(r'brolly_watch_places\{state="unwatched"\} [23]\b', text), text
+    assert "brolly_watch_budget_remaining 0." in text
+
+
+def test_two_places_under_one_warning_are_pushed_once(server_factory, double, push_service):
+    s = server_factory(args=("--timeout", "3"), extra_env=alert_env(double))
+    c = Client(s.url)
+    save(c, *NEW_YORK)
+    save(c, 40.75, -73.95)  # Manhattan: the same warnings
+    subscribe(c, push_service, "phone")
+    assert wait_until(lambda: len(push_service.delivered("phone")) >= 2, timeout=20)
+    wait_until(lambda: s.logs().count("alert poller: round done") >= 4, timeout=30)
+    events = sorted(m["payload"]["alert"]["event"] for m in push_service.delivered("phone") if m["payload"]["type"] == "alert")
+    assert events == ["Flood Warning", "Wind Advisory"]
+
+
+def test_settings_are_checked_and_changed_by_patch(server_factory, double, push_service):
+    s = server_factory(args=("--timeout", "3"), extra_env=watch_env(double))
+    c = Client(s.url)
+    sub = subscribe(c, push_service, "x")
+    assert sub["rain"] == {"enabled": True, "leadMinutes": 20, "minimum": "light", "quietHours": {"from": "22:00", "to": "07:00"}}
+    assert sub["language"] == "en" and sub["units"] == "metric" and "places" not in sub
+    for bad in ({"rain": {"leadMinutes": 5}}, {"rain": {"leadMinutes": 61}}, {"rain": {"minimum": "drizzle"}},
+                {"rain": {"quietHours": {"from": "25:00", "to": "07:00"}}}, {"morning": {"at": "7am"}},
+                {"language": "xx"}, {"units": "furlongs"}, {"minimumSeverity": "apocalyptic"}, {"rain": {"enabled": "yes"}}):
+        status, headers, problem = c.request("PATCH", f"/api/v1/push/subscriptions/{sub['id']}", bad)
+        assert status == 400 and headers["Content-Type"].startswith("application/problem+json"), (bad, status, problem)
+    status, _, changed = c.request("PATCH", f"/api/v1/push/subscriptions/{sub['id']}",
+                                   {"rain": {"minimum": "moderate"}, "morning": {"enabled": True, "at": "06:30"},
+                                    "places": [1, 2], "minimumSeverity": "severe"})
+    assert status == 200, changed
+    assert changed["rain"]["minimum"] == "moderate" and changed["rain"]["leadMinutes"] == 20
+    assert changed["morning"] == {"enabled": True, "at": "06:30"} and changed["places"] == [1, 2]
+    assert changed["minimumSeverity"] == "severe"
+    assert c.get("/api/v1/push/subscriptions")[2]["items"][0] == changed
+    # Another device cannot change it.
+    assert Client(s.url).request("PATCH", f"/api/v1/push/subscriptions/{sub['id']}", {"rain": {"enabled": False}})[0] == 404
