@@ -48,7 +48,8 @@ public protocol DataStore: Sendable {
     func unsubscribe(id: String, device: String) async throws -> Bool
     func removeSubscription(id: String) async throws
     /// Replaces a subscription's settings (and, when given, its severity); nil when the device has no such subscription.
-    func updateSubscription(id: String, device: String, settings: PushSettings, minimumSeverity: AlertSeverity?) async throws -> PushSubscription?
+    func updateSubscription(id: String, device: String, settings: PushSettings, minimumSeverity: AlertSeverity?) async throws
+        -> PushSubscription?
     /// What the rain watcher remembers for a subscription, by key.
     func pushStates(subscription: String) async throws -> [String: String]
     /// Sets (nil: removes) one remembered value.

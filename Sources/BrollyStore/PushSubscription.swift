@@ -73,7 +73,9 @@ extension AppDatabase {
     }
 
     /// Replaces the settings of one of the device's subscriptions; nil when it has none with this id.
-    public func updateSubscription(id: String, device: String, settings: PushSettings, minimumSeverity: AlertSeverity?) throws -> PushSubscription? {
+    public func updateSubscription(id: String, device: String, settings: PushSettings, minimumSeverity: AlertSeverity?) throws
+        -> PushSubscription?
+    {
         try writer.write { db in
             guard var s = try PushSubscription.filter(Column("id") == id && Column("deviceId") == device).fetchOne(db) else { return nil }
             s.settings = settings

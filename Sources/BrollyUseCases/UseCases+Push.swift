@@ -71,7 +71,9 @@ extension UseCases {
             throw BrollyError.noSuchItem("no push subscription \(id)")
         }
         let settings = try change.applied(to: current.settings)
-        guard let saved = try await store.updateSubscription(id: id, device: device, settings: settings, minimumSeverity: try change.severity())
+        guard
+            let saved = try await store.updateSubscription(
+                id: id, device: device, settings: settings, minimumSeverity: try change.severity())
         else { throw BrollyError.noSuchItem("no push subscription \(id)") }
         return PushSubscriptionDocument(saved)
     }

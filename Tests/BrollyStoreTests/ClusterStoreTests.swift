@@ -29,6 +29,49 @@ import Testing
         #expect(try await db.deliveredAlertKeys(subscription: s.id).isEmpty)
         await db.close()
     }
+
+    @Test(arguments: Engine.all) func settingsAndTheWatchersStateAreKeptPerSubscription(engine: Engine) async throws {
+        let db = try await engine.open()
+        let d = Devices()
+        var settings = PushSettings()
+        settings.rain.leadMinutes = 45
+        settings.rain.quietHours = nil
+        settings.morning.enabled = true
+        settings.places = [3, 1]
+        settings.language = "ru"
+        let s = try await db.subscribe(
+            PushSubscription(
+                id: "w-\(d.run)", deviceId: d.one, endpoint: "https://push.example/w\(d.run)", p256dh: "k", auth: "a",
+                minimumSeverity: .moderate, createdAt: Date(timeIntervalSince1970: 1_800_000_000), settings: settings))
+        let read = try await db.subscriptions(device: d.one).first
+        #expect(read?.settings == settings && read?.settings.rain.quietHours == nil)
+        // Changed by its device only; the severity when given.
+        settings.rain.minimum = .moderate
+        #expect(try await db.updateSubscription(id: s.id, device: d.two, settings: settings, minimumSeverity: nil) == nil)
+        let changed = try await db.updateSubscription(id: s.id, device: d.one, settings: settings, minimumSeverity: .severe)
+        #expect(changed?.settings.rain.minimum == .moderate && changed?.minimumSeverity == .severe)
+        let unchanged = try await db.updateSubscription(id: s.id, device: d.one, settings: settings, minimumSeverity: nil)
+        #expect(unchanged?.minimumSeverity == .severe)
+        // The watcher's memory: set, replaced, removed, and gone with the subscription.
+        try await db.setPushState(subscription: s.id, key: "rain|1", value: "a", now: Date())
+        try await db.setPushState(subscription: s.id, key: "rain|1", value: "b", now: Date())
+        try await db.setPushState(subscription: s.id, key: "morning|1", value: "2026-11-25", now: Date())
+        #expect(try await db.pushStates(subscription: s.id) == ["rain|1": "b", "morning|1": "2026-11-25"])
+        try await db.setPushState(subscription: s.id, key: "rain|1", value: nil, now: Date())
+        #expect(try await db.pushStates(subscription: s.id) == ["morning|1": "2026-11-25"])
+        #expect(try await db.unsubscribe(id: s.id, device: d.one))
+        #expect(try await db.pushStates(subscription: s.id).isEmpty)
+        await db.close()
+    }
+
+    @Test func settingsLeftOutTakeTheirDefaults() throws {
+        let old = PushSettings.stored("{}")
+        #expect(old.rain.enabled && old.rain.leadMinutes == 20 && old.rain.minimum == .light && !old.morning.enabled)
+        #expect(old.rain.quietHours == PushSettings.QuietHours(from: ClockTime(hour: 22, minute: 0), to: ClockTime(hour: 7, minute: 0)))
+        #expect(PushSettings.stored(#"{"rain":{"quietHours":null}}"#).rain.quietHours == nil)
+        #expect(PushSettings.stored("not json") == PushSettings())
+        #expect(ClockTime("7:05") == ClockTime(hour: 7, minute: 5) && ClockTime("24:00") == nil && ClockTime("07:5") == nil)
+    }
 }
 
 /// What several servers share through PostgreSQL. Each test opens two connections to the

@@ -33,8 +33,9 @@ func slots(from first: Date, _ mm: [Double], snow: Bool = false) -> [NowcastSlot
         let (s1, n1) = decide(RainWatchState(), forecast, at: t0.addingTimeInterval(60))
         #expect(n1?.status == .starting && n1?.event.start == t0.addingTimeInterval(1800))
         #expect(n1?.event.end == t0.addingTimeInterval(4500) && n1?.event.kind == .rain && n1?.event.intensity == .moderate)
-        #expect(PushTexts.rain(n1!, place: "Home", now: t0.addingTimeInterval(60), language: Localization.english).body
-            == "Rain starting in about 30 min at Home — moderate, for about 45 min")
+        #expect(
+            PushTexts.rain(n1!, place: "Home", now: t0.addingTimeInterval(60), language: Localization.english).body
+                == "Rain starting in about 30 min at Home — moderate, for about 45 min")
         // The next look sees the same rain: nothing.
         let (s2, n2) = decide(s1, forecast, at: t0.addingTimeInterval(360))
         #expect(n2 == nil && s2.alerted?.start == s1.alerted?.start)
@@ -113,7 +114,8 @@ func slots(from first: Date, _ mm: [Double], snow: Bool = false) -> [NowcastSlot
         #expect(en.body == "Snow starting in about 15 min at Home — light, for about 45 min")
         let ru = PushTexts.rain(notice, place: "Дом", now: t0, language: Localization.pack(for: "ru"))
         #expect(ru.body == "Дом: снег начнётся примерно через 15 мин — слабый, около 45 мин")
-        let gone = PushTexts.rain(RainNotice(status: .cancelled, event: notice.event), place: "Home", now: t0, language: Localization.english)
+        let gone = PushTexts.rain(
+            RainNotice(status: .cancelled, event: notice.event), place: "Home", now: t0, language: Localization.english)
         #expect(gone.body == "Snow no longer expected at Home")
         // Rain to the end of the slots: "for at least".
         let open = decide(RainWatchState(), slots(from: t0, [0, 0, 0.6, 0.6, 0.6, 0.6, 0.6, 0.6, 0.6]), at: t0).1!

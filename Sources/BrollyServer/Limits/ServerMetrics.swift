@@ -130,7 +130,8 @@ public final class ServerMetrics: Sendable {
         }
         if let (watcher, delivered) = pushWatch {
             let round = watcher.lastRound.withLock { $0 }
-            text += "# HELP brolly_watch_places Places the rain watcher looked at in its last round, and those it could not (its budget spent).\n"
+            text +=
+                "# HELP brolly_watch_places Places the rain watcher looked at in its last round, and those it could not (its budget spent).\n"
             text += "# TYPE brolly_watch_places gauge\n"
             text += "brolly_watch_places{state=\"watched\"} \(round.watched)\n"
             text += "brolly_watch_places{state=\"unwatched\"} \(round.unwatched)\n"

@@ -155,7 +155,10 @@ struct AlertPoller: Service {
             guard let json = try? Self.encoder.encode(push.payload) else { continue }
             let status = await post(json, to: push.subscription, ttl: push.ttl, urgency: push.urgency, topic: push.topic)
             let what = "\(push.payload.type) (\(push.payload.status ?? "summary")) at \(push.payload.place.name)"
-            switch await outcome(status, subscription: push.subscription.id, key: push.topic + "|" + (push.payload.status ?? "") + (push.payload.start ?? ""), what: what) {
+            switch await outcome(
+                status, subscription: push.subscription.id,
+                key: push.topic + "|" + (push.payload.status ?? "") + (push.payload.start ?? ""), what: what)
+            {
             case .delivered, .givenUp: try? await watcher.delivered(push)
             case .gone: gone.insert(push.subscription.id)
             case .retry: break
@@ -176,7 +179,8 @@ struct AlertPoller: Service {
     func send(_ push: PendingPush, now: Date = Date()) async -> Int? {
         let place = push.place
         let payload = Payload(
-            place: PushPlace(place), alert: WeatherDocument.AlertInfo(push.alert, in: place.place.timeZone), url: "/?place=\(place.id ?? 0)")
+            place: PushPlace(place), alert: WeatherDocument.AlertInfo(push.alert, in: place.place.timeZone), url: "/?place=\(place.id ?? 0)"
+        )
         do {
             var json = try Self.encoder.encode(payload)
             // Push services accept about 4 KB: a long description is cut, the rest stays whole.
@@ -189,7 +193,8 @@ struct AlertPoller: Service {
             }
             let ttl = max(0, min(86_400, Int((push.alert.expires ?? now.addingTimeInterval(86_400)).timeIntervalSince(now))))
             return await post(
-                json, to: push.subscription, ttl: ttl, urgency: push.alert.severity >= .severe ? "high" : "normal", topic: push.topic, now: now)
+                json, to: push.subscription, ttl: ttl, urgency: push.alert.severity >= .severe ? "high" : "normal", topic: push.topic,
+                now: now)
         } catch {
             logger.info("push: payload not encoded: \(error)")
             return nil

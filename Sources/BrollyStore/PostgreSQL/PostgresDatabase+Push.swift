@@ -57,7 +57,9 @@ extension PostgresDatabase {
         }
     }
 
-    public func updateSubscription(id: String, device: String, settings: PushSettings, minimumSeverity: AlertSeverity?) async throws -> PushSubscription? {
+    public func updateSubscription(id: String, device: String, settings: PushSettings, minimumSeverity: AlertSeverity?) async throws
+        -> PushSubscription?
+    {
         try await run { client in
             let rows = try await client.query(
                 """

@@ -82,7 +82,8 @@ public struct PushSettingsChange: Decodable, Sendable {
             }
             if let quiet = rain.quietHours {
                 s.rain.quietHours = try quiet.map { q in
-                    PushSettings.QuietHours(from: try Self.clock(q.from, "rain.quietHours.from"), to: try Self.clock(q.to, "rain.quietHours.to"))
+                    PushSettings.QuietHours(
+                        from: try Self.clock(q.from, "rain.quietHours.from"), to: try Self.clock(q.to, "rain.quietHours.to"))
                 }
             }
         }
