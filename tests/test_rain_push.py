@@ -10,8 +10,10 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from cluster_support import Browser
 from conftest import call, wait_until
 from push_double import PushService
+from test_cluster import cluster_factory, postgres  # noqa: F401 - fixtures
 from test_alerts import alert_env, save
 from test_device_data import Client
 
@@ -199,3 +201,23 @@ def test_settings_are_checked_and_changed_by_patch(server_factory, double, push_
     assert c.get("/api/v1/push/subscriptions")[2]["items"][0] == changed
     # Another device cannot change it.
     assert Client(s.url).request("PATCH", f"/api/v1/push/subscriptions/{sub['id']}", {"rain": {"enabled": False}})[0] == 404
+
+
+def test_two_instances_on_postgresql_push_each_rain_event_once(cluster_factory, double, push_service):
+    start = quarter() + 1800
+    double.nowcast(*TOKYO, start=start, end=start + 1800)
+    c = cluster_factory(n=2, env={"BROLLY_PUSH_ALLOW_INSECURE": "1", "BROLLY_WATCH_SECONDS": "1", "BROLLY_ALERT_POLL_SECONDS": "1"})
+    one, two = c.servers
+    phone = Browser()
+    assert phone.request(one, "POST", "/api/v1/places", {"latitude": TOKYO[0], "longitude": TOKYO[1]})[0] == 201
+    status, _, sub = phone.request(two, "POST", "/api/v1/push/subscriptions",
+                                   dict(push_service.subscription("phone"), rain={"leadMinutes": 60, "quietHours": None}))
+    assert status == 201, sub
+    assert wait_until(lambda: rain_pushes(push_service, "phone"), timeout=30, what="the rain push")
+    # Both instances run; one watches (the alert poller's lease), and the push is sent once.
+    wait_until(lambda: sum(s.logs().count("watcher: round done") for s in c.servers) >= 5, timeout=30, what="more watcher rounds")
+    assert [p["status"] for p in rain_pushes(push_service, "phone")] == ["starting"]
+    assert sum("watcher: round done" in s.logs() for s in c.servers) == 1
+    # Changed through the other instance: read by whichever watches.
+    status, _, changed = phone.request(one, "PATCH", f"/api/v1/push/subscriptions/{sub['id']}", {"rain": {"minimum": "moderate"}})
+    assert status == 200 and changed["rain"]["minimum"] == "moderate"
