@@ -221,3 +221,56 @@ def test_two_instances_on_postgresql_push_each_rain_event_once(cluster_factory, 
     # Changed through the other instance: read by whichever watches.
     status, _, changed = phone.request(one, "PATCH", f"/api/v1/push/subscriptions/{sub['id']}", {"rain": {"minimum": "moderate"}})
     assert status == 200 and changed["rain"]["minimum"] == "moderate"
+
+
+def test_the_page_sends_the_rain_settings_and_the_service_worker_shows_a_rain_push(server_factory, double, push_service,
+                                                                                    browser_factory):
+    import json
+    from conftest import axe_violations
+    s = server_factory(args=("--timeout", "3"), extra_env=watch_env(double))
+    b = browser_factory(s.url)
+    b.allow_location(*SYDNEY)
+    b.cdp("Browser.setPermission", {"permission": {"name": "notifications"}, "setting": "granted", "origin": s.url})
+    b.open()
+    b.wait_state("ready")
+    b.js("document.querySelector('#push-settings summary').click()")
+    assert b.js("return document.getElementById('push-settings').open") is True
+    b.js("document.getElementById('push-settings').scrollIntoView({block: 'center'})")
+    b.screenshot("27-rain-settings")
+    assert axe_violations(b) == []
+    # Changed in the panel: remembered in this browser.
+    b.js("const l = document.getElementById('rain-lead'); l.value = '45'; l.dispatchEvent(new Event('change', {bubbles: true}));")
+    b.js("document.getElementById('morning-enabled').click()")
+    kept = b.js("return JSON.parse(localStorage.getItem('brolly.push.settings.v1'))")
+    assert kept["rain"]["leadMinutes"] == 45 and kept["morning"] == {"enabled": True, "at": "07:00"}
+    # A subscription this browser has (headless Chromium has no push service: made through its own
+    # cookie, as the page would): a change in the panel is sent to it.
+    sub = push_service.subscription("page")
+    made = b.driver.execute_async_script(
+        "const done = arguments[1]; fetch('/api/v1/push/subscriptions', {method: 'POST', headers: {'Content-Type': 'application/json'},"
+        " body: JSON.stringify(arguments[0])}).then(r => r.json()).then(done);", dict(sub, rain=kept["rain"], morning=kept["morning"]))
+    b.js(f"localStorage.setItem('brolly.push.v1', JSON.stringify({{id: '{made['id']}', severity: 'moderate'}}))")
+    b.js("const m = document.getElementById('rain-minimum'); m.value = 'moderate'; m.dispatchEvent(new Event('change', {bubbles: true}));")
+    b.wait(lambda: b.text("push-settings-status") == "Saved.", what="the settings sent")
+    items = b.driver.execute_async_script(
+        "const done = arguments[0]; fetch('/api/v1/push/subscriptions').then(r => r.json()).then(j => done(j.items));")
+    assert items[0]["rain"]["minimum"] == "moderate" and items[0]["rain"]["leadMinutes"] == 45
+    assert items[0]["morning"]["enabled"] is True and items[0]["language"] == "en" and items[0]["units"] == "metric"
+
+    # A rain push delivered to the service worker: its title and body as the server wrote them.
+    b.driver.execute_async_script("navigator.serviceWorker.ready.then(() => arguments[0]())")
+    b.cdp("ServiceWorker.enable", {})
+    payload = {"type": "rain", "status": "starting", "kind": "rain", "title": "Rain at Home",
+               "body": "Rain starting in about 20 min at Home — moderate, for about 45 min",
+               "place": {"id": 7, "name": "Home", "latitude": SYDNEY[0], "longitude": SYDNEY[1]}, "url": "/?place=7"}
+
+    def deliver_and_look():
+        for registration in [str(i) for i in range(12)]:
+            b.cdp("ServiceWorker.deliverPushMessage", {"origin": s.url, "registrationId": registration, "data": json.dumps(payload)})
+        time.sleep(0.5)
+        return b.driver.execute_async_script(
+            "const done = arguments[0]; navigator.serviceWorker.ready.then(r => r.getNotifications())"
+            ".then(ns => done(ns.map(n => ({title: n.title, body: n.body, tag: n.tag, url: n.data && n.data.url}))));") or None
+
+    shown = b.wait(deliver_and_look, timeout=40, what="a notification")
+    assert shown == [{"title": "Rain at Home", "body": payload["body"], "tag": "rain-7", "url": "/?place=7"}]

@@ -3,6 +3,7 @@
 // warnings; and the "Notify me" switch that subscribes to Web Push through the service worker.
 import { api } from './api.js';
 import { $, el } from './dom.js';
+import { pushSettings } from './pushsettings.js';
 import { KEYS, store } from './storage.js';
 
 const ICONS = { extreme: '⛔', severe: '⚠️', moderate: '⚠️', minor: 'ℹ️', unknown: '⚠️' };
@@ -86,7 +87,7 @@ async function subscribe() {
   if (!subscription) {
     subscription = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(publicKey) });
   }
-  const saved = await api('/api/v1/push/subscriptions', { method: 'POST', body: { ...subscription.toJSON(), minimumSeverity: severity } });
+  const saved = await api('/api/v1/push/subscriptions', { method: 'POST', body: { ...subscription.toJSON(), minimumSeverity: severity, ...pushSettings() } });
   store.set(KEYS.notify, { id: saved.id, severity });
   status(`You will be notified of ${severity === 'minor' ? 'all' : severity + ' and worse'} warnings for your saved places.`);
 }

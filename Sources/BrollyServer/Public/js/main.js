@@ -6,6 +6,7 @@ import { initHistory, loadHistory } from './history.js';
 import { locate } from './location.js';
 import { initMap, removeMarker, showPlace, showUnitedStates } from './map.js';
 import { initAlerts } from './alerts.js';
+import { initPushSettings } from './pushsettings.js';
 import { initPlaces, loadPlaces, openSavedPlace } from './places.js';
 import { initSearch } from './search.js';
 import { state } from './state.js';
@@ -53,6 +54,7 @@ state.deviceReady = loadPlaces();
 // A home-screen shortcut to a saved place opens that place (/?lat=&lon=&name=); else where you are.
 const launch = new URLSearchParams(window.location.search);
 initAlerts();
+initPushSettings();
 // A warning's notification opens /?place=<id>: that saved place, its data fetched afresh (seed 002).
 const placeId = launch.get('place');
 navigator.serviceWorker && navigator.serviceWorker.addEventListener('message', (event) => {

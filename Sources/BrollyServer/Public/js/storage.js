@@ -15,6 +15,8 @@ export const KEYS = {
   history: 'brolly.history.v1',
   /** The place whose alerts are pushed to this browser. */
   notify: 'brolly.push.v1',
+  /** Rain alerts and the morning summary: how early, how much, quiet hours, the summary's time. */
+  pushSettings: 'brolly.push.settings.v1',
   /** The widget's last answer for its place and units. */
   widget: (where) => `brolly.widget.${where}`,
 };

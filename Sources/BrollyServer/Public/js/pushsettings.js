@@ -1,0 +1,68 @@
+// Rain alerts and the morning summary: the settings a push subscription carries (how early, how
+// much rain counts, quiet hours, the summary's time), remembered in this browser, sent with the
+// subscription when notifications are turned on, and sent again (PATCH) whenever they change.
+import { api } from './api.js';
+import { $ } from './dom.js';
+import { i18n, t } from './i18n.js';
+import { state } from './state.js';
+import { KEYS, store } from './storage.js';
+
+const DEFAULTS = {
+  rain: { enabled: true, leadMinutes: 20, minimum: 'light', quietHours: { from: '22:00', to: '07:00' } },
+  morning: { enabled: false, at: '07:00' },
+};
+
+function remembered() {
+  const s = store.get(KEYS.pushSettings, null);
+  return s && s.rain && s.morning ? s : DEFAULTS;
+}
+
+/** What a subscription is sent: the settings, the page's language and units. */
+export function pushSettings() {
+  return { ...remembered(), language: i18n.code, units: state.units === 'F' ? 'imperial' : state.units === 'K' ? 'standard' : 'metric' };
+}
+
+function read() {
+  return {
+    rain: {
+      enabled: $('rain-enabled').checked,
+      leadMinutes: Number($('rain-lead').value),
+      minimum: $('rain-minimum').value,
+      quietHours: $('quiet-enabled').checked ? { from: $('quiet-from').value || '22:00', to: $('quiet-to').value || '07:00' } : null,
+    },
+    morning: { enabled: $('morning-enabled').checked, at: $('morning-at').value || '07:00' },
+  };
+}
+
+function show(s) {
+  $('rain-enabled').checked = s.rain.enabled;
+  $('rain-lead').value = String(s.rain.leadMinutes);
+  $('rain-minimum').value = s.rain.minimum;
+  $('quiet-enabled').checked = Boolean(s.rain.quietHours);
+  if (s.rain.quietHours) {
+    $('quiet-from').value = s.rain.quietHours.from;
+    $('quiet-to').value = s.rain.quietHours.to;
+  }
+  $('morning-enabled').checked = s.morning.enabled;
+  $('morning-at').value = s.morning.at;
+}
+
+/** Sends the settings to the subscription this browser has, if any. */
+export async function syncPushSettings() {
+  const saved = store.get(KEYS.notify, null);
+  if (!saved || !saved.id) return;
+  try {
+    await api(`/api/v1/push/subscriptions/${saved.id}`, { method: 'PATCH', body: pushSettings() });
+    $('push-settings-status').textContent = t('pushSaved', 'Saved.');
+  } catch (e) {
+    $('push-settings-status').textContent = `${t('pushNotSaved', 'Could not save:')} ${e.message || e.kind || ''}`;
+  }
+}
+
+export function initPushSettings() {
+  show(remembered());
+  $('push-settings').addEventListener('change', () => {
+    store.set(KEYS.pushSettings, read());
+    syncPushSettings();
+  });
+}
