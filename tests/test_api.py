@@ -214,6 +214,7 @@ def test_openapi_document_matches_the_server(server, double):
         # This server has no BROLLY_PUSH_ALLOW_INSECURE: a loopback endpoint is refused.
         ("post", "/api/v1/push/subscriptions", "/api/v1/push/subscriptions",
          {"endpoint": "https://127.0.0.1/push/1", "keys": {"p256dh": "B" + "A" * 86, "auth": "A" * 22}}, 400, None),
+        ("patch", "/api/v1/push/subscriptions/{id}", "/api/v1/push/subscriptions/no-such-id", {"rain": {"leadMinutes": 30}}, 404, None),
         ("delete", "/api/v1/push/subscriptions/{id}", "/api/v1/push/subscriptions/no-such-id", None, 404, None),
         ("get", "/healthz", "/healthz", None, 200, None),
     ]

@@ -31,7 +31,7 @@ def push_service():
 
 
 def watch_env(double, **more):
-    return alert_env(double, BROLLY_WATCH_SECONDS="1", **more)
+    return alert_env(double, **{"BROLLY_WATCH_SECONDS": "1", **more})
 
 
 def watch_rounds(server):
@@ -199,6 +199,11 @@ def test_settings_are_checked_and_changed_by_patch(server_factory, double, push_
     assert changed["morning"] == {"enabled": True, "at": "06:30"} and changed["places"] == [1, 2]
     assert changed["minimumSeverity"] == "severe"
     assert c.get("/api/v1/push/subscriptions")[2]["items"][0] == changed
+    # As the OpenAPI document describes it.
+    from jsonschema import Draft202012Validator
+    spec = c.get("/api/openapi.json")[2]
+    for doc in (sub, changed):
+        Draft202012Validator(dict(spec, **{"$ref": "#/components/schemas/PushSubscription"})).validate(doc)
     # Another device cannot change it.
     assert Client(s.url).request("PATCH", f"/api/v1/push/subscriptions/{sub['id']}", {"rain": {"enabled": False}})[0] == 404
 
@@ -256,6 +261,11 @@ def test_the_page_sends_the_rain_settings_and_the_service_worker_shows_a_rain_pu
         "const done = arguments[0]; fetch('/api/v1/push/subscriptions').then(r => r.json()).then(j => done(j.items));")
     assert items[0]["rain"]["minimum"] == "moderate" and items[0]["rain"]["leadMinutes"] == 45
     assert items[0]["morning"]["enabled"] is True and items[0]["language"] == "en" and items[0]["units"] == "metric"
+    # °F chosen on the page: the subscription's texts follow.
+    b.js("document.querySelector('.units button[data-unit=F]').click()")
+    units = lambda: b.driver.execute_async_script(
+        "const done = arguments[0]; fetch('/api/v1/push/subscriptions').then(r => r.json()).then(j => done(j.items[0].units));")
+    b.wait(lambda: units() == "imperial", what="the units sent")
 
     # A rain push delivered to the service worker: its title and body as the server wrote them.
     b.driver.execute_async_script("navigator.serviceWorker.ready.then(() => arguments[0]())")
@@ -274,3 +284,17 @@ def test_the_page_sends_the_rain_settings_and_the_service_worker_shows_a_rain_pu
 
     shown = b.wait(deliver_and_look, timeout=40, what="a notification")
     assert shown == [{"title": "Rain at Home", "body": payload["body"], "tag": "rain-7", "url": "/?place=7"}]
+
+
+def test_twenty_subscribers_on_one_place_cost_one_forecast_call_a_round(server_factory, double, push_service):
+    s = server_factory(args=("--timeout", "3"), extra_env=watch_env(double, BROLLY_WATCH_SECONDS="2"))
+    for i in range(20):
+        c = Client(s.url)
+        save(c, *SYDNEY)
+        subscribe(c, push_service, f"s{i}")
+    wait_watch_rounds(s, 1)
+    calls, rounds = double.calls("/v1/forecast"), watch_rounds(s)
+    wait_watch_rounds(s, 4)
+    made, done = double.calls("/v1/forecast") - calls, watch_rounds(s) - rounds
+    assert made <= done, f"{made} forecast calls in {done} rounds"
+    assert "watcher: round done (1 places watched, 0 not, 1 calls" in s.logs()

@@ -88,7 +88,7 @@ async function subscribe() {
     subscription = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(publicKey) });
   }
   const saved = await api('/api/v1/push/subscriptions', { method: 'POST', body: { ...subscription.toJSON(), minimumSeverity: severity, ...pushSettings() } });
-  store.set(KEYS.notify, { id: saved.id, severity });
+  store.set(KEYS.notify, { id: saved.id, severity, language: saved.language, units: saved.units });
   status(`You will be notified of ${severity === 'minor' ? 'all' : severity + ' and worse'} warnings for your saved places.`);
 }
 

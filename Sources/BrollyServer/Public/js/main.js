@@ -6,7 +6,7 @@ import { initHistory, loadHistory } from './history.js';
 import { locate } from './location.js';
 import { initMap, removeMarker, showPlace, showUnitedStates } from './map.js';
 import { initAlerts } from './alerts.js';
-import { initPushSettings } from './pushsettings.js';
+import { initPushSettings, syncLanguageAndUnits } from './pushsettings.js';
 import { initPlaces, loadPlaces, openSavedPlace } from './places.js';
 import { initSearch } from './search.js';
 import { state } from './state.js';
@@ -21,11 +21,11 @@ function setUnits(unit) {
 }
 
 // The language is known at once (the weather is asked for in it); its texts follow.
-loadLanguage(preferredLanguage()).then(() => { applyStatic(); rerender(); });
+loadLanguage(preferredLanguage()).then(() => { applyStatic(); rerender(); syncLanguageAndUnits(); });
 initLanguageSwitch($('language'));
 // Back from a history entry: the live weather, refreshed.
 document.addEventListener('brolly:live', () => refresh());
-document.querySelectorAll('.units button').forEach((b) => b.addEventListener('click', () => setUnits(b.dataset.unit)));
+document.querySelectorAll('.units button').forEach((b) => b.addEventListener('click', () => { setUnits(b.dataset.unit); syncLanguageAndUnits(); }));
 $('retry').addEventListener('click', () => state.retry && state.retry());
 $('locate').addEventListener('click', () => locate(true));
 document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'visible') refresh(); });

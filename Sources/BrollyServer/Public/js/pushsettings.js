@@ -51,12 +51,22 @@ function show(s) {
 export async function syncPushSettings() {
   const saved = store.get(KEYS.notify, null);
   if (!saved || !saved.id) return;
+  const settings = pushSettings();
   try {
-    await api(`/api/v1/push/subscriptions/${saved.id}`, { method: 'PATCH', body: pushSettings() });
+    await api(`/api/v1/push/subscriptions/${saved.id}`, { method: 'PATCH', body: settings });
+    store.set(KEYS.notify, { ...saved, language: settings.language, units: settings.units });
     $('push-settings-status').textContent = t('pushSaved', 'Saved.');
   } catch (e) {
     $('push-settings-status').textContent = `${t('pushNotSaved', 'Could not save:')} ${e.message || e.kind || ''}`;
   }
+}
+
+/** Sends the page's language and units when they are not what the subscription has (the texts of
+ *  rain and morning pushes follow the page). */
+export function syncLanguageAndUnits() {
+  const saved = store.get(KEYS.notify, null);
+  const now = pushSettings();
+  if (saved && saved.id && (saved.language !== now.language || saved.units !== now.units)) syncPushSettings();
 }
 
 export function initPushSettings() {
