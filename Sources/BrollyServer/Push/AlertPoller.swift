@@ -87,17 +87,29 @@ struct AlertPoller: Service {
             logger.error("alert poller: \(error)")
             return
         }
+        let store = useCases.services.store
+        await deliver(
+            pending, subscription: \.subscription.id, key: \.alertKey, what: { "\($0.alert.event) at \($0.place.displayName)" },
+            send: { await send($0) },
+            done: { push, status in
+                try? await store.recordDelivery(subscription: push.subscription.id, alertKey: push.alertKey, status: status ?? 0)
+            })
+    }
+
+    /// Sends each push in turn while this instance keeps the lease, skipping the subscriptions found
+    /// gone; `done` records one that was delivered or given up on (see `outcome`).
+    func deliver<Push>(
+        _ pushes: [Push], subscription: (Push) -> String, key: (Push) -> String, what: (Push) -> String,
+        send: (Push) async -> Int?, done: (Push, Int?) async -> Void
+    ) async {
         var gone = Set<String>()
-        for push in pending where !gone.contains(push.subscription.id) {
+        for push in pushes where !gone.contains(subscription(push)) {
             if Task.isCancelled { return }
             if await !keepsLease() { return }
             let status = await send(push)
-            let store = useCases.services.store
-            let what = "\(push.alert.event) at \(push.place.displayName)"
-            switch await outcome(status, subscription: push.subscription.id, key: push.alertKey, what: what) {
-            case .delivered, .givenUp:
-                try? await store.recordDelivery(subscription: push.subscription.id, alertKey: push.alertKey, status: status ?? 0)
-            case .gone: gone.insert(push.subscription.id)
+            switch await outcome(status, subscription: subscription(push), key: key(push), what: what(push)) {
+            case .delivered, .givenUp: await done(push, status)
+            case .gone: gone.insert(subscription(push))
             case .retry: break
             }
         }
@@ -148,23 +160,17 @@ struct AlertPoller: Service {
             logger.error("watcher: \(error)")
             return
         }
-        var gone = Set<String>()
-        for push in pushes where !gone.contains(push.subscription.id) {
-            if Task.isCancelled { return }
-            if await !keepsLease() { return }
-            guard let json = try? Self.encoder.encode(push.payload) else { continue }
-            let status = await post(json, to: push.subscription, ttl: push.ttl, urgency: push.urgency, topic: push.topic)
-            let what = "\(push.payload.type) (\(push.payload.status ?? "summary")) at \(push.payload.place.name)"
-            switch await outcome(
-                status, subscription: push.subscription.id,
-                key: push.topic + "|" + (push.payload.status ?? "") + (push.payload.start ?? ""), what: what)
-            {
-            case .delivered, .givenUp: try? await watcher.delivered(push)
-            case .gone: gone.insert(push.subscription.id)
-            case .retry: break
-            }
-            if (200..<300).contains(status ?? 0) { watchPushes.withLock { $0[push.payload.type, default: 0] += 1 } }
-        }
+        await deliver(
+            pushes, subscription: \.subscription.id, key: { $0.topic + "|" + ($0.payload.status ?? "") + ($0.payload.start ?? "") },
+            what: { "\($0.payload.type) (\($0.payload.status ?? "summary")) at \($0.payload.place.name)" },
+            send: { push in
+                guard let json = try? Self.encoder.encode(push.payload) else { return 400 }
+                return await post(json, to: push.subscription, ttl: push.ttl, urgency: push.urgency, topic: push.topic)
+            },
+            done: { push, status in
+                try? await watcher.delivered(push)
+                if (200..<300).contains(status ?? 0) { watchPushes.withLock { $0[push.payload.type, default: 0] += 1 } }
+            })
     }
 
     /// The notification's payload: `{"type": "alert", "place", "alert", "url"}`.
