@@ -68,6 +68,12 @@ class Double:
         quarter hours), else dry."""
         http_json(self.url + "/__nowcast", dict(latitude=lat, longitude=lon, start=start, end=end, mm=mm, snow=snow))
 
+    def accuracy(self, bias=None, silent=None):
+        body = {"bias": bias or {}}
+        if silent is not None:
+            body["silent"] = silent
+        http_json(self.url + "/__accuracy", body)
+
     def calls(self, path=None):
         c = http_json(self.url + "/__calls")
         return c["total"] if path is None else c["paths"].get(path, 0)
@@ -85,6 +91,8 @@ class Double:
             "BROLLY_BBC_FEEDS_URL": self.url,
             "BROLLY_NEWSAPI_URL": self.url,
             "BROLLY_GOOGLE_GEOCODING_URL": self.url,
+            "BROLLY_OPEN_METEO_PREVIOUS_RUNS_URL": self.url + "/previous-runs",
+            "BROLLY_AVIATIONWEATHER_URL": self.url,
         }
 
     def stop(self):

@@ -11,6 +11,9 @@ Serves, on 127.0.0.1:
   MeteoAlarm        GET /api/v1/warnings/feeds-<country>   (CAP in JSON)
   OpenWeatherMap    GET /data/3.0/onecall   (alerts)
   CAP feed          GET /cap/feed.xml   (Atom embedding CAP 1.2 XML)
+  Open-Meteo Previous Runs   GET /previous-runs/v1/forecast   (hourly temperature_2m, precipitation and
+                    their _previous_dayN, per model; errors known: see PREVIOUS_RUNS_BIAS)
+  Aviation Weather  GET /api/data/metar?format=json&bbox=|ids=&hours=   (METAR reports, JSON)
 
 Forecasts are generated for the requested coordinates around the current time, so "today" is
 today wherever the place is. Temperatures are predictable: the current temperature at a place is
@@ -22,6 +25,8 @@ Faults are injected through a control API:
                     "path": "/v1/forecast" (only requests whose path starts with this)}
   GET  /__calls    {"total": n, "paths": {"/v1/forecast": n, ...}}
   POST /__reset    clears faults and counters
+  POST /__accuracy {"bias": {"model": °C}, "silent": ["KLGA"]}: each model's error one day ahead
+                    (it grows with the lead), and stations that stopped reporting 3 hours ago
 
 Run: python3 tests/upstream_double.py [--port 0]  -> prints "PORT <n>" on stdout.
 """
@@ -53,7 +58,21 @@ GAZETTEER = [
     ("<img src=x onerror=\"window.__pwned=true\">", "<b>Region</b>", "Testland", "TL", 5.5, -20.5, "UTC"),
 ]
 
-STATE = {"faults": [], "calls": {}, "total": 0, "nowcast": {}}
+# Each model's error of the forecast one day ahead, in °C (lead L: L times this, + on even days and
+# - on odd ones, so the mean absolute error of the high and low is exactly L × bias); None: the
+# model does not cover the place (nulls).
+PREVIOUS_RUNS_BIAS = {
+    "best_match": 1.0, "ecmwf_ifs025": 0.6, "icon_seamless": 0.9, "gfs_seamless": 1.4, "meteofrance_seamless": 1.1,
+    "ukmo_seamless": 1.0, "jma_seamless": None, "gem_seamless": 1.6,
+}
+# Airports: id, name, lat, lon.
+STATIONS = [
+    ("EDDB", "Berlin/Brandenburg Arpt, BB, DE", 52.362, 13.501),
+    ("KLGA", "New York/LaGuardia Arpt, NY, US", 40.779, -73.880),
+    ("YSSY", "Sydney Intl Arpt, NS, AU", -33.946, 151.177),
+]
+
+STATE = {"faults": [], "calls": {}, "total": 0, "nowcast": {}, "bias": dict(PREVIOUS_RUNS_BIAS), "silent": []}
 LOCK = threading.Lock()
 
 
@@ -215,6 +234,117 @@ def open_meteo_air_quality(q):
         "hourly": {"time": [h.strftime("%Y-%m-%dT%H:%M") for h in hours],
                    "uv_index": [round(max(0.0, 6.2 * math.sin((h.hour - 6) / 12 * math.pi)), 2) for h in hours]},
     }
+
+
+def analysis_temp(lat, lon, t):
+    """What happened at a place at UTC time t (a datetime): a daily cycle, a little different each day."""
+    zone, _ = zone_for(lat, lon)
+    local = t.astimezone(zone)
+    return round(base_temp(lat) - 5 + 5 * math.sin((local.hour - 9) / 24 * 2 * math.pi) + local.toordinal() % 3, 1)
+
+
+def analysis_rain(lat, lon, local):
+    """mm in the hour ending at local time `local`: 3 mm at noon every fourth day."""
+    return 3.0 if local.toordinal() % 4 == 0 and local.hour == 12 else 0.0
+
+
+def previous_runs(q):
+    """Open-Meteo's Previous Runs answer: for each model and lead 0…7, hourly temperature_2m and
+    precipitation over past_days and today, in the place's time zone."""
+    try:
+        lat, lon = float(q["latitude"][0]), float(q["longitude"][0])
+        past = int(q.get("past_days", ["0"])[0])
+        days = int(q.get("forecast_days", ["7"])[0])
+    except (KeyError, ValueError):
+        return 400, {"error": True, "reason": "Parameter 'latitude' and 'longitude' must be set"}
+    if past > 92:
+        return 400, {"error": True, "reason": "Parameter 'past_days' must be between 0 and 92"}
+    models = q.get("models", ["best_match"])[0].split(",")
+    variables = q.get("hourly", [""])[0].split(",")
+    zone, tzname = zone_for(lat, lon)
+    now = datetime.now(timezone.utc).astimezone(zone)
+    start = datetime(now.year, now.month, now.day, tzinfo=zone) - timedelta(days=past)
+    # Local wall-clock hours (a daylight-saving day has 23 or 25).
+    hours = []
+    t = start.astimezone(timezone.utc)
+    end = (datetime(now.year, now.month, now.day, tzinfo=zone) + timedelta(days=days)).astimezone(timezone.utc)
+    while t < end:
+        hours.append(t)
+        t += timedelta(hours=1)
+    hourly = {"time": [h.astimezone(zone).strftime("%Y-%m-%dT%H:%M") for h in hours]}
+    units = {"time": "iso8601"}
+    for model in models:
+        bias = STATE["bias"].get(model)
+        for v in variables:
+            base, _, lead = v.partition("_previous_day")
+            lead = int(lead) if lead else 0
+            name = v + ("_" + model if len(models) > 1 else "")
+            units[name] = "°C" if base == "temperature_2m" else "mm"
+            values = []
+            for h in hours:
+                local = h.astimezone(zone)
+                # A forecast made `lead` days before the hour exists only for hours before now + 16 days,
+                # and nothing is known of hours after now at lead 0.
+                if bias is None or h > datetime.now(timezone.utc) - timedelta(hours=1) + timedelta(days=lead):
+                    values.append(None)
+                    continue
+                if base == "temperature_2m":
+                    sign = 1 if local.toordinal() % 2 == 0 else -1
+                    values.append(round(analysis_temp(lat, lon, h) + sign * lead * bias, 1))
+                else:
+                    rain = analysis_rain(lat, lon, local)
+                    # A lead-1+ forecast of a model worse than 1.2 °C also rains on every fifth day.
+                    if lead > 0 and bias > 1.2 and local.toordinal() % 5 == 0 and local.hour == 12:
+                        rain = 2.0
+                    values.append(rain)
+            hourly[name] = values
+    offset = int(now.utcoffset().total_seconds())
+    return 200, {
+        "latitude": round(lat, 2), "longitude": round(lon, 2), "generationtime_ms": 0.9, "utc_offset_seconds": offset,
+        "timezone": tzname, "timezone_abbreviation": now.tzname() or "GMT", "elevation": 38.0,
+        "hourly_units": units, "hourly": hourly,
+    }
+
+
+def distance_km(lat1, lon1, lat2, lon2):
+    r = math.pi / 180
+    a = math.sin((lat2 - lat1) * r / 2) ** 2 + math.cos(lat1 * r) * math.cos(lat2 * r) * math.sin((lon2 - lon1) * r / 2) ** 2
+    return 6371 * 2 * math.atan2(math.sqrt(a), math.sqrt(1 - a))
+
+
+def metar(q):
+    """The Aviation Weather Center's METAR JSON: a report at :50 past every hour for `hours` (at
+    most 15 days), newest first, from the stations in `bbox` or `ids`; a silent station's last
+    report was 3 hours ago. Temperatures are what happened, to the whole degree, as METARs give them."""
+    hours = min(int(q.get("hours", ["1"])[0]), 360)
+    if "ids" in q:
+        ids = q["ids"][0].upper().split(",")
+        stations = [s for s in STATIONS if s[0] in ids]
+    elif "bbox" in q:
+        south, west, north, east = (float(x) for x in q["bbox"][0].split(","))
+        stations = [s for s in STATIONS if south <= s[2] <= north and west <= s[3] <= east]
+    else:
+        return []
+    now = datetime.now(timezone.utc)
+    last = now.replace(minute=50, second=0, microsecond=0)
+    if last > now:
+        last -= timedelta(hours=1)
+    reports = []
+    for ident, name, lat, lon in stations:
+        newest = last - timedelta(hours=3) if ident in STATE["silent"] else last
+        t = newest
+        while t > now - timedelta(hours=hours):
+            temp = round(analysis_temp(lat, lon, t))
+            reports.append({
+                "icaoId": ident, "receiptTime": iso(t + timedelta(minutes=3)), "obsTime": int(t.timestamp()),
+                "reportTime": iso(t.replace(minute=0) + timedelta(hours=1)), "temp": temp, "dewp": temp - 4, "wdir": 240,
+                "wspd": 10, "wgst": None, "visib": "10+", "altim": 1013.2, "metarType": "METAR",
+                "rawOb": f"METAR {ident} {t.strftime('%d%H%M')}Z 24010KT 9999 FEW030 {temp:02d}/{temp - 4:02d} Q1013",
+                "lat": lat, "lon": lon, "elev": 30, "name": name,
+            })
+            t -= timedelta(hours=1)
+    reports.sort(key=lambda r: -r["obsTime"])
+    return reports
 
 
 def iso(dt):
@@ -535,7 +665,10 @@ class Handler(BaseHTTPRequestHandler):
                 else:
                     STATE["faults"].append(body)
             elif path == "/__reset":
-                STATE.update(faults=[], calls={}, total=0, nowcast={})
+                STATE.update(faults=[], calls={}, total=0, nowcast={}, bias=dict(PREVIOUS_RUNS_BIAS), silent=[])
+            elif path == "/__accuracy":
+                STATE["bias"].update(body.get("bias", {}))
+                STATE["silent"] = body.get("silent", STATE["silent"])
             elif path == "/__nowcast":
                 # {"latitude", "longitude", "start", "end", "mm", "snow"}: the 15-minute slots there.
                 STATE["nowcast"][f"{float(body['latitude']):.2f},{float(body['longitude']):.2f}"] = body
@@ -591,6 +724,17 @@ class Handler(BaseHTTPRequestHandler):
                 return self.send_json(200, open_meteo_forecast(q))
             if path == "/v1/search":
                 return self.send_json(200, open_meteo_search(q))
+            if path == "/previous-runs/v1/forecast":
+                status, body = previous_runs(q)
+                return self.send_json(status, body)
+            if path == "/api/data/metar":
+                reports = metar(q)
+                if not reports:
+                    self.send_response(204)
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
+                return self.send_json(200, reports)
             if path == "/v1/air-quality":
                 return self.send_json(200, open_meteo_air_quality(q))
             if path == "/alerts/active":

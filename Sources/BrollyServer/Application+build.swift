@@ -94,6 +94,7 @@ func makeRouter(_ p: ServerParts, api: Bool, site: Bool) -> Router<AppRequestCon
         PlacesController(useCases: p.useCases).add(to: group)
         HistoryController(useCases: p.useCases).add(to: group)
         AlertsController(useCases: p.useCases).add(to: group)
+        AccuracyController(useCases: p.useCases).add(to: group)
         AddressController(useCases: p.useCases).add(to: group)
         NewsController(useCases: p.useCases).add(to: group)
         PushController(useCases: p.useCases, vapid: p.settings.vapid, allowInsecure: p.settings.pushAllowInsecure).add(to: group)

@@ -21,6 +21,9 @@ public struct Services: Sendable {
     public let airQuality: AirQualityService
     /// Official weather warnings (NWS, MeteoAlarm, OpenWeatherMap One Call, CAP feeds), cached 5 minutes.
     public let alerts: AlertService
+    /// How good the forecasts have been at a place (Open-Meteo's Previous Runs, METAR stations), and
+    /// the measured weather nearby.
+    public let accuracy: AccuracyService
     /// The one-time IP location lookup (used by the CLI when it has no place at all).
     public let ipLocator: IPLocator
     /// Saved places, history and devices.
@@ -67,9 +70,10 @@ public struct Services: Sendable {
 
     public init(
         configuration: BrollyConfiguration, weather: WeatherService, search: PlaceSearch, namer: PlaceNamer,
-        addresses: AddressService, news: NewsService, airQuality: AirQualityService, alerts: AlertService, ipLocator: IPLocator,
-        store: any DataStore, guards: UpstreamGuards = UpstreamGuards()
+        addresses: AddressService, news: NewsService, airQuality: AirQualityService, alerts: AlertService,
+        accuracy: AccuracyService, ipLocator: IPLocator, store: any DataStore, guards: UpstreamGuards = UpstreamGuards()
     ) {
+        self.accuracy = accuracy
         self.alerts = alerts
         self.airQuality = airQuality
         self.guards = guards
@@ -150,6 +154,11 @@ public struct Services: Sendable {
                     openWeatherMapKey: c.openWeatherMapAPIKey, capFeeds: c.capFeeds, contact: c.contact),
                 cache: cache, keepsEntriesInMemory: options.keepsEntriesInMemory, memoryEntries: options.memoryEntries,
                 now: options.now),
+            accuracy: AccuracyService(
+                previousRuns: OpenMeteoPreviousRuns(
+                    network: network(timeout: min(c.timeout, 10), retry: .none), baseURL: c.urls.openMeteoPreviousRuns),
+                stations: AviationWeather(network: network(timeout: min(c.timeout, 5), retry: .none), baseURL: c.urls.aviationWeather),
+                cache: cache, keepsEntriesInMemory: options.keepsEntriesInMemory, memoryEntries: options.memoryEntries, now: options.now),
             ipLocator: IPLocator(network: network(timeout: min(c.timeout, 5), retry: RetryPolicy(maxAttempts: 2)), url: c.urls.ipLocation),
             store: store, guards: guards)
     }

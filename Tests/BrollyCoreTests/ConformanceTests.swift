@@ -128,6 +128,15 @@ import Testing
                         #expect(!m.infos.isEmpty && m.sent != nil, "\(file): \(m.identifier)")
                         #expect(m.infos.allSatisfy { AlertSeverity(cap: $0.severity) != .unknown }, "\(file): severity")
                     }
+                case ("aviationweather", _):
+                    let observations = try METAR.decode(data)
+                    #expect(!observations.isEmpty, "\(file): no reports")
+                    for o in observations {
+                        Self.checkCoordinate(o.latitude, o.longitude, file)
+                        if let t = o.temperature { Self.checkTemperature(t, file) }
+                        if let p = o.pressure { #expect((850...1090).contains(p), "\(file): altimeter \(p)") }
+                        if let w = o.windSpeed { #expect((0...120).contains(w), "\(file): wind \(w)") }
+                    }
                 case ("nominatim", _):
                     let a = try NominatimGeocoder.address(from: data)
                     Self.checkCoordinate(a.latitude, a.longitude, file)

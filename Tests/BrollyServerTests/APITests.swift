@@ -87,6 +87,9 @@ func makeServerUseCases(_ provider: StubProvider) -> UseCases {
         airQuality: AirQualityService(
             source: OpenMeteoAirQuality(network: refusing, baseURL: URL(string: "http://127.0.0.1:9")!), cache: cache),
         alerts: AlertService(network: refusing, sources: AlertService.Sources(), cache: cache),
+        accuracy: AccuracyService(
+            previousRuns: OpenMeteoPreviousRuns(network: refusing, baseURL: URL(string: "http://127.0.0.1:9")!),
+            stations: AviationWeather(network: refusing, baseURL: URL(string: "http://127.0.0.1:9")!), cache: cache),
         ipLocator: IPLocator(network: refusing, url: URL(string: "http://127.0.0.1:9")!), store: try! AppDatabase.inMemory())
     return UseCases(services: services)
 }

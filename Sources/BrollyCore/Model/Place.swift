@@ -12,6 +12,15 @@ public struct Coordinate: Codable, Sendable, Hashable {
         self.longitude = longitude
     }
 
+    /// The great-circle distance in km (haversine, mean Earth radius 6371 km).
+    public func distanceKm(to other: Coordinate) -> Double {
+        let rad = Double.pi / 180
+        let dLat = (other.latitude - latitude) * rad
+        let dLon = (other.longitude - longitude) * rad
+        let a = sin(dLat / 2) * sin(dLat / 2) + cos(latitude * rad) * cos(other.latitude * rad) * sin(dLon / 2) * sin(dLon / 2)
+        return 6371 * 2 * atan2(sqrt(a), sqrt(1 - a))
+    }
+
     /// Whether both values are finite and within range.
     public var isValid: Bool {
         latitude.isFinite && longitude.isFinite && abs(latitude) <= 90 && abs(longitude) <= 180

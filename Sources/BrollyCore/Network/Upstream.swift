@@ -6,6 +6,9 @@ public enum Upstream: String, Sendable, CaseIterable, Hashable {
     /// Open-Meteo's air-quality API: its own breaker (its failures must not pause the forecast) and
     /// a budget of its own, small beside the forecast's since answers keep for an hour.
     case openMeteoAirQuality = "open-meteo-air-quality"
+    /// Open-Meteo's Previous Runs API (forecast accuracy): its own breaker and a small budget (one
+    /// call per place per 6 hours), so that scoring forecasts never costs the forecast.
+    case openMeteoPreviousRuns = "open-meteo-previous-runs"
     case openWeatherMap = "openweathermap"
     case nominatim
     case google
@@ -18,11 +21,14 @@ public enum Upstream: String, Sendable, CaseIterable, Hashable {
     case meteoAlarm = "meteoalarm"
     /// CAP feeds from `BROLLY_CAP_FEEDS`, together.
     case cap
+    /// The Aviation Weather Center's METAR observations (measured weather nearby).
+    case aviationWeather = "aviationweather"
 
     /// The upstream a request for `provider` (the label providers give `NetworkService.get`) goes to.
     public init?(providerLabel label: String) {
         switch label {
         case "Open-Meteo air quality": self = .openMeteoAirQuality
+        case "Open-Meteo previous runs": self = .openMeteoPreviousRuns
         case let l where l.hasPrefix("Open-Meteo"): self = .openMeteo
         case let l where l.hasPrefix("OpenWeatherMap"): self = .openWeatherMap
         case "Nominatim": self = .nominatim
@@ -33,6 +39,7 @@ public enum Upstream: String, Sendable, CaseIterable, Hashable {
         case "NWS": self = .nws
         case "MeteoAlarm": self = .meteoAlarm
         case "CAP feed": self = .cap
+        case "Aviation Weather Center": self = .aviationWeather
         default: return nil
         }
     }
@@ -59,6 +66,10 @@ public enum Upstream: String, Sendable, CaseIterable, Hashable {
         case .nws: Budget([.init(60, per: 60)])
         case .meteoAlarm: Budget([.init(60, per: 60)])
         case .cap: Budget([.init(60, per: 60)])
+        // Its own share, carved from Open-Meteo's 10,000 a day: each place costs one call per 6 hours.
+        case .openMeteoPreviousRuns: Budget([.init(30, per: 60), .init(300, per: 3_600), .init(1_000, per: 86_400)])
+        // The AWC asks for at most 100 requests a minute from one address.
+        case .aviationWeather: Budget([.init(60, per: 60), .init(1_000, per: 3_600)])
         }
     }
 }

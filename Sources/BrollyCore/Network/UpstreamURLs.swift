@@ -14,6 +14,8 @@ public struct UpstreamURLs: Sendable, Hashable {
     public var newsAPI: URL
     public var nws: URL = URL(string: "https://api.weather.gov")!
     public var meteoAlarm: URL = URL(string: "https://feeds.meteoalarm.org")!
+    public var openMeteoPreviousRuns: URL = URL(string: "https://previous-runs-api.open-meteo.com")!
+    public var aviationWeather: URL = URL(string: "https://aviationweather.gov")!
 
     public init(
         openMeteo: URL = URL(string: "https://api.open-meteo.com")!,
@@ -40,7 +42,8 @@ public struct UpstreamURLs: Sendable, Hashable {
     /// Reads `BROLLY_OPEN_METEO_URL`, `BROLLY_OPEN_METEO_GEOCODING_URL`,
     /// `BROLLY_OPEN_METEO_AIR_QUALITY_URL`, `BROLLY_OPENWEATHERMAP_URL`,
     /// `BROLLY_IP_LOCATION_URL`, `BROLLY_NOMINATIM_URL`, `BROLLY_GOOGLE_GEOCODING_URL`,
-    /// `BROLLY_BBC_FEEDS_URL`, `BROLLY_NEWSAPI_URL`, `BROLLY_NWS_URL` and `BROLLY_METEOALARM_URL`.
+    /// `BROLLY_BBC_FEEDS_URL`, `BROLLY_NEWSAPI_URL`, `BROLLY_NWS_URL`, `BROLLY_METEOALARM_URL`,
+    /// `BROLLY_OPEN_METEO_PREVIOUS_RUNS_URL` and `BROLLY_AVIATIONWEATHER_URL`.
     public static func fromEnvironment(_ env: [String: String]) throws -> UpstreamURLs {
         var urls = UpstreamURLs()
         func read(_ name: String, into keyPath: WritableKeyPath<UpstreamURLs, URL>) throws {
@@ -61,6 +64,8 @@ public struct UpstreamURLs: Sendable, Hashable {
         try read("BROLLY_NEWSAPI_URL", into: \.newsAPI)
         try read("BROLLY_NWS_URL", into: \.nws)
         try read("BROLLY_METEOALARM_URL", into: \.meteoAlarm)
+        try read("BROLLY_OPEN_METEO_PREVIOUS_RUNS_URL", into: \.openMeteoPreviousRuns)
+        try read("BROLLY_AVIATIONWEATHER_URL", into: \.aviationWeather)
         return urls
     }
 }

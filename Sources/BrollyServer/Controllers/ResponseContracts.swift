@@ -13,6 +13,7 @@ extension HistoryListDocument: ResponseEncodable {}
 extension NewsDocument: ResponseEncodable {}
 extension PushSubscriptionDocument: ResponseEncodable {}
 extension AlertsDocument: ResponseEncodable {}
+extension AccuracyDocument: ResponseEncodable {}
 extension NowDocument: ResponseEncodable {}
 extension Address: ResponseEncodable {}
 

@@ -1,0 +1,107 @@
+import ArgumentParser
+import BrollyCore
+import BrollyUseCases
+import Foundation
+
+/// `brolly accuracy`: how good the forecasts have been at the place.
+struct AccuracyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "accuracy",
+        abstract: "How good the forecasts have been at the place over the last 30 days, per model and days ahead.",
+        discussion: """
+            Forecasts as they were made (Open-Meteo's Previous Runs) against what a station within
+            25 km measured (METAR), else against each model's own analysis. Kept 6 hours.
+
+            Examples:
+              brolly accuracy --place Berlin
+              brolly accuracy --lat 40.71 --lon -74.01 --units imperial --json
+            """)
+    @OptionGroup var location: LocationOptions
+    @OptionGroup var providerOptions: ProviderOptions
+    @OptionGroup var output: OutputOptions
+
+    func run() async throws {
+        try await CommandContext.with(providerOptions, needsStore: false) { context in
+            let units = context.units(output.units)
+            let place = try await context.place(location)
+            let document = try await context.useCases.accuracy(for: place, units: units, offline: context.offline)
+            if output.json {
+                try Terminal.printJSON(document)
+            } else {
+                let width = min(Terminal.width ?? 80, 80)
+                for line in Self.lines(document, language: output.language, width: width).flatMap({ Self.wrap($0, width: width) }) {
+                    print(line)
+                }
+            }
+        }
+    }
+
+    /// The text: a sentence, what was scored against, a bar per lead day for the model shown, and
+    /// every model's error for tomorrow, in at most `width` columns.
+    static func lines(_ d: AccuracyDocument, language l: LanguagePack, width: Int = 80) -> [String] {
+        func number(_ x: Double) -> String { l.number(String(format: "%.1f", x)) }
+        var out = [l.text("accuracyTitle", ["place": d.place.name])]
+        guard let (model, tomorrow) = d.tomorrow else {
+            out.append(l.text("accuracyAnalysis", ["days": "0"]))
+            return out
+        }
+        let hits = Int((tomorrow.highWithin2 * Double(tomorrow.n)).rounded())
+        out.append(l.text("accuracySentence", ["hits": String(hits), "days": String(tomorrow.n), "model": model.name]))
+        if let s = d.station {
+            out.append(
+                l.text("accuracyStation", ["station": "\(s.id) \(s.name)", "distance": number(s.distanceKm), "days": String(d.days)]))
+        } else {
+            out.append(l.text("accuracyAnalysis", ["days": String(d.days)]))
+        }
+        if d.stale { out.append(l.text("accuracyOld", ["when": d.computedAt])) }
+        out.append("")
+        out.append(l.text("accuracyByLead", ["unit": d.units.temperature, "model": model.name]))
+        let largest = max(d.models.flatMap { $0.leads.map(\.highMAE) }.max() ?? 1, 0.1)
+        let barWidth = max(10, width - 44)
+        for lead in model.leads {
+            let cells = Int((lead.highMAE / largest * Double(barWidth)).rounded())
+            let bar = String(repeating: "█", count: max(cells, lead.highMAE > 0 ? 1 : 0))
+            let label = l.text("accuracyLead", ["lead": String(lead.lead)]).padding(toLength: 5, withPad: " ", startingAt: 0)
+            let within = "\(Int((lead.highWithin2 * 100).rounded()))%".leftPadded(to: 5)
+            let value = number(lead.highMAE).leftPadded(to: 5)
+            out.append("\(label) \(value) \(bar.padding(toLength: barWidth, withPad: " ", startingAt: 0)) ≤2° \(within) n=\(lead.n)")
+        }
+        out.append("")
+        out.append(l.text("accuracyModels"))
+        for m in d.models {
+            guard let one = m.leads.first(where: { $0.lead == 1 }) else { continue }
+            var line = "  " + m.name.padding(toLength: 22, withPad: " ", startingAt: 0) + number(one.highMAE).leftPadded(to: 6)
+            line += " \(d.units.temperature)  " + "\(Int((one.highWithin2 * 100).rounded()))%".leftPadded(to: 4) + "  n=\(one.n)"
+            if m.chosen { line += "  ← " + l.text("accuracyChosen") }
+            out.append(line)
+        }
+        if let best = d.best, let name = d.models.first(where: { $0.model == best.model })?.name {
+            out.append("")
+            out.append(l.text("accuracyBest", ["model": name, "error": number(best.highMAE) + " " + d.units.temperature]))
+        }
+        return out
+    }
+}
+
+extension AccuracyCommand {
+    /// A sentence broken at spaces into lines of at most `width` characters (continuations indented).
+    static func wrap(_ line: String, width: Int) -> [String] {
+        guard line.count > width else { return [line] }
+        var out: [String] = []
+        var current = ""
+        for word in line.split(separator: " ", omittingEmptySubsequences: false) {
+            if !current.isEmpty && current.count + 1 + word.count > width {
+                out.append(current)
+                current = "  " + word
+            } else {
+                current += (current.isEmpty ? "" : " ") + word
+            }
+        }
+        out.append(current)
+        return out
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to n: Int) -> String { count >= n ? self : String(repeating: " ", count: n - count) + self }
+}

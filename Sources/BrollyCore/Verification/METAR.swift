@@ -1,0 +1,86 @@
+import Foundation
+
+/// A weather station's observation: what was measured, not forecast. Metric, as everywhere in
+/// the model (°C, m/s, hPa).
+public struct Observation: Codable, Sendable, Hashable {
+    /// The station's ICAO id (`EDDB`).
+    public var stationID: String
+    public var stationName: String
+    public var latitude: Double
+    public var longitude: Double
+    public var time: Date
+    public var temperature: Double?
+    public var dewPoint: Double?
+    public var windSpeed: Double?
+    /// Degrees; nil when variable or calm.
+    public var windDirection: Double?
+    public var windGust: Double?
+    public var pressure: Double?
+
+    public init(
+        stationID: String, stationName: String, latitude: Double, longitude: Double, time: Date, temperature: Double? = nil,
+        dewPoint: Double? = nil, windSpeed: Double? = nil, windDirection: Double? = nil, windGust: Double? = nil, pressure: Double? = nil
+    ) {
+        self.stationID = stationID
+        self.stationName = stationName
+        self.latitude = latitude
+        self.longitude = longitude
+        self.time = time
+        self.temperature = temperature
+        self.dewPoint = dewPoint
+        self.windSpeed = windSpeed
+        self.windDirection = windDirection
+        self.windGust = windGust
+        self.pressure = pressure
+    }
+
+    public var coordinate: Coordinate { Coordinate(latitude: latitude, longitude: longitude) }
+}
+
+/// The Aviation Weather Center's data API (`/api/data/metar?format=json`, by `ids=` or
+/// `bbox=south,west,north,east`, `hours=`): a JSON array of reports with `icaoId`, `obsTime`
+/// (seconds since 1970), `temp` and `dewp` (°C), `wdir` (degrees or "VRB"), `wspd` and `wgst`
+/// (knots), `altim` (hPa), `lat`, `lon`, `name`. Unknown values are absent or null.
+public enum METAR {
+    static let knot = 0.514_444
+
+    /// Every report in an answer that has a station, a place and a time; the others are skipped.
+    public static func decode(_ data: Data) throws -> [Observation] {
+        if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return [] }  // 204: nothing reported
+        guard let reports = try JSONValue.parse(data, provider: "Aviation Weather Center").array else {
+            throw BrollyError.unreadableResponse("Aviation Weather Center sent no list of reports")
+        }
+        return reports.compactMap { r in
+            guard let id = r["icaoId"]?.string, let lat = r["lat"]?.double, let lon = r["lon"]?.double,
+                (-90...90).contains(lat), (-180...180).contains(lon), let seconds = r["obsTime"]?.double
+            else { return nil }
+            return Observation(
+                stationID: id, stationName: r["name"]?.string ?? id, latitude: lat, longitude: lon,
+                time: Date(timeIntervalSince1970: seconds), temperature: r["temp"]?.double, dewPoint: r["dewp"]?.double,
+                windSpeed: r["wspd"]?.double.map { $0 * knot }, windDirection: r["wdir"]?.double,
+                windGust: r["wgst"]?.double.map { $0 * knot }, pressure: r["altim"]?.double)
+        }
+    }
+
+    /// The latest observation of the nearest station within `radius` km of `place` that reported
+    /// within `maxAge` seconds of `now`, with its distance; nil when none did.
+    public static func nearest(
+        _ observations: [Observation], to place: Coordinate, within radius: Double = 25, maxAge: TimeInterval = 90 * 60, now: Date
+    ) -> (observation: Observation, distanceKm: Double)? {
+        var latest: [String: Observation] = [:]
+        for o in observations where now.timeIntervalSince(o.time) <= maxAge && o.time <= now.addingTimeInterval(600) {
+            if latest[o.stationID].map({ $0.time < o.time }) ?? true { latest[o.stationID] = o }
+        }
+        return latest.values.map { ($0, place.distanceKm(to: $0.coordinate)) }
+            .filter { $0.1 <= radius }
+            .min { ($0.1, $0.0.stationID) < ($1.1, $1.0.stationID) }
+    }
+
+    /// The box around a place that holds every point within `radius` km (`south,west,north,east`).
+    public static func bbox(around c: Coordinate, radius: Double = 25) -> String {
+        let dLat = radius / 111.2
+        let dLon = radius / (111.2 * max(0.01, cos(c.latitude * .pi / 180)))
+        let values = [c.latitude - dLat, c.longitude - dLon, c.latitude + dLat, c.longitude + dLon]
+        return values.map { String(format: "%.3f", $0) }.joined(separator: ",")
+    }
+}

@@ -1,0 +1,86 @@
+import BrollyCore
+import Foundation
+
+/// How good the forecasts have been at a place, as `GET /api/v1/accuracy` and
+/// `brolly accuracy --json` show it: per model, per lead day, over the last 30 local days.
+public struct AccuracyDocument: Codable, Sendable, Hashable {
+    public struct Station: Codable, Sendable, Hashable {
+        public var id: String
+        public var name: String
+        public var distanceKm: Double
+    }
+
+    public struct Model: Codable, Sendable, Hashable {
+        /// Open-Meteo's model name (`ecmwf_ifs025`), as `models=` takes it.
+        public var model: String
+        /// A name for people ("ECMWF IFS").
+        public var name: String
+        /// Whether this model makes the forecasts Brolly shows.
+        public var chosen: Bool
+        public var leads: [LeadScore]
+    }
+
+    public struct Best: Codable, Sendable, Hashable {
+        public var model: String
+        public var lead: Int
+        public var highMAE: Double
+    }
+
+    public struct Units: Codable, Sendable, Hashable {
+        /// The unit of the errors (`°C`, `°F`, `K`); "within 2 °C" is always 2 °C (3.6 °F).
+        public var temperature: String
+    }
+
+    public var place: WeatherDocument.PlaceInfo
+    /// The local days scored (the most any model's lead had); fewer than 30 when fewer exist.
+    public var days: Int
+    /// `station`: the temperatures a station within 25 km measured; `analysis`: each model's own
+    /// latest analysis of each hour. Wet days are always judged against the analysis.
+    public var truth: String
+    public var station: Station?
+    public var models: [Model]
+    /// The model with the lowest error of tomorrow's high, among those with 5 days or more scored.
+    public var best: Best?
+    public var units: Units
+    /// When the scores were computed; they are kept 6 hours.
+    public var computedAt: String
+    /// The scores are older than 6 hours (they could not be computed again just now).
+    public var stale: Bool
+
+    /// People's names of the models.
+    public static let modelNames = [
+        "best_match": "Open-Meteo best match", "ecmwf_ifs025": "ECMWF IFS", "icon_seamless": "DWD ICON",
+        "gfs_seamless": "NOAA GFS", "meteofrance_seamless": "Météo-France", "ukmo_seamless": "UK Met Office",
+        "jma_seamless": "JMA", "gem_seamless": "Canada GEM",
+    ]
+
+    public init(place: Place, report: AccuracyReport, stale: Bool, units: UnitSystem, chosenModel: String = "best_match") {
+        self.place = WeatherDocument.PlaceInfo(
+            name: place.name, country: place.country, countryCode: place.countryCode, region: place.region,
+            latitude: place.latitude, longitude: place.longitude, timezone: report.timezone)
+        days = report.days
+        truth = report.truth
+        station = report.station.map { Station(id: $0.id, name: $0.name, distanceKm: $0.distanceKm) }
+        let scale = units == .imperial ? 1.8 : 1
+        func scaled(_ s: LeadScore) -> LeadScore {
+            var s = s
+            s.highMAE = ForecastScores.rounded(s.highMAE * scale)
+            s.lowMAE = ForecastScores.rounded(s.lowMAE * scale)
+            return s
+        }
+        models = report.models.map {
+            Model(
+                model: $0.model, name: Self.modelNames[$0.model] ?? $0.model, chosen: $0.model == chosenModel, leads: $0.leads.map(scaled))
+        }
+        best = report.best().map { Best(model: $0.model, lead: 1, highMAE: ForecastScores.rounded($0.score.highMAE * scale)) }
+        self.units = Units(temperature: units.temperatureSymbol)
+        computedAt = LocalTime.iso8601(report.computedAt, in: TimeZone(identifier: report.timezone) ?? .gmt)
+        self.stale = stale
+    }
+
+    /// The chosen model's lead-1 score, else the best's: the one sentence people read.
+    public var tomorrow: (model: Model, score: LeadScore)? {
+        let pick = models.first { $0.chosen } ?? models.first { $0.model == best?.model }
+        return pick.flatMap { m in m.leads.first { $0.lead == 1 }.map { (m, $0) } }
+    }
+}
