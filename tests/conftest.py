@@ -74,6 +74,10 @@ class Double:
             body["silent"] = silent
         http_json(self.url + "/__accuracy", body)
 
+    def queries(self, path):
+        """The query strings of the calls to `path`, oldest first."""
+        return http_json(self.url + "/__calls")["queries"].get(path, [])
+
     def calls(self, path=None):
         c = http_json(self.url + "/__calls")
         return c["total"] if path is None else c["paths"].get(path, 0)

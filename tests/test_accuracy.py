@@ -41,7 +41,8 @@ def test_scores_against_the_nearest_station_one_look_three_calls_then_none_for_s
     models = [m["model"] for m in doc["models"]]
     # JMA answered nulls here: left out, never invented.
     assert "jma_seamless" not in models and models[0] == "best_match" and len(models) == 7
-    assert [m["chosen"] for m in doc["models"]] == [True] + [False] * 6
+    # BROLLY_MODEL=auto (the default): the forecasts shown come from the best model here.
+    assert [m["model"] for m in doc["models"] if m["chosen"]] == ["ecmwf_ifs025"]
     for m in doc["models"]:
         assert [l["lead"] for l in m["leads"]] == list(range(1, 8))
     # METARs give whole degrees: each error is the model's own within half a degree.
@@ -91,7 +92,8 @@ def test_the_cli_prints_the_same_in_80_columns_in_english_and_russian(cli, doubl
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
     assert lines[0] == "How good are forecasts at New York?"
-    assert lines[1].startswith("Tomorrow's high was within 2° on ") and "(Open-Meteo best match)" in lines[1]
+    assert lines[1].startswith("Tomorrow's high was within 2° on ") and "(ECMWF IFS)" in lines[1]
+    assert any(l.startswith("  ECMWF IFS") and l.endswith("← the forecast shown") for l in lines)
     assert "KLGA" in lines[2]
     bars = [l for l in lines if l.split(" ")[0].isdigit() and l.split(" ")[1] == "d"]
     assert len(bars) == 7 and all("█" in l for l in bars)
@@ -168,3 +170,133 @@ def test_two_instances_share_one_look(tmp_path, double):
     finally:
         pg.stop()
         shutil.rmtree(pg.dir, ignore_errors=True)
+
+
+# ---------- measured now (current.measured) ----------
+
+def test_the_weather_carries_what_the_nearest_station_measured_one_call_per_area_per_ten_minutes(server, double):
+    status, _, w = get(f"{server.url}/api/v1/weather?lat={NEW_YORK[0]}&lon={NEW_YORK[1]}")
+    assert status == 200
+    m = w["current"]["measured"]
+    assert m["station"]["id"] == "KLGA" and m["station"]["name"].startswith("New York/LaGuardia") and 10 < m["station"]["distanceKm"] < 16
+    assert isinstance(m["temperature"], (int, float)) and m["pressure"] == 1013 and abs(m["windSpeed"] - 5.1) < 0.1
+    assert m["time"][-6:] in ("-05:00", "-04:00")
+    # °F, and a place 2 km away in the same area: no second call.
+    _, _, f = get(f"{server.url}/api/v1/weather?lat={NEW_YORK[0] + 0.02}&lon={NEW_YORK[1]}&units=imperial")
+    assert abs(f["current"]["measured"]["temperature"] - (m["temperature"] * 1.8 + 32)) < 0.2
+    assert double.calls(METAR) == 1
+    # Nothing within 25 km: absent, not invented.
+    _, _, k = get(f"{server.url}/api/v1/weather?lat={KATHMANDU[0]}&lon={KATHMANDU[1]}")
+    assert "measured" not in k["current"]
+
+
+def test_a_failing_or_hanging_station_service_leaves_the_weather_alone(server_factory, double):
+    server = server_factory(args=("--timeout", "3"))
+    double.fault("500", path=METAR)
+    status, _, w = get(f"{server.url}/api/v1/weather?lat={NEW_YORK[0]}&lon={NEW_YORK[1]}")
+    assert status == 200 and "measured" not in w["current"] and w["current"]["temperature"] is not None
+    double.ok()
+    double.fault("delay", delay=10, path=METAR)
+    started = time.time()
+    status, _, w = get(f"{server.url}/api/v1/weather?lat={-33.87}&lon={151.21}")
+    assert status == 200 and "measured" not in w["current"] and time.time() - started < 3, time.time() - started
+
+
+def test_the_cli_prints_a_measured_line_and_the_one_line_format_has_o(cli, double):
+    r = cli.run("now", "--lat", str(NEW_YORK[0]), "--lon", str(NEW_YORK[1]))
+    assert r.returncode == 0, r.stderr
+    line = next(l for l in r.stdout.splitlines() if l.strip().startswith("Measured"))
+    assert "New York/LaGuardia" in line and "(KLGA, 13 km)" in line
+    r = cli.run("now", "--lat", str(NEW_YORK[0]), "--lon", str(NEW_YORK[1]), "--format", "%t measured %o")
+    assert r.returncode == 0 and r.stdout.strip().endswith("@KLGA"), r.stdout
+    r = cli.run("now", "--lat", str(KATHMANDU[0]), "--lon", str(KATHMANDU[1]), "--format", "[%o]")
+    assert r.stdout.strip() == "[]"
+
+
+def test_the_page_shows_what_was_measured_and_how_good_forecasts_are_here(server, double, browser_factory):
+    from conftest import axe_violations
+    b = browser_factory(server.url)
+    b.allow_location(*NEW_YORK)
+    b.open()
+    b.wait_state("ready")
+    measured = b.text("measured")
+    assert measured.startswith("Measured ") and "New York/LaGuardia" in measured and ("min ago" in measured or "just now" in measured)
+    from conftest import wait_until
+    wait_until(lambda: b.js("return !document.getElementById('accuracy').hidden"), what="the accuracy section")
+    sentence = b.text("accuracy-sentence")
+    assert sentence.startswith("Tomorrow's high was within 2° on ") and sentence.endswith("days.")
+    assert "LaGuardia" in b.text("accuracy-truth")
+    lines = b.js("return [...document.querySelectorAll('#accuracy-chart polyline')].map(p => [p.dataset.model, p.getAttribute('stroke-width')])")
+    assert len(lines) == 7 and lines[1] == ["ecmwf_ifs025", "3.5"] and [w for _, w in lines].count("1.5") == 6
+    first = b.js("return document.querySelector('#accuracy-legend li[data-model=ecmwf_ifs025]').textContent")
+    assert "°C" in first
+    calls = double.calls()
+    # °F: the chart and legend follow without a call.
+    b.js("document.querySelector('.units button[data-unit=F]').click()")
+    wait_until(lambda: "°F" in b.js("return document.querySelector('#accuracy-legend li[data-model=ecmwf_ifs025]').textContent"),
+               what="the legend in °F")
+    assert double.calls() == calls
+    b.js("document.getElementById('accuracy').scrollIntoView({block: 'center'})")
+    b.screenshot("26-accuracy")
+    assert axe_violations(b) == []
+
+    # In Russian, through the switch.
+    b.wait(lambda: b.js("return document.querySelectorAll('#language option').length") >= 2, what="the language switch")
+    b.js("const s = document.getElementById('language'); s.value = 'ru'; s.dispatchEvent(new Event('change'));")
+    b.wait(lambda: b.js("return document.documentElement.lang") == "ru", what="Russian")
+    b.wait_state("ready")
+    wait_until(lambda: b.text("accuracy-sentence").startswith("Максимум на завтра"), what="the sentence in Russian")
+    assert b.text("measured").startswith("Измерено") and b.js("return document.getElementById('accuracy-heading').textContent") == "Насколько точны прогнозы здесь?"
+
+
+# ---------- the best model for each place ----------
+
+def models_asked(double):
+    from urllib.parse import parse_qs
+    return [parse_qs(q).get("models", [None])[0] for q in double.queries("/v1/forecast")]
+
+
+def test_auto_asks_for_the_most_accurate_model_here_once_it_is_scored_and_a_named_model_is_honoured(server_factory, double):
+    server = server_factory(extra_env={"BROLLY_FRESH_SECONDS": "1"})
+    weather = lambda where, extra="": get(f"{server.url}/api/v1/weather?lat={where[0]}&lon={where[1]}{extra}")
+    # Not scored yet: Open-Meteo's own choice, and no call made to score it.
+    _, _, w = weather(LONDON)
+    assert w["source"]["model"] == "best_match" and "modelNote" not in w["source"] and models_asked(double) == [None]
+    assert double.calls(PREVIOUS_RUNS) == 0
+    # Scored (30 days against the analysis): ECMWF was best; the next forecast call asks for it, and says so.
+    _, _, doc = accuracy(server, LONDON)
+    assert doc["best"]["model"] == "ecmwf_ifs025" and next(m for m in doc["models"] if m["chosen"])["model"] == "ecmwf_ifs025"
+    # The cached forecast goes stale after a second; it is served while the refresh asks for ECMWF.
+    from conftest import wait_until
+    w = wait_until(lambda: (lambda d: d if d["source"]["model"] == "ecmwf_ifs025" else None)(weather(LONDON, "&model=auto")[2]),
+                   what="the refreshed forecast from ECMWF")
+    assert w["source"]["modelNote"] == "ECMWF IFS — the most accurate here over the last 30 days"
+    assert "ecmwf_ifs025" in models_asked(double)
+    # When GEM becomes the best at a place, auto follows.
+    double.accuracy(bias={"ecmwf_ifs025": 2.5, "gem_seamless": 0.3})
+    weather(SAO_PAULO)
+    accuracy(server, SAO_PAULO)
+    w = wait_until(lambda: (lambda d: d if d["source"]["model"] == "gem_seamless" else None)(weather(SAO_PAULO)[2]),
+                   what="the refreshed forecast from GEM")
+    assert "gem_seamless" in models_asked(double)
+    # A named model is honoured, under its own cache entry.
+    _, _, w = weather(LONDON, "&model=icon_seamless")
+    assert w["source"]["model"] == "icon_seamless" and w["source"]["modelNote"] == "DWD ICON, as asked"
+    assert "icon_seamless" in models_asked(double)
+    status, headers, problem = weather(LONDON, "&model=crystal_ball")
+    assert status == 400 and headers["Content-Type"].startswith("application/problem+json") and "unknown model" in problem["detail"]
+
+
+def test_auto_follows_a_stations_scores_in_the_cli_and_model_is_honoured(cli, double):
+    # New York is scored against LaGuardia: 14–15 days, enough (10) for auto against a station.
+    r = cli.run("accuracy", "--lat", str(NEW_YORK[0]), "--lon", str(NEW_YORK[1]), "--json")
+    assert json.loads(r.stdout)["truth"] == "station"
+    r = cli.run("now", "--lat", str(NEW_YORK[0]), "--lon", str(NEW_YORK[1]))
+    assert r.returncode == 0 and "ECMWF IFS — the most accurate here over the last 30 days" in r.stdout
+    assert models_asked(double)[-1] == "ecmwf_ifs025"
+    r = cli.run("now", "--lat", str(NEW_YORK[0]), "--lon", str(NEW_YORK[1]), "--model", "gfs_seamless", "--json")
+    assert r.returncode == 0 and json.loads(r.stdout)["source"]["model"] == "gfs_seamless" and models_asked(double)[-1] == "gfs_seamless"
+    r = cli.run("now", "--model", "crystal_ball")
+    assert r.returncode != 0 and "unknown model" in r.stderr and len(r.stderr.strip().splitlines()) <= 2
+    r = cli.run("now", "--lat", "1", "--lon", "1", env={"BROLLY_MODEL": "nonsense"})
+    assert r.returncode != 0 and "unknown model" in r.stderr

@@ -23,7 +23,7 @@ Faults are injected through a control API:
   POST /__control  {"mode": "ok|500|429|malformed|truncated|drop|delay|404",
                     "delay": seconds, "retry_after": seconds, "times": n (-1 = until reset),
                     "path": "/v1/forecast" (only requests whose path starts with this)}
-  GET  /__calls    {"total": n, "paths": {"/v1/forecast": n, ...}}
+  GET  /__calls    {"total": n, "paths": {"/v1/forecast": n, ...}, "queries": {"/v1/forecast": ["latitude=…", …]}}
   POST /__reset    clears faults and counters
   POST /__accuracy {"bias": {"model": °C}, "silent": ["KLGA"]}: each model's error one day ahead
                     (it grows with the lead), and stations that stopped reporting 3 hours ago
@@ -72,7 +72,7 @@ STATIONS = [
     ("YSSY", "Sydney Intl Arpt, NS, AU", -33.946, 151.177),
 ]
 
-STATE = {"faults": [], "calls": {}, "total": 0, "nowcast": {}, "bias": dict(PREVIOUS_RUNS_BIAS), "silent": []}
+STATE = {"faults": [], "calls": {}, "total": 0, "nowcast": {}, "bias": dict(PREVIOUS_RUNS_BIAS), "silent": [], "queries": {}}
 LOCK = threading.Lock()
 
 
@@ -665,7 +665,7 @@ class Handler(BaseHTTPRequestHandler):
                 else:
                     STATE["faults"].append(body)
             elif path == "/__reset":
-                STATE.update(faults=[], calls={}, total=0, nowcast={}, bias=dict(PREVIOUS_RUNS_BIAS), silent=[])
+                STATE.update(faults=[], calls={}, total=0, nowcast={}, bias=dict(PREVIOUS_RUNS_BIAS), silent=[], queries={})
             elif path == "/__accuracy":
                 STATE["bias"].update(body.get("bias", {}))
                 STATE["silent"] = body.get("silent", STATE["silent"])
@@ -680,10 +680,12 @@ class Handler(BaseHTTPRequestHandler):
         path = url.path
         if path == "/__calls":
             with LOCK:
-                return self.send_json(200, {"total": STATE["total"], "paths": dict(STATE["calls"])})
+                return self.send_json(200, {"total": STATE["total"], "paths": dict(STATE["calls"]),
+                                            "queries": {k: list(v) for k, v in STATE["queries"].items()}})
         with LOCK:
             STATE["total"] += 1
             STATE["calls"][path] = STATE["calls"].get(path, 0) + 1
+            STATE["queries"].setdefault(path, []).append(url.query)
         fault = self.take_fault(path)
         if fault:
             mode = fault["mode"]

@@ -25,8 +25,9 @@ struct CommandContext {
         _ options: ProviderOptions, needsStore: Bool, environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws {
         directories = Directories.fromEnvironment(environment)
-        let configuration = try BrollyConfiguration(
+        var configuration = try BrollyConfiguration(
             provider: options.provider, timeout: options.timeout, cacheDirectory: directories.cache, environment: environment)
+        if let model = options.model { configuration.model = try BrollyConfiguration.checkedModel(model) }
         let url = directories.data.appendingPathComponent("brolly.sqlite")
         let store: AppDatabase
         do { store = try AppDatabase.open(at: url) } catch {

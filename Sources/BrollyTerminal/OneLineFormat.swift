@@ -51,7 +51,8 @@ public struct OneLineFormat: Sendable {
 
     /// The format filled in for one answer at `now`.
     public func render(
-        _ format: String, _ report: WeatherReport, airQuality: AirQuality? = nil, alerts: [Alert]? = nil, now: Date = Date()
+        _ format: String, _ report: WeatherReport, airQuality: AirQuality? = nil, alerts: [Alert]? = nil,
+        measured: MeasuredWeather? = nil, now: Date = Date()
     ) -> String {
         var out = ""
         var sun: SkyCalculator.SunTimes?  // computed once, and only for a format that asks for it
@@ -65,7 +66,13 @@ public struct OneLineFormat: Sendable {
                 out.append("%")
                 break
             }
-            if let value = value(for: code, report, airQuality, alerts, now: now, sun: &sun) { out += value } else { out += "%\(code)" }
+            if code == "o" {
+                out += measured.map { m in m.observation.temperature.map { "\(temperature($0)) @\(m.observation.stationID)" } ?? "" } ?? ""
+            } else if let value = value(for: code, report, airQuality, alerts, now: now, sun: &sun) {
+                out += value
+            } else {
+                out += "%\(code)"
+            }
         }
         return out
     }

@@ -163,6 +163,19 @@ public struct TextRenderer: Sendable {
         }
         lines.append(today)
         var rows: [(String, String)] = []
+        if let m = result.measured, let t = m.observation.temperature {
+            rows.append(
+                (
+                    l.text("measured"),
+                    l.text(
+                        "measuredAt",
+                        [
+                            "temp": temp(t), "station": m.observation.stationName, "id": m.observation.stationID,
+                            "distance": l.number(String(format: "%.0f", m.distanceKm)),
+                            "ago": Self.age(now.timeIntervalSince(m.observation.time)),
+                        ])
+                ))
+        }
         if let h = c.humidity { rows.append((l.text("humidity"), String(format: "%.0f %%", h))) }
         if let p = c.pressure { rows.append((l.text("pressure"), String(format: "%.0f hPa", p))) }
         if let w = c.windSpeed {
@@ -233,6 +246,11 @@ public struct TextRenderer: Sendable {
         let failed = result.fallbackFrom.map { " (\($0.displayName) \(language.text("unavailable")))" } ?? ""
         var s =
             "   \(language.text("from")) \(result.report.provider.displayName)\(failed), \(language.text("updated")) \(Self.age(result.age))"
+        if let model = result.report.model, let selection = result.report.modelSelection, selection != "default" {
+            s +=
+                " · "
+                + language.text(selection == "auto" ? "modelAuto" : "modelNamed", ["model": WeatherDocument.modelNames[model] ?? model])
+        }
         if result.isStale { s += " " + paint("[stale]", "33") }
         return dim(s)
     }

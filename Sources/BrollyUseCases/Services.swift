@@ -107,8 +107,16 @@ public struct Services: Sendable {
         // Refreshing stale data and naming points must not hold a user up: short, one attempt.
         let quick = network(timeout: min(c.timeout, 3), retry: .none)
         let cache = FileCache(directory: c.cacheDirectory, shared: options.sharedCache)
-        let provider = makeProvider(c, network: standard)
-        let quickProvider = makeProvider(c, network: quick)
+        let accuracy = AccuracyService(
+            previousRuns: OpenMeteoPreviousRuns(
+                network: network(timeout: min(c.timeout, 10), retry: .none), baseURL: c.urls.openMeteoPreviousRuns),
+            stations: AviationWeather(network: network(timeout: min(c.timeout, 5), retry: .none), baseURL: c.urls.aviationWeather),
+            cache: cache, keepsEntriesInMemory: options.keepsEntriesInMemory, memoryEntries: options.memoryEntries, now: options.now)
+        // `auto`: the best model at the place from scores already computed (no call of its own).
+        let chooser: (@Sendable (Coordinate) async -> String?)? =
+            c.model == "auto" ? { @Sendable [accuracy] place in accuracy.autoModel(at: place) } : nil
+        let provider = makeProvider(c, network: standard, chooseModel: chooser)
+        let quickProvider = makeProvider(c, network: quick, chooseModel: chooser)
 
         // With an OpenWeatherMap key, Open-Meteo and OpenWeatherMap back each other up.
         let fallback = c.fallbackProvider.map { id in
@@ -121,7 +129,7 @@ public struct Services: Sendable {
         let weather = WeatherService(
             provider: provider, quickProvider: quickProvider, cache: cache, policy: c.cachePolicy,
             keepsEntriesInMemory: options.keepsEntriesInMemory, memoryEntries: options.memoryEntries, staleLimit: options.staleLimit,
-            fallback: fallback, now: options.now)
+            fallback: fallback, model: c.namedModel, now: options.now)
         let airQuality = AirQualityService(
             source: OpenMeteoAirQuality(network: quick, baseURL: c.urls.openMeteoAirQuality, now: options.now), cache: cache,
             keepsEntriesInMemory: options.keepsEntriesInMemory, memoryEntries: options.memoryEntries, now: options.now)
@@ -154,20 +162,19 @@ public struct Services: Sendable {
                     openWeatherMapKey: c.openWeatherMapAPIKey, capFeeds: c.capFeeds, contact: c.contact),
                 cache: cache, keepsEntriesInMemory: options.keepsEntriesInMemory, memoryEntries: options.memoryEntries,
                 now: options.now),
-            accuracy: AccuracyService(
-                previousRuns: OpenMeteoPreviousRuns(
-                    network: network(timeout: min(c.timeout, 10), retry: .none), baseURL: c.urls.openMeteoPreviousRuns),
-                stations: AviationWeather(network: network(timeout: min(c.timeout, 5), retry: .none), baseURL: c.urls.aviationWeather),
-                cache: cache, keepsEntriesInMemory: options.keepsEntriesInMemory, memoryEntries: options.memoryEntries, now: options.now),
+            accuracy: accuracy,
             ipLocator: IPLocator(network: network(timeout: min(c.timeout, 5), retry: RetryPolicy(maxAttempts: 2)), url: c.urls.ipLocation),
             store: store, guards: guards)
     }
 
     /// The configured weather provider on `network`.
-    static func makeProvider(_ c: BrollyConfiguration, network: NetworkService) -> any WeatherProvider {
+    static func makeProvider(
+        _ c: BrollyConfiguration, network: NetworkService, chooseModel: (@Sendable (Coordinate) async -> String?)? = nil
+    ) -> any WeatherProvider {
         switch c.provider {
         case .openMeteo:
-            OpenMeteoProvider(network: network, baseURL: c.urls.openMeteo, geocodingURL: c.urls.openMeteoGeocoding)
+            OpenMeteoProvider(
+                network: network, baseURL: c.urls.openMeteo, geocodingURL: c.urls.openMeteoGeocoding, chooseModel: chooseModel)
         case .openWeatherMap:
             OpenWeatherMapProvider(network: network, baseURL: c.urls.openWeatherMap, apiKey: c.openWeatherMapAPIKey ?? "")
         }

@@ -16,6 +16,7 @@ extension UseCases {
         } else {
             answer = try await services.accuracy.accuracy(at: place.coordinate)
         }
-        return AccuracyDocument(place: place, report: answer.value, stale: answer.isStale, units: units)
+        return AccuracyDocument(
+            place: place, report: answer.value, stale: answer.isStale, units: units, chosenModel: services.configuration.namedModel)
     }
 }

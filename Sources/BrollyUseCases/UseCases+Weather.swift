@@ -17,15 +17,17 @@ extension UseCases {
     /// the street address of the point when one can be had quickly. A history that cannot be
     /// written does not fail the lookup: it is reported to `historyFailed`.
     ///
-    /// `withAirQuality`: air quality, UV and pollen are looked up at the same time (their own
+    /// `withAirQuality`: air quality, UV and pollen, and the nearest station's latest report, are looked up at the same time (their own
     /// one-hour window); when they are not cached they are waited for at most
     /// ``airQualityGrace`` seconds after the weather (the lookup goes on and is cached for the next
     /// request). They never fail the lookup.
     public func weather(
         for place: Place, mode: FetchMode = .normal, recording: HistoryRecording = .none, withAirQuality: Bool = false,
-        withAlerts: Bool = false, language: String = "en"
+        withAlerts: Bool = false, language: String = "en", model: String? = nil
     ) async throws -> WeatherResult {
-        var result = try await services.weather.weather(for: place, mode: mode, language: language)
+        // `auto` asked for explicitly is the configured behaviour without a named model.
+        let named = model == "auto" ? nil : model
+        var result = try await services.weather.weather(for: place, mode: mode, language: language, model: named)
         // Air quality and warnings come after the weather (a refused or failed weather lookup
         // causes no more calls), charged to the client's auxiliary allowance; each is one call per
         // place per window, shared by every client.
@@ -35,6 +37,13 @@ extension UseCases {
             ? Task { [airQuality = services.airQuality] in
                 await ClientAllowance.$current.withValue(allowance) {
                     await airQuality.airQuality(at: place.coordinate, offline: mode == .offline, grace: self.airQualityGrace)
+                }
+            } : nil
+        let measured: Task<MeasuredWeather?, Never>? =
+            withAirQuality
+            ? Task { [accuracy = services.accuracy] in
+                await ClientAllowance.$current.withValue(allowance) {
+                    await accuracy.measured(at: place.coordinate, offline: mode == .offline, grace: self.airQualityGrace)
                 }
             } : nil
         let warnings: Task<AlertSet?, Never>? =
@@ -48,6 +57,7 @@ extension UseCases {
         // for a place wait for a slow source, and none for one that failed a moment ago.
         if let air { result.airQuality = await air.value }
         if let warnings { result.alerts = await warnings.value }
+        if let measured { result.measured = await measured.value }
         if place.name == Place.unnamed(place.coordinate).name { result.lacking.append(.name) }
         if withAirQuality, result.airQuality == nil || result.airQuality?.isStale == true { result.lacking.append(.airQuality) }
         if withAlerts, result.alerts.map({ !$0.failedSources.isEmpty }) ?? true { result.lacking.append(.alerts) }

@@ -53,20 +53,23 @@ public final class WeatherDocuments<Encoded: Sendable>: Sendable {
     /// adapter's name for the request) or, without one, under a key made from the query, units and
     /// language; a device's own places are not kept.
     public func document(
-        for query: PlaceQuery, units: UnitSystem, language: String, device: String, history: String?, requestKey: String? = nil
+        for query: PlaceQuery, units: UnitSystem, language: String, device: String, history: String?, requestKey: String? = nil,
+        model: String? = nil
     ) async throws -> (Encoded, WeatherResult) {
-        let (result, pack) = try await weather(for: query, language: language, device: device, history: history, full: true)
+        let (result, pack) = try await weather(
+            for: query, language: language, device: device, history: history, full: true, model: model)
         let r = result.report
-        let queryKey = Self.memoKey(query, units: units, language: language)
+        let queryKey = Self.memoKey(query, units: units, language: language).map { $0 + "|" + (model ?? "") }
         // What the body is made from: the request, the cache entry it answers from, the name the
         // place was given and the helpers' parts.
         var key = queryKey ?? "\(query)|\(units.rawValue)|\(language)"
         key += "|" + String(Int(r.fetchedAt.timeIntervalSince1970 * 1000)) + (result.isStale ? "|s|" : "|f|")
         key += r.place.name + "|" + (r.place.region ?? "") + "|" + r.place.country
-        key += "|" + (result.fallbackFrom?.rawValue ?? "")
+        key += "|" + (result.fallbackFrom?.rawValue ?? "") + "|" + (r.model ?? "")
         if let air = result.airQuality {
             key += "|" + String(Int(air.airQuality.fetchedAt.timeIntervalSince1970)) + (air.isStale ? "s" : "f")
         }
+        if let m = result.measured { key += "|m" + m.observation.stationID + String(Int(m.observation.time.timeIntervalSince1970)) }
         if let set = result.alerts { key += "|" + set.here.map(\.id).joined(separator: ",") + "|" + String(set.elsewhere.count) }
         // The next hour's sentence is counted from now: re-made every 5 minutes.
         if r.nowcast != nil { key += "|" + String(Int(Date().timeIntervalSince1970 / 300)) }
@@ -89,13 +92,13 @@ public final class WeatherDocuments<Encoded: Sendable>: Sendable {
 
     /// The weather for `query` (with air quality and alerts when `full`, else alerts only) and
     /// the language pack to present it in.
-    public func weather(for query: PlaceQuery, language: String, device: String, history: String?, full: Bool) async throws
-        -> (WeatherResult, LanguagePack)
-    {
+    public func weather(
+        for query: PlaceQuery, language: String, device: String, history: String?, full: Bool, model: String? = nil
+    ) async throws -> (WeatherResult, LanguagePack) {
         let place = try await useCases.resolve(query, device: device).place
         let result = try await useCases.weather(
             for: place, mode: .staleWhileRevalidate, recording: history.map { .inBackground(device: $0) } ?? .none,
-            withAirQuality: full, withAlerts: true, language: language)
+            withAirQuality: full, withAlerts: true, language: language, model: model)
         return (result, Localization.pack(for: language))
     }
 

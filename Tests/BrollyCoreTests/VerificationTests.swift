@@ -1,3 +1,4 @@
+import BrollyTestSupport
 import Foundation
 import Testing
 
@@ -144,6 +145,29 @@ func previousRunsAnswer(
         #expect(report.best()?.model == "c")
         #expect(report.best(minimumDays: 20)?.model == "a")
         #expect(report.best(minimumDays: 31) == nil)
+    }
+
+    @Test func autoNeedsTwentyDaysAgainstTheAnalysisAndTenAgainstAStation() {
+        func report(truth: String, n: Int, best: String = "ecmwf_ifs025") -> AccuracyReport {
+            AccuracyReport(
+                computedAt: Date(), timezone: "UTC", truth: truth, station: nil, days: n,
+                models: [
+                    .init(model: "best_match", leads: [Self.score(1, n: n, high: 1.0)]),
+                    .init(model: best, leads: [Self.score(1, n: n, high: 0.5)]),
+                ])
+        }
+        #expect(report(truth: "analysis", n: 30).autoModel == "ecmwf_ifs025")
+        #expect(report(truth: "analysis", n: 19).autoModel == nil)
+        #expect(report(truth: "station", n: 12).autoModel == "ecmwf_ifs025")
+        #expect(report(truth: "station", n: 9).autoModel == nil)
+        // Open-Meteo's own choice being the best: no models= at all.
+        #expect(report(truth: "analysis", n: 30, best: "best_match").autoModel == nil)
+        let url = OpenMeteoProvider(
+            network: NetworkService(transport: RoutedTransport([])), baseURL: URL(string: "http://x")!,
+            geocodingURL: URL(string: "http://x")!)
+        #expect(
+            url.forecastURL(for: Coordinate(latitude: 1, longitude: 2), model: "icon_seamless").query!.hasPrefix("models=icon_seamless&"))
+        #expect(!url.forecastURL(for: Coordinate(latitude: 1, longitude: 2), model: "best_match").query!.contains("models="))
     }
 
     @Test func aStationDayNeedsMostOfItsHoursAndIsTheStationsLocalDay() throws {

@@ -25,7 +25,7 @@ struct Now: AsyncParsableCommand {
         help: ArgumentHelp(
             "One line in wttr.in's format (e.g. \"%l: %c %t %w\", or a preset 1–4), or 'waybar' for Waybar's JSON.",
             discussion: "Codes: %c %C %x condition, %t temperature, %f feels like, %h humidity, %w wind, %l location, %m %M moon, "
-                + "%p precipitation, %P pressure, %u UV, %D %S %z %s %d dawn/sunrise/zenith/sunset/dusk, %T local time, %Z zone, %%; "
+                + "%o measured at the nearest station, %p precipitation, %P pressure, %u UV, %D %S %z %s %d dawn/sunrise/zenith/sunset/dusk, %T local time, %Z zone, %%; "
                 + "Brolly's own: %a alert, %y vs yesterday, %q air quality, %r next hour's rain."))
     var format: String?
 
@@ -38,7 +38,7 @@ struct Now: AsyncParsableCommand {
         try await CommandContext.with(providerOptions, needsStore: false) { context in
             let units = context.units(output.units)
             // Air quality for the full views and for formats that ask for it (%q, %u).
-            let wantsAir = format.map { $0 != "waybar" && ($0.contains("%q") || $0.contains("%u")) } ?? true
+            let wantsAir = format.map { $0 != "waybar" && ($0.contains("%q") || $0.contains("%u") || $0.contains("%o")) } ?? true
             let wantsAlerts = format.map { $0 == "waybar" || $0.contains("%a") } ?? true
             let result = try await context.weather(
                 location, withAirQuality: wantsAir, withAlerts: wantsAlerts, language: output.language.code)
@@ -48,7 +48,8 @@ struct Now: AsyncParsableCommand {
             } else if let format {
                 print(
                     OneLineFormat(units: units).render(
-                        format, result.report, airQuality: result.airQuality?.airQuality, alerts: result.alerts?.here))
+                        format, result.report, airQuality: result.airQuality?.airQuality, alerts: result.alerts?.here,
+                        measured: result.measured))
             } else if output.json {
                 try Terminal.printJSON(WeatherDocument(result, units: units, language: output.language))
             } else {

@@ -54,7 +54,15 @@ struct ProviderOptions: ParsableArguments {
     @Flag(name: .long, help: "Fetch now, even if the cached answer is fresh.")
     var refresh = false
 
+    @Option(
+        name: .long,
+        help: "The forecast model (Open-Meteo): auto (the most accurate at the place lately; the default) or a name such as icon_seamless.")
+    var model: String?
+
     func validate() throws {
+        if let model {
+            do { _ = try BrollyConfiguration.checkedModel(model) } catch let error as BrollyError { throw ValidationError(error.message) }
+        }
         if let provider, ProviderID(rawValue: provider.lowercased()) == nil {
             throw ValidationError("unknown provider '\(provider)'; use open-meteo or openweathermap")
         }

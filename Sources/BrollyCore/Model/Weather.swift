@@ -226,6 +226,11 @@ public struct WeatherReport: Codable, Sendable, Hashable {
     /// The language of the provider's own condition texts when it is not English (OpenWeatherMap's
     /// `lang=`); nil: English.
     public var language: String?
+    /// The forecast model that answered (Open-Meteo's name: `best_match` is its own choice per
+    /// place); nil for providers without a choice of models.
+    public var model: String?
+    /// Why that model: `auto` (the most accurate here lately), `named` (asked for), `default`.
+    public var modelSelection: String?
 
     public init(
         place: Place, current: CurrentConditions, days: [DayForecast], hours: [HourForecast],

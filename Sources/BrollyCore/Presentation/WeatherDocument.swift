@@ -49,6 +49,22 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
         public var sunset: String?
         /// The temperature at this hour yesterday, when the provider gives it (Open-Meteo).
         public var temperatureYesterday: Double?
+        /// What the nearest station within 25 km measured in the last 90 minutes.
+        public var measured: Measured?
+    }
+    /// A station's latest observation, in the document's units.
+    public struct Measured: Codable, Sendable, Hashable {
+        public struct Station: Codable, Sendable, Hashable {
+            public var id: String
+            public var name: String
+            public var distanceKm: Double
+        }
+        public var time: String
+        public var temperature: Double?
+        public var windSpeed: Double?
+        public var windDirection: Double?
+        public var pressure: Double?
+        public var station: Station
     }
     public struct Day: Codable, Sendable, Hashable {
         public var date: String
@@ -100,6 +116,10 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
         /// What the answer lacks because a helper failed or is slow: "name", "airQuality",
         /// "alerts"; nil when nothing is.
         public var lacking: [String]?
+        /// The forecast model that answered (Open-Meteo's name; `best_match`: its own choice).
+        public var model: String?
+        /// Why that model, for people: "ECMWF IFS — the most accurate here over the last 30 days".
+        public var modelNote: String?
     }
     /// The next two hours' precipitation (Open-Meteo's 15-minute slots).
     public struct Nowcast: Codable, Sendable, Hashable {
@@ -207,6 +227,16 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
         if let air = result.airQuality, !air.airQuality.isEmpty {
             airQuality = Self.airQuality(air.airQuality, stale: air.isStale, in: result.report.place.timeZone)
         }
+        if let m = result.measured {
+            let u = units
+            let o = m.observation
+            current.measured = Measured(
+                time: LocalTime.iso8601(o.time, in: result.report.place.timeZone),
+                temperature: o.temperature.map { Self.round(u.temperature($0), 1) },
+                windSpeed: o.windSpeed.map { Self.round(u.windSpeed($0), 1) }, windDirection: o.windDirection,
+                pressure: o.pressure.map { Self.round($0, 0) },
+                station: Measured.Station(id: o.stationID, name: o.stationName, distanceKm: m.distanceKm))
+        }
         if let set = result.alerts {
             let zone = result.report.place.timeZone
             alerts = set.here.map { AlertInfo($0, in: zone) }
@@ -285,6 +315,15 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
         source = Source(
             provider: report.provider.rawValue, fetchedAt: LocalTime.iso8601(report.fetchedAt, in: TimeZone(secondsFromGMT: 0)!),
             stale: stale)
+        if let model = report.model {
+            source.model = model
+            let name = Self.modelNames[model] ?? model
+            switch report.modelSelection {
+            case "auto": source.modelNote = language.text("modelAuto", ["model": name])
+            case "named": source.modelNote = language.text("modelNamed", ["model": name])
+            default: break
+            }
+        }
         if let slots = report.nowcast {
             let ahead = slots.filter { $0.end > now }.prefix(8)
             nowcast = Nowcast(
@@ -307,6 +346,13 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
         if abs(difference) < 1 { return language.text("same") }
         return language.text(difference > 0 ? "warmer" : "colder", ["n": String(Int(abs(difference).rounded()))])
     }
+
+    /// People's names of Open-Meteo's main models.
+    public static let modelNames = [
+        "best_match": "Open-Meteo best match", "ecmwf_ifs025": "ECMWF IFS", "icon_seamless": "DWD ICON",
+        "gfs_seamless": "NOAA GFS", "meteofrance_seamless": "Météo-France", "ukmo_seamless": "UK Met Office",
+        "jma_seamless": "JMA", "gem_seamless": "Canada GEM",
+    ]
 
     static func round(_ v: Double, _ places: Int) -> Double {
         let f = pow(10, Double(places))

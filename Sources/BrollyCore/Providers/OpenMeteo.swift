@@ -7,16 +7,35 @@ public struct OpenMeteoProvider: WeatherProvider {
     public var baseURL: URL
     public var geocodingURL: URL
     public var now: @Sendable () -> Date
+    /// `BROLLY_MODEL=auto`: the model to ask for at a place when none is named (the most accurate
+    /// there lately, from scores already computed; never a call); nil, or nil answered: Open-Meteo's
+    /// own choice (`best_match`).
+    public var chooseModel: (@Sendable (Coordinate) async -> String?)?
 
     public init(
-        network: NetworkService, baseURL: URL, geocodingURL: URL,
+        network: NetworkService, baseURL: URL, geocodingURL: URL, chooseModel: (@Sendable (Coordinate) async -> String?)? = nil,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.network = network
         self.baseURL = baseURL
         self.geocodingURL = geocodingURL
+        self.chooseModel = chooseModel
         self.now = now
     }
+
+    /// The default: Open-Meteo picks the best model for each place and time (`best_match`).
+    public static let defaultModel = "best_match"
+
+    /// Forecast models Open-Meteo names in `models=` that Brolly accepts from users (a name not
+    /// here is refused with a clear message rather than sent upstream).
+    public static let knownModels: Set<String> = [
+        "best_match", "ecmwf_ifs025", "ecmwf_ifs", "ecmwf_aifs025_single", "icon_seamless", "icon_global", "icon_eu", "icon_d2",
+        "gfs_seamless", "gfs_global", "ncep_hrrr_conus", "ncep_nbm_conus", "meteofrance_seamless", "meteofrance_arpege_world",
+        "meteofrance_arpege_europe", "meteofrance_arome_france", "meteofrance_arome_france_hd", "ukmo_seamless",
+        "ukmo_global_deterministic_10km", "ukmo_uk_deterministic_2km", "jma_seamless", "jma_msm", "jma_gsm", "gem_seamless",
+        "gem_global", "gem_regional", "gem_hrdps_continental", "metno_seamless", "metno_nordic", "knmi_seamless", "dmi_seamless",
+        "cma_grapes_global", "bom_access_global", "meteoswiss_icon_seamless", "kma_seamless", "italia_meteo_arpae_icon_2i",
+    ]
 
     static let currentFields = [
         "temperature_2m", "relative_humidity_2m", "apparent_temperature", "is_day", "precipitation", "rain",
@@ -36,10 +55,11 @@ public struct OpenMeteoProvider: WeatherProvider {
     /// The forecast URL: metric units, local time zone, 7 days, yesterday (`past_days=1`) for
     /// "warmer than yesterday", and the next two hours in 15-minute slots (`minutely_15`, from the
     /// slot under way) for the next hour's rain — all in the same call.
-    public func forecastURL(for c: Coordinate) -> URL {
-        baseURL.appending(
+    public func forecastURL(for c: Coordinate, model: String? = nil) -> URL {
+        let models = model.flatMap { $0 == Self.defaultModel ? nil : [("models", $0)] } ?? []
+        return baseURL.appending(
             providerPath: "/v1/forecast",
-            query: [
+            query: models + [
                 ("latitude", String(format: "%.4f", c.latitude)), ("longitude", String(format: "%.4f", c.longitude)),
                 ("current", Self.currentFields.joined(separator: ",")),
                 ("hourly", Self.hourlyFields.joined(separator: ",")),
@@ -52,9 +72,19 @@ public struct OpenMeteoProvider: WeatherProvider {
     }
 
     public func weather(for place: Place) async throws -> WeatherReport {
+        try await weather(for: place, language: "en", model: nil)
+    }
+
+    /// The weather from `model` when named, else the chosen model (`chooseModel`), else Open-Meteo's own.
+    public func weather(for place: Place, language: String, model: String?) async throws -> WeatherReport {
+        let chosen = model == nil ? await chooseModel?(place.coordinate) : nil
+        let asked = model ?? chosen
         let response = try await network.get(
-            forecastURL(for: place.coordinate), provider: "Open-Meteo", classify: Self.classifyError)
-        return try Self.report(from: response.body, place: place, fetchedAt: now())
+            forecastURL(for: place.coordinate, model: asked), provider: "Open-Meteo", classify: Self.classifyError)
+        var report = try Self.report(from: response.body, place: place, fetchedAt: now())
+        report.model = asked ?? Self.defaultModel
+        report.modelSelection = model != nil ? "named" : chosen != nil ? "auto" : "default"
+        return report
     }
 
     public func search(_ query: String, limit: Int = 10) async throws -> [Place] {

@@ -13,11 +13,18 @@ public protocol WeatherProvider: Sendable {
     /// The weather with the provider's own texts in `language` where it has them (OpenWeatherMap's
     /// `lang=`); providers without localized texts answer as `weather(for:)`.
     func weather(for place: Place, language: String) async throws -> WeatherReport
+    /// The weather from a forecast model the caller named (Open-Meteo's `models=`); nil: the
+    /// provider's own choice. Providers without models answer as `weather(for:language:)`.
+    func weather(for place: Place, language: String, model: String?) async throws -> WeatherReport
 }
 
 extension WeatherProvider {
     public func weather(for place: Place, language: String) async throws -> WeatherReport {
         try await weather(for: place)
+    }
+
+    public func weather(for place: Place, language: String, model: String?) async throws -> WeatherReport {
+        try await weather(for: place, language: language)
     }
 }
 

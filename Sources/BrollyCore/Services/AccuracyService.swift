@@ -27,6 +27,14 @@ public struct AccuracyReport: Codable, Sendable, Hashable {
     /// Models with at least one scored day, in `OpenMeteoPreviousRuns.models`' order.
     public var models: [ModelScores]
 
+    /// The model `BROLLY_MODEL=auto` asks for here: the best at tomorrow's high over at least 20
+    /// scored days (10 against a station, which keeps 15 days of reports); nil (Open-Meteo's own
+    /// choice) when no model has that many, or when Open-Meteo's own choice is the best.
+    public var autoModel: String? {
+        guard let best = best(minimumDays: truth == "station" ? 10 : 20), best.model != OpenMeteoProvider.defaultModel else { return nil }
+        return best.model
+    }
+
     /// The model whose forecast of tomorrow's high (lead 1) was best, among models with at least
     /// `minimumDays` days scored; nil when none has that many.
     public func best(minimumDays: Int = 5) -> (model: String, score: LeadScore)? {
@@ -35,14 +43,28 @@ public struct AccuracyReport: Codable, Sendable, Hashable {
     }
 }
 
-/// Scores forecasts per place: one Previous Runs call and, when a station reports within 25 km,
-/// two calls for its observations, at most once per 0.1° cell per 6 hours, shared by every client
+/// What the nearest station measured lately: its latest observation and how far it is.
+public struct MeasuredWeather: Codable, Sendable, Hashable {
+    public var observation: Observation
+    public var distanceKm: Double
+
+    public init(observation: Observation, distanceKm: Double) {
+        self.observation = observation
+        self.distanceKm = distanceKm
+    }
+}
+
+/// Scores forecasts per place: one Previous Runs call, one call for the stations nearby (shared
+/// with the measured weather) and, when one reports within 25 km, one for its last 15 days, at most once per 0.1° cell per 6 hours, shared by every client
 /// and (through the shared tier) every instance. It never hides the weather: what cannot be had
 /// is absent.
 public final class AccuracyService: Sendable {
     public let previousRuns: OpenMeteoPreviousRuns
     public let stations: AviationWeather
     let fetcher: CachedFetcher<AccuracyReport>
+    /// The stations' latest reports around each 0.1° cell: one call per area per 10 minutes,
+    /// shared by the measured weather of every place in it and by the accuracy's choice of station.
+    let nearby: CachedFetcher<[Observation]>
     let now: @Sendable () -> Date
     /// Fewer whole days of a station than this: the analysis is the truth instead.
     public static let minimumStationDays = 5
@@ -57,7 +79,30 @@ public final class AccuracyService: Sendable {
         fetcher = CachedFetcher(
             cache: cache, freshFor: freshFor, usableFor: 48 * 3600, failures: FailureMemory(base: 300, max: 3600),
             keepsEntriesInMemory: keepsEntriesInMemory, memoryEntries: memoryEntries, shared: true, now: now)
+        nearby = CachedFetcher(
+            cache: cache, freshFor: 600, usableFor: 90 * 60, failures: FailureMemory(base: 60, max: 900),
+            keepsEntriesInMemory: keepsEntriesInMemory, memoryEntries: memoryEntries, now: now)
         self.now = now
+    }
+
+    /// The reports of the stations near `c`'s cell over the last two hours: cached 10 minutes;
+    /// `grace` and `offline` as for air quality. The box reaches 33 km from the cell's centre, so it
+    /// holds every station within 25 km of any point of the cell.
+    func reportsNearby(_ c: Coordinate, offline: Bool = false, grace: TimeInterval? = nil) async -> [Observation]? {
+        let cell = Self.cell(c)
+        let key = "metar-" + Coordinate.fixed(cell.latitude, places: 1) + "_" + Coordinate.fixed(cell.longitude, places: 1)
+        return await nearby.answer(key, offline: offline, grace: grace) { [stations] in
+            try await stations.observations(around: cell, radius: 33, hours: 2)
+        }?.value
+    }
+
+    /// The latest observation of the nearest station within 25 km of `c` that reported in the
+    /// last 90 minutes; nil when there is none, or it cannot be had within `grace`.
+    public func measured(at c: Coordinate, offline: Bool = false, grace: TimeInterval? = nil) async -> MeasuredWeather? {
+        guard let reports = await reportsNearby(c, offline: offline, grace: grace),
+            let (observation, distance) = METAR.nearest(reports, to: c, now: now())
+        else { return nil }
+        return MeasuredWeather(observation: observation, distanceKm: (distance * 10).rounded() / 10)
     }
 
     /// The place's cell: 0.1° (about 11 km, the scale of the models' grids).
@@ -74,6 +119,15 @@ public final class AccuracyService: Sendable {
     /// failure stands in the last scores (marked stale) or throws when there are none.
     public func accuracy(at c: Coordinate) async throws -> CachedFetcher<AccuracyReport>.Answer {
         try await fetcher.value(key(for: c), stamp: { $0.computedAt }) { [self] in try await compute(at: Self.cell(c)) }
+    }
+
+    /// The model `auto` asks for at `c`, from the scores this process already holds (memory or
+    /// file; never a call, never the shared database: it runs before a forecast call).
+    public func autoModel(at c: Coordinate) -> String? {
+        guard let entry = fetcher.cache.read(AccuracyReport.self, key: key(for: c), memory: fetcher.memory),
+            now().timeIntervalSince(entry.receivedAt) < fetcher.usableFor
+        else { return nil }
+        return entry.value.autoModel
     }
 
     /// The cached scores at `c`, without a call.
@@ -109,7 +163,7 @@ public final class AccuracyService: Sendable {
     /// The nearest station within 25 km that reported in the last 90 minutes, with its last 15
     /// days of reports; nil when there is none or the service fails (the analysis stands in).
     func stationDays(near c: Coordinate, now: Date) async -> (station: AccuracyReport.Station, observations: [Observation])? {
-        guard let recent = try? await stations.observations(around: c, hours: 2),
+        guard let recent = await reportsNearby(c),
             let (nearest, distance) = METAR.nearest(recent, to: c, now: now),
             let history = try? await stations.observations(station: nearest.stationID, hours: 15 * 24)
         else { return nil }

@@ -37,6 +37,24 @@ public struct BrollyConfiguration: Sendable {
     public var capFeeds: [URL] = []
     /// A contact for upstreams that ask for one (NWS), `BROLLY_CONTACT` (an e-mail address or URL).
     public var contact = "https://github.com/brolly-weather/brolly"
+    /// The forecast model, `BROLLY_MODEL` (Open-Meteo only): `auto` (the default: the model with
+    /// the lowest recent error of tomorrow's high at the place, once its scores are known; else
+    /// Open-Meteo's own choice) or a model's name (`icon_seamless`), honoured everywhere.
+    public var model = "auto"
+
+    /// The named model every lookup asks for; nil for `auto`.
+    public var namedModel: String? { model == "auto" ? nil : model }
+
+    /// A model named by a user (`--model`, `?model=`, `BROLLY_MODEL`): `auto` or one of Open-Meteo's.
+    public static func checkedModel(_ raw: String) throws -> String {
+        let name = raw.trimmingCharacters(in: .whitespaces).lowercased()
+        guard name == "auto" || OpenMeteoProvider.knownModels.contains(name) else {
+            throw BrollyError.invalidInput(
+                "unknown model '\(raw.prefix(40))'; use auto or one of Open-Meteo's: \(OpenMeteoProvider.knownModels.sorted().joined(separator: ", "))"
+            )
+        }
+        return name
+    }
 
     /// The provider that backs up the configured one: the other provider when OpenWeatherMap has a
     /// key and failover is on; nil otherwise.
@@ -129,6 +147,9 @@ public struct BrollyConfiguration: Sendable {
                 throw BrollyError.invalidInput("BROLLY_CONTACT must be an e-mail address or URL on one line")
             }
             contact = raw
+        }
+        if let raw = env["BROLLY_MODEL"], !raw.trimmingCharacters(in: .whitespaces).isEmpty {
+            model = try Self.checkedModel(raw)
         }
         self.cacheDirectory = cacheDirectory
     }

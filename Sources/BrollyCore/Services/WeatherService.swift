@@ -17,6 +17,8 @@ public struct WeatherResult: Sendable {
     public var airQuality: AirQualityService.Result?
     /// Official warnings at the place, when asked for (added by the use cases).
     public var alerts: AlertSet?
+    /// What the nearest station within 25 km measured in the last 90 minutes (added by the use cases).
+    public var measured: MeasuredWeather?
     /// What the helpers could not add (failed, slow, or left alone after a failure).
     public var lacking: [Helper] = []
 
@@ -81,6 +83,9 @@ public final class WeatherService: Sendable {
     let staleLimit: TimeInterval?
     /// The other provider, asked when this one fails and nothing fresh is cached; nil: none.
     public let fallback: FallbackProvider?
+    /// The forecast model every lookup asks for (`BROLLY_MODEL=icon_seamless`); nil: the provider's
+    /// choice (`auto`, or Open-Meteo's own).
+    public let model: String?
 
     /// - Parameters:
     ///   - keepsEntriesInMemory: for long-running processes (the server): entries are decoded once,
@@ -90,8 +95,10 @@ public final class WeatherService: Sendable {
     public init(
         provider: any WeatherProvider, quickProvider: (any WeatherProvider)? = nil, cache: FileCache,
         policy: CachePolicy = CachePolicy(), keepsEntriesInMemory: Bool = false, memoryEntries: Int = 2048,
-        staleLimit: TimeInterval? = nil, fallback: FallbackProvider? = nil, now: @escaping @Sendable () -> Date = { Date() }
+        staleLimit: TimeInterval? = nil, fallback: FallbackProvider? = nil, model: String? = nil,
+        now: @escaping @Sendable () -> Date = { Date() }
     ) {
+        self.model = provider.id == .openMeteo ? model : nil
         self.fallback = fallback.flatMap { $0.provider.id == provider.id ? nil : $0 }
         self.memory = keepsEntriesInMemory ? MemoryCache(capacity: memoryEntries) : nil
         self.staleLimit = staleLimit
@@ -104,12 +111,13 @@ public final class WeatherService: Sendable {
 
     /// The cache key: provider and coordinates rounded to about 1 km.
     public func key(for coordinate: Coordinate) -> String {
-        key(for: coordinate, provider: provider.id)
+        key(for: coordinate, provider: provider.id, model: model)
     }
 
-    /// Cached answers stay keyed by the provider that gave them.
-    public func key(for coordinate: Coordinate, provider: ProviderID) -> String {
-        "weather-\(provider.rawValue)-\(coordinate.cacheKey)"
+    /// Cached answers stay keyed by the provider that gave them (and the model, when one was named).
+    public func key(for coordinate: Coordinate, provider: ProviderID, model: String? = nil) -> String {
+        guard let model else { return "weather-\(provider.rawValue)-\(coordinate.cacheKey)" }
+        return "weather-\(provider.rawValue)-\(model)-\(coordinate.cacheKey)"
     }
 
     /// The cached entry for a place, whatever its age.
@@ -120,8 +128,12 @@ public final class WeatherService: Sendable {
     /// The weather at `place` under `mode`. A call asks for the provider's own texts in `language`
     /// where it has them (OpenWeatherMap); the cache keeps one answer per place, whatever its
     /// language (the report says which), so that no language adds calls within a fresh window.
-    public func weather(for place: Place, mode: FetchMode = .normal, language: String = "en") async throws -> WeatherResult {
-        let key = key(for: place.coordinate)
+    /// `model`: a forecast model the caller named (kept under its own key); nil: the provider's choice.
+    public func weather(
+        for place: Place, mode: FetchMode = .normal, language: String = "en", model: String? = nil
+    ) async throws -> WeatherResult {
+        let model = provider.id == .openMeteo ? model ?? self.model : nil
+        let key = key(for: place.coordinate, provider: provider.id, model: model)
         // With a shared tier (several servers), a newer answer another instance fetched is used.
         let freshFor = policy.freshFor
         let entry = await cache.newest(WeatherReport.self, key: key, memory: memory, now: now()) { [now] in
@@ -134,19 +146,19 @@ public final class WeatherService: Sendable {
             guard let entry else { throw BrollyError.notCached(place.displayName) }
             return result(from: entry, for: place, stale: age! >= policy.freshFor)
         case .refresh:
-            return try await fetch(place, key: key, quick: false, fallback: entry, language: language)
+            return try await fetch(place, key: key, quick: false, fallback: entry, language: language, model: model)
         case .normal, .staleWhileRevalidate:
             if let entry, let age, age >= 0, age < policy.freshFor {
                 return result(from: entry, for: place, stale: false)
             }
             if let entry, let age, age < policy.usableFor {
                 if mode == .staleWhileRevalidate {
-                    refreshInBackground(place, key: key, language: language)
+                    refreshInBackground(place, key: key, language: language, model: model)
                     return result(from: entry, for: place, stale: true)
                 }
-                return try await fetch(place, key: key, quick: true, fallback: entry, language: language)
+                return try await fetch(place, key: key, quick: true, fallback: entry, language: language, model: model)
             }
-            return try await fetch(place, key: key, quick: false, fallback: entry, language: language)
+            return try await fetch(place, key: key, quick: false, fallback: entry, language: language, model: model)
         }
     }
 
@@ -159,26 +171,26 @@ public final class WeatherService: Sendable {
     }
 
     /// Starts a refresh that nobody waits for (single-flight, so repeated calls make one request).
-    public func refreshInBackground(_ place: Place, key: String, language: String = "en") {
+    public func refreshInBackground(_ place: Place, key: String, language: String = "en", model: String? = nil) {
         let provider = self.provider
         Task { [self] in
             _ = try? await flights.run(key) { [self] in
                 try await fetchOnce(key: key, freshFor: policy.freshFor, forced: false) {
-                    try await provider.weather(for: place, language: language)
+                    try await provider.weather(for: place, language: language, model: model)
                 }
             }
         }
     }
 
     private func fetch(
-        _ place: Place, key: String, quick: Bool, fallback: CacheEntry<WeatherReport>?, language: String = "en"
+        _ place: Place, key: String, quick: Bool, fallback: CacheEntry<WeatherReport>?, language: String = "en", model: String? = nil
     ) async throws -> WeatherResult {
         let provider = quick ? quickProvider : self.provider
         do {
             let forced = fallback.map { now().timeIntervalSince($0.receivedAt) < policy.freshFor } ?? false
             let report = try await flights.run(key) { [self] in
                 try await fetchOnce(key: key, freshFor: policy.freshFor, forced: forced) {
-                    try await provider.weather(for: place, language: language)
+                    try await provider.weather(for: place, language: language, model: model)
                 }
             }
             return WeatherResult(report: Self.renamed(report, as: place), isStale: false, isFromCache: false, age: 0, refreshError: nil)

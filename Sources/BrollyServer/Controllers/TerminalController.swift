@@ -131,7 +131,7 @@ struct TextOptions {
     /// The full view shows air quality; a one-line format only when it asks (`%q`, `%u`).
     var wantsAirQuality: Bool {
         guard let format, !format.isEmpty else { return true }
-        return format.contains("%q") || format.contains("%u")
+        return format.contains("%q") || format.contains("%u") || format.contains("%o")
     }
 
     /// The full view shows warnings; a one-line format only when it asks (`%a`).
@@ -143,7 +143,8 @@ struct TextOptions {
     func render(_ result: WeatherResult) -> String {
         if let format, !format.isEmpty {
             return OneLineFormat(units: units, windUnit: windUnit).render(
-                format, result.report, airQuality: result.airQuality?.airQuality, alerts: result.alerts?.here) + "\n"
+                format, result.report, airQuality: result.airQuality?.airQuality, alerts: result.alerts?.here, measured: result.measured)
+                + "\n"
         }
         return TextRenderer(units: units, color: color).now(result) + "\n"
     }

@@ -28,10 +28,17 @@ struct WeatherController: Sendable {
         var place: PlaceQuery
         var units: UnitSystem
         var language: String
+        /// `?model=`: a forecast model by name, or `auto`; nil: the server's setting.
+        var model: String?
 
         init(_ request: Request) throws {
             let query = Query(request)
             units = try query.units()
+            if let raw = try query.string("model") {
+                do { model = try BrollyConfiguration.checkedModel(raw) } catch let error as BrollyError {
+                    throw Problem.badRequest(error.message)
+                }
+            }
             language = try Language.of(request)
             place = try query.placeOrCoordinate()
         }
@@ -41,7 +48,8 @@ struct WeatherController: Sendable {
     @Sendable func now(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<NowDocument> {
         let asked = try Asked(request)
         let (result, pack) = try await documents.weather(
-            for: asked.place, language: asked.language, device: context.deviceID, history: history(context), full: false)
+            for: asked.place, language: asked.language, device: context.deviceID, history: history(context), full: false,
+            model: asked.model)
         metrics.weatherAnswer(result)
         return EditedResponse(headers: CacheControl.revalidate, response: NowDocument(result, units: asked.units, language: pack))
     }
@@ -59,7 +67,7 @@ struct WeatherController: Sendable {
         let asked = try Asked(request)
         let (json, result) = try await documents.document(
             for: asked.place, units: asked.units, language: asked.language, device: context.deviceID, history: history(context),
-            requestKey: requestKey)
+            requestKey: requestKey, model: asked.model)
         metrics.weatherAnswer(result)
         return json.response(cacheControl: "public, no-cache")
     }

@@ -48,13 +48,12 @@ public struct AccuracyDocument: Codable, Sendable, Hashable {
     public var stale: Bool
 
     /// People's names of the models.
-    public static let modelNames = [
-        "best_match": "Open-Meteo best match", "ecmwf_ifs025": "ECMWF IFS", "icon_seamless": "DWD ICON",
-        "gfs_seamless": "NOAA GFS", "meteofrance_seamless": "Météo-France", "ukmo_seamless": "UK Met Office",
-        "jma_seamless": "JMA", "gem_seamless": "Canada GEM",
-    ]
+    public static var modelNames: [String: String] { WeatherDocument.modelNames }
 
-    public init(place: Place, report: AccuracyReport, stale: Bool, units: UnitSystem, chosenModel: String = "best_match") {
+    /// `chosenModel`: the model the forecasts shown come from (the configured one; for `auto`, the
+    /// best here when enough days are scored).
+    public init(place: Place, report: AccuracyReport, stale: Bool, units: UnitSystem, chosenModel: String? = nil) {
+        let chosenModel = chosenModel ?? report.autoModel ?? OpenMeteoProvider.defaultModel
         self.place = WeatherDocument.PlaceInfo(
             name: place.name, country: place.country, countryCode: place.countryCode, region: place.region,
             latitude: place.latitude, longitude: place.longitude, timezone: report.timezone)

@@ -63,3 +63,4 @@ const q = (target, digits) => `lat=${target.lat.toFixed(digits)}&lon=${target.lo
 export const weatherURL = (target) => `/api/v1/weather?${q(target, 4)}${i18n.code === 'en' ? '' : `&lang=${i18n.code}`}`;
 export const addressURL = (target) => `/api/v1/address?${q(target, 5)}`;
 export const newsURL = (target) => `/api/v1/news?${q(target, 4)}`;
+export const accuracyURL = (target) => `/api/v1/accuracy?${q(target, 4)}`;

@@ -172,6 +172,7 @@ export function render(doc, opts = {}) {
   const nowcast = doc.nowcast && doc.nowcast.summary;
   text('nowcast', nowcast ? `☔ ${nowcast}` : '');
   $('nowcast').hidden = !nowcast;
+  renderMeasured(c.measured);
   renderAirQuality(doc.airQuality);
   renderAlerts(opts.historyNote ? null : doc);
   const providers = { 'open-meteo': 'Open-Meteo', openweathermap: 'OpenWeatherMap' };
@@ -210,6 +211,18 @@ export function render(doc, opts = {}) {
   $('days').replaceChildren(...shownDays.map((d, i) => dayItem(d, i, Boolean(opts.historyNote), week)));
   updateAge();
   document.dispatchEvent(new CustomEvent('brolly:rendered'));
+}
+
+/** "Measured 7° at Berlin/Brandenburg Arpt, 12 min ago": the nearest station's latest report. */
+function renderMeasured(m) {
+  const p = $('measured');
+  p.hidden = !(m && typeof m.temperature === 'number');
+  if (p.hidden) return;
+  const minutes = Math.max(0, Math.floor((Date.now() - Date.parse(m.time)) / 60000));
+  const ago = minutes < 1 ? t('justNow', 'just now') : t('minutesAgo', `${minutes} min ago`, { n: minutes });
+  p.textContent = t('measuredAt', `Measured ${tempText(m.temperature)} at ${m.station.name}, ${ago}`, { temp: tempText(m.temperature), station: m.station.name, ago });
+  p.title = t('measuredTitle', `${m.station.name} (${m.station.id}), ${m.station.distanceKm} km away`,
+    { station: m.station.name, id: m.station.id, distance: m.station.distanceKm });
 }
 
 const PLANTS = ['alder', 'birch', 'grass', 'mugwort', 'olive', 'ragweed'];

@@ -7,6 +7,7 @@ import { $, text } from './dom.js';
 import { t } from './i18n.js';
 import { loadHistory } from './history.js';
 import { loadNews } from './news.js';
+import { loadAccuracy } from './accuracy.js';
 import { sameTarget, state } from './state.js';
 import { saveLast } from './storage.js';
 
@@ -38,6 +39,7 @@ export async function loadWeather(target, opts = {}) {
     render(doc);
     if (target.here) loadAddress(target);
     loadNews(target);
+    loadAccuracy(target);
     setTimeout(loadHistory, 1200);
     // The API said the answer is stale and is refreshing it, or that a helper's part (the
     // place's name, air quality, warnings) is still on its way: look again shortly (three times at

@@ -1,0 +1,86 @@
+// "How good are forecasts here?": one sentence and a small chart of each model's error of the
+// day's high by days ahead (GET /api/v1/accuracy, asked in °C and converted here, so a unit switch
+// makes no call). It is a helper: when it cannot be had the section stays hidden.
+import { accuracyURL, api } from './api.js';
+import { $, el, text } from './dom.js';
+import { t } from './i18n.js';
+import { sameTarget, state } from './state.js';
+
+let shown = null;
+const SVG = 'http://www.w3.org/2000/svg';
+const COLOURS = ['#1b6ac9', '#c0392b', '#2e8b57', '#8e44ad', '#d35400', '#16a085', '#7f8c8d', '#b7950b'];
+
+/** A difference of temperatures in the shown unit (°F: 1.8 times °C; K: as °C). */
+const difference = (c) => (state.units === 'F' ? c * 1.8 : c);
+const unit = () => (state.units === 'F' ? '°F' : state.units === 'K' ? 'K' : '°C');
+
+function svg(name, attrs, ...children) {
+  const e = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+  e.append(...children);
+  return e;
+}
+
+/** The chart: x = days ahead (1–7), y = average error of the high; the model shown drawn bold. */
+function chart(doc) {
+  const w = 320, h = 150, left = 34, right = 8, top = 8, bottom = 24;
+  const max = Math.max(1, ...doc.models.flatMap((m) => m.leads.map((l) => difference(l.highMAE))));
+  const x = (lead) => left + ((lead - 1) / 6) * (w - left - right);
+  const y = (v) => top + (1 - v / max) * (h - top - bottom);
+  const root = svg('svg', { viewBox: `0 0 ${w} ${h}`, class: 'accuracy-chart', role: 'img', 'aria-label': t('accuracyChartLabel', "Average error of the day's high by days ahead, per model") });
+  for (let i = 0; i <= 2; i++) {
+    const v = (max * i) / 2;
+    root.append(svg('line', { x1: left, x2: w - right, y1: y(v), y2: y(v), class: 'grid' }));
+    root.append(svg('text', { x: left - 4, y: y(v) + 4, 'text-anchor': 'end', class: 'axis' }, `${Math.round(v * 10) / 10}${unit()}`));
+  }
+  for (let lead = 1; lead <= 7; lead++) root.append(svg('text', { x: x(lead), y: h - 6, 'text-anchor': 'middle', class: 'axis' }, String(lead)));
+  doc.models.forEach((m, i) => {
+    const points = m.leads.map((l) => `${x(l.lead).toFixed(1)},${y(difference(l.highMAE)).toFixed(1)}`).join(' ');
+    root.append(svg('polyline', { points, fill: 'none', stroke: COLOURS[i % COLOURS.length], 'stroke-width': m.chosen ? 3.5 : 1.5, 'data-model': m.model, class: m.chosen ? 'chosen' : '' }));
+  });
+  return root;
+}
+
+function legend(doc) {
+  return doc.models.map((m, i) => {
+    const tomorrow = m.leads.find((l) => l.lead === 1);
+    const value = tomorrow ? `${(Math.round(difference(tomorrow.highMAE) * 10) / 10).toLocaleString()}${unit()}` : '—';
+    const li = el('li', { dataset: { model: m.model } },
+      el('span', { className: 'swatch', ariaHidden: 'true', style: { background: COLOURS[i % COLOURS.length] } }),
+      `${m.name} · ${value}`);
+    if (m.chosen) li.append(el('strong', { text: ` (${t('accuracyChosen', 'shown')})` }));
+    return li;
+  });
+}
+
+export function renderAccuracy(doc = shown) {
+  const section = $('accuracy');
+  if (!doc || !doc.models || !doc.models.length) { section.hidden = true; return; }
+  shown = doc;
+  const pick = doc.models.find((m) => m.chosen) || doc.models.find((m) => doc.best && m.model === doc.best.model) || doc.models[0];
+  const tomorrow = pick.leads.find((l) => l.lead === 1);
+  if (!tomorrow) { section.hidden = true; return; }
+  const hits = Math.round(tomorrow.highWithin2 * tomorrow.n);
+  text('accuracy-sentence', t('accuracySentence', `Tomorrow's high was within 2° on ${hits} of the last ${tomorrow.n} days.`, { hits, days: tomorrow.n }));
+  const s = doc.station;
+  text('accuracy-truth', s
+    ? t('accuracyStation', `Against ${s.name}, ${s.distanceKm} km away`, { station: s.name, distance: s.distanceKm.toLocaleString() })
+    : t('accuracyAnalysis', "Against each model's own analysis (no station within 25 km)"));
+  $('accuracy-chart').replaceChildren(chart(doc));
+  $('accuracy-legend').replaceChildren(...legend(doc));
+  section.hidden = false;
+}
+
+export async function loadAccuracy(target) {
+  try {
+    const doc = await api(accuracyURL(target));
+    if (!sameTarget(state.target, target)) return;
+    renderAccuracy(doc);
+  } catch {
+    // A helper: no section rather than an error beside the weather.
+    if (sameTarget(state.target, target)) { shown = null; $('accuracy').hidden = true; }
+  }
+}
+
+// A unit switch re-renders the card: the chart follows without a call.
+document.addEventListener('brolly:rendered', () => { if (shown) renderAccuracy(shown); });
