@@ -54,17 +54,12 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
     }
     /// A station's latest observation, in the document's units.
     public struct Measured: Codable, Sendable, Hashable {
-        public struct Station: Codable, Sendable, Hashable {
-            public var id: String
-            public var name: String
-            public var distanceKm: Double
-        }
         public var time: String
         public var temperature: Double?
         public var windSpeed: Double?
         public var windDirection: Double?
         public var pressure: Double?
-        public var station: Station
+        public var station: StationInfo
     }
     public struct Day: Codable, Sendable, Hashable {
         public var date: String
@@ -235,7 +230,7 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
                 temperature: o.temperature.map { Self.round(u.temperature($0), 1) },
                 windSpeed: o.windSpeed.map { Self.round(u.windSpeed($0), 1) }, windDirection: o.windDirection,
                 pressure: o.pressure.map { Self.round($0, 0) },
-                station: Measured.Station(id: o.stationID, name: o.stationName, distanceKm: m.distanceKm))
+                station: StationInfo(id: o.stationID, name: o.stationName, distanceKm: m.distanceKm))
         }
         if let set = result.alerts {
             let zone = result.report.place.timeZone

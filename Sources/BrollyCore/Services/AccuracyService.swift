@@ -4,12 +4,6 @@ import Foundation
 /// 30 local days, against a station nearby or, without one, each model's own analysis. Kept in
 /// °C; the reader's units are applied when it is shown.
 public struct AccuracyReport: Codable, Sendable, Hashable {
-    public struct Station: Codable, Sendable, Hashable {
-        public var id: String
-        public var name: String
-        public var distanceKm: Double
-    }
-
     public struct ModelScores: Codable, Sendable, Hashable {
         public var model: String
         public var leads: [LeadScore]
@@ -21,7 +15,7 @@ public struct AccuracyReport: Codable, Sendable, Hashable {
     public var timezone: String
     /// `station` or `analysis`: what the forecasts were scored against.
     public var truth: String
-    public var station: Station?
+    public var station: StationInfo?
     /// The days scored (the most any lead had).
     public var days: Int
     /// Models with at least one scored day, in `OpenMeteoPreviousRuns.models`' order.
@@ -143,7 +137,7 @@ public final class AccuracyService: Sendable {
         let zone = runs.zone
         let today = LocalTime.dateString(started, in: zone)
         var truth = "analysis"
-        var station: AccuracyReport.Station?
+        var station: StationInfo?
         var scores: [String: [LeadScore]]
         if let found = await stationDays, case let days = ForecastScores.stationDays(found.observations, in: zone),
             days.keys.filter({ $0 < today }).count >= Self.minimumStationDays
@@ -162,12 +156,12 @@ public final class AccuracyService: Sendable {
 
     /// The nearest station within 25 km that reported in the last 90 minutes, with its last 15
     /// days of reports; nil when there is none or the service fails (the analysis stands in).
-    func stationDays(near c: Coordinate, now: Date) async -> (station: AccuracyReport.Station, observations: [Observation])? {
+    func stationDays(near c: Coordinate, now: Date) async -> (station: StationInfo, observations: [Observation])? {
         guard let recent = await reportsNearby(c),
             let (nearest, distance) = METAR.nearest(recent, to: c, now: now),
             let history = try? await stations.observations(station: nearest.stationID, hours: 15 * 24)
         else { return nil }
-        let station = AccuracyReport.Station(
+        let station = StationInfo(
             id: nearest.stationID, name: nearest.stationName, distanceKm: (distance * 10).rounded() / 10)
         return (station, history.filter { $0.stationID == nearest.stationID })
     }

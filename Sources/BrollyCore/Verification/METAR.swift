@@ -37,6 +37,19 @@ public struct Observation: Codable, Sendable, Hashable {
     public var coordinate: Coordinate { Coordinate(latitude: latitude, longitude: longitude) }
 }
 
+/// A station as answers name it: its ICAO id, its name and how far it is from the place.
+public struct StationInfo: Codable, Sendable, Hashable {
+    public var id: String
+    public var name: String
+    public var distanceKm: Double
+
+    public init(id: String, name: String, distanceKm: Double) {
+        self.id = id
+        self.name = name
+        self.distanceKm = distanceKm
+    }
+}
+
 /// The Aviation Weather Center's data API (`/api/data/metar?format=json`, by `ids=` or
 /// `bbox=south,west,north,east`, `hours=`): a JSON array of reports with `icaoId`, `obsTime`
 /// (seconds since 1970), `temp` and `dewp` (°C), `wdir` (degrees or "VRB"), `wspd` and `wgst`

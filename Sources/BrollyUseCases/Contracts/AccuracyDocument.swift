@@ -4,12 +4,6 @@ import Foundation
 /// How good the forecasts have been at a place, as `GET /api/v1/accuracy` and
 /// `brolly accuracy --json` show it: per model, per lead day, over the last 30 local days.
 public struct AccuracyDocument: Codable, Sendable, Hashable {
-    public struct Station: Codable, Sendable, Hashable {
-        public var id: String
-        public var name: String
-        public var distanceKm: Double
-    }
-
     public struct Model: Codable, Sendable, Hashable {
         /// Open-Meteo's model name (`ecmwf_ifs025`), as `models=` takes it.
         public var model: String
@@ -37,7 +31,7 @@ public struct AccuracyDocument: Codable, Sendable, Hashable {
     /// `station`: the temperatures a station within 25 km measured; `analysis`: each model's own
     /// latest analysis of each hour. Wet days are always judged against the analysis.
     public var truth: String
-    public var station: Station?
+    public var station: StationInfo?
     public var models: [Model]
     /// The model with the lowest error of tomorrow's high, among those with 5 days or more scored.
     public var best: Best?
@@ -59,7 +53,7 @@ public struct AccuracyDocument: Codable, Sendable, Hashable {
             latitude: place.latitude, longitude: place.longitude, timezone: report.timezone)
         days = report.days
         truth = report.truth
-        station = report.station.map { Station(id: $0.id, name: $0.name, distanceKm: $0.distanceKm) }
+        station = report.station
         let scale = units == .imperial ? 1.8 : 1
         func scaled(_ s: LeadScore) -> LeadScore {
             var s = s
