@@ -300,3 +300,13 @@ def test_auto_follows_a_stations_scores_in_the_cli_and_model_is_honoured(cli, do
     assert r.returncode != 0 and "unknown model" in r.stderr and len(r.stderr.strip().splitlines()) <= 2
     r = cli.run("now", "--lat", "1", "--lon", "1", env={"BROLLY_MODEL": "nonsense"})
     assert r.returncode != 0 and "unknown model" in r.stderr
+
+
+def test_scoring_counts_against_open_meteos_budget_and_gives_way_when_it_is_spent(server_factory, double):
+    server = server_factory(extra_env={"BROLLY_OPEN_METEO_BUDGET": "2/min"})
+    assert accuracy(server, LONDON)[0] == 200
+    assert accuracy(server, KATHMANDU)[0] == 200
+    # Open-Meteo's two calls a minute are spent by the two looks: the third waits its turn.
+    status, headers, problem = accuracy(server, SAO_PAULO)
+    assert status == 503 and problem["code"] == "rate-limited" and headers.get("Retry-After"), (status, problem)
+    assert double.calls(PREVIOUS_RUNS) == 2

@@ -221,6 +221,19 @@ public struct NetworkService: Sendable {
             guards.observe(upstream, .budgetSpent)
             throw BrollyError.budgetSpent(provider, retryAfter: retryAfter)
         }
+        // An upstream that is part of another counts against its budget as well, without waiting.
+        if let parent = upstream.parent, let parentBuckets = guards.buckets[parent] {
+            if case .refused(let retryAfter) = parentBuckets.reserve(maxWait: 0) {
+                guards.observe(upstream, .budgetSpent)
+                throw BrollyError.budgetSpent(provider, retryAfter: retryAfter)
+            }
+            if let shared = guards.shared,
+                let retryAfter = (try? await shared.take("budget:" + parent.rawValue, limits: parentBuckets.budget.limits)) ?? nil
+            {
+                guards.observe(upstream, .budgetSpent)
+                throw BrollyError.budgetSpent(provider, retryAfter: retryAfter)
+            }
+        }
     }
 
     /// Counts one attempt's outcome for metrics.

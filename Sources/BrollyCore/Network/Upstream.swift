@@ -44,6 +44,11 @@ public enum Upstream: String, Sendable, CaseIterable, Hashable {
         }
     }
 
+    /// The upstream whose budget this one's calls also count against: the Previous Runs API is
+    /// Open-Meteo's, so each of its calls takes from Open-Meteo's budget too (never waiting for it:
+    /// when Open-Meteo's budget is tight, scoring forecasts gives way to the forecast).
+    public var parent: Upstream? { self == .openMeteoPreviousRuns ? .openMeteo : nil }
+
     /// The environment variable that overrides the budget: `BROLLY_OPEN_METEO_BUDGET`, …
     public var budgetVariable: String {
         "BROLLY_" + rawValue.uppercased().replacingOccurrences(of: "-", with: "_") + "_BUDGET"
