@@ -3,7 +3,7 @@
 // makes no call). It is a helper: when it cannot be had the section stays hidden.
 import { accuracyURL, api } from './api.js';
 import { $, el, text } from './dom.js';
-import { t } from './i18n.js';
+import { i18n, t } from './i18n.js';
 import { sameTarget, state } from './state.js';
 
 let shown = null;
@@ -23,7 +23,7 @@ function svg(name, attrs, ...children) {
 
 /** The chart: x = days ahead (1–7), y = average error of the high; the model shown drawn bold. */
 function chart(doc) {
-  const w = 320, h = 150, left = 34, right = 8, top = 8, bottom = 24;
+  const w = 320, h = 150, left = 44, right = 8, top = 8, bottom = 24;
   const max = Math.max(1, ...doc.models.flatMap((m) => m.leads.map((l) => difference(l.highMAE))));
   const x = (lead) => left + ((lead - 1) / 6) * (w - left - right);
   const y = (v) => top + (1 - v / max) * (h - top - bottom);
@@ -31,7 +31,8 @@ function chart(doc) {
   for (let i = 0; i <= 2; i++) {
     const v = (max * i) / 2;
     root.append(svg('line', { x1: left, x2: w - right, y1: y(v), y2: y(v), class: 'grid' }));
-    root.append(svg('text', { x: left - 4, y: y(v) + 4, 'text-anchor': 'end', class: 'axis' }, `${Math.round(v * 10) / 10}${unit()}`));
+    const label = max >= 10 ? Math.round(v) : Math.round(v * 10) / 10;
+    root.append(svg('text', { x: left - 4, y: y(v) + 4, 'text-anchor': 'end', class: 'axis' }, `${label.toLocaleString(i18n.code)}${unit()}`));
   }
   for (let lead = 1; lead <= 7; lead++) root.append(svg('text', { x: x(lead), y: h - 6, 'text-anchor': 'middle', class: 'axis' }, String(lead)));
   doc.models.forEach((m, i) => {
@@ -44,7 +45,7 @@ function chart(doc) {
 function legend(doc) {
   return doc.models.map((m, i) => {
     const tomorrow = m.leads.find((l) => l.lead === 1);
-    const value = tomorrow ? `${(Math.round(difference(tomorrow.highMAE) * 10) / 10).toLocaleString()}${unit()}` : '—';
+    const value = tomorrow ? `${(Math.round(difference(tomorrow.highMAE) * 10) / 10).toLocaleString(i18n.code)}${unit()}` : '—';
     const li = el('li', { dataset: { model: m.model } },
       el('span', { className: 'swatch', ariaHidden: 'true', style: { background: COLOURS[i % COLOURS.length] } }),
       `${m.name} · ${value}`);
@@ -64,7 +65,7 @@ export function renderAccuracy(doc = shown) {
   text('accuracy-sentence', t('accuracySentence', `Tomorrow's high was within 2° on ${hits} of the last ${tomorrow.n} days.`, { hits, days: tomorrow.n }));
   const s = doc.station;
   text('accuracy-truth', s
-    ? t('accuracyStation', `Against ${s.name}, ${s.distanceKm} km away`, { station: s.name, distance: s.distanceKm.toLocaleString() })
+    ? t('accuracyStation', `Against ${s.name}, ${s.distanceKm} km away`, { station: s.name, distance: s.distanceKm.toLocaleString(i18n.code) })
     : t('accuracyAnalysis', "Against each model's own analysis (no station within 25 km)"));
   $('accuracy-chart').replaceChildren(chart(doc));
   $('accuracy-legend').replaceChildren(...legend(doc));
