@@ -9,6 +9,8 @@
 #   - the same with air quality and the alert sources unreachable (a second server whose
 #     auxiliary upstreams point at a closed port): >= 0.75×, p99 < 10 ms (issue 21; the reference
 #     serves the complete body, a little larger than the one lacking air quality);
+#   - a cached Dark Sky answer (GET /forecast/{key}/{lat},{lon}, issue 25) >= 0.75× a bare route
+#     serving its bytes;
 #   - upstream calls during the load: one per place;
 #   - the server's peak memory (VmHWM) under that load: < 150 MB;
 #   - the command's start (issue 22; a status bar runs it every few minutes, a prompt on every
@@ -72,6 +74,13 @@ curl -sf "$AUX_URL" | python3 -c 'import json,sys; d = json.load(sys.stdin); pri
 $BIN bench-reference --port $REF_PORT --body "$WORK/body.json" > "$WORK/ref.log" 2>&1 &
 REF=$!
 for _ in $(seq 100); do curl -sf "http://127.0.0.1:$REF_PORT/api/v1/weather" >/dev/null && break; sleep 0.1; done
+# The Dark Sky API (issue 25) against a bare route serving its own bytes.
+DS_URL="http://127.0.0.1:$PORT/forecast/anykey/52.52,13.41?units=si"
+DS_REF_PORT=18096
+curl -sf "$DS_URL" > "$WORK/darksky.json"
+$BIN bench-reference --port $DS_REF_PORT --body "$WORK/darksky.json" > "$WORK/dsref.log" 2>&1 &
+DSREF=$!
+for _ in $(seq 100); do curl -sf "http://127.0.0.1:$DS_REF_PORT/api/v1/weather" >/dev/null && break; sleep 0.1; done
 CALLS_BEFORE=$(curl -s "$UP/__calls")
 
 run() {  # name, extra wrk args...
@@ -90,6 +99,10 @@ run "bare Hummingbird route (reference)" "http://127.0.0.1:$REF_PORT/api/v1/weat
 run "cached weather, cookie-less" "$URL"
 run "cached weather, returning browser" -H "Cookie: $COOKIE" "$URL"
 run "cached weather, aux sources down" "$AUX_URL"
+run "bare route, Dark Sky bytes" "http://127.0.0.1:$DS_REF_PORT/api/v1/weather"
+run "cached Dark Sky forecast" "$DS_URL"
+awk -v a="$(cat "$WORK/cached Dark Sky forecast.rps")" -v b="$(cat "$WORK/bare route, Dark Sky bytes.rps")" \
+  'BEGIN { printf "ratio %-34s %.2f× the bare route (same bytes)\n", "cached Dark Sky forecast", a / b }'
 ref=$(cat "$WORK/bare Hummingbird route (reference).rps")
 for name in "cached weather, cookie-less" "cached weather, returning browser" "cached weather, aux sources down"; do
   awk -v a="$(cat "$WORK/$name.rps")" -v b="$ref" -v n="$name" 'BEGIN { printf "ratio %-34s %.2f× the bare route\n", n, a / b }'
@@ -99,7 +112,7 @@ grep -E "VmHWM|VmRSS" "/proc/$SERVER/status"
 echo "== upstream calls: before the load $CALLS_BEFORE; after $(curl -s "$UP/__calls")"
 echo "== history rows written: $(curl -s "http://127.0.0.1:$PORT/metrics" | awk '/^brolly_history_rows_written_total/ {print $2}')"
 echo "== upstream calls of the aux-down server: $(curl -s "http://127.0.0.1:$AUX_PORT/metrics" | grep -E '^brolly_upstream_calls_total.*(air-quality|nws|meteoalarm)' | tr '\n' ' ')"
-kill "$REF" "$AUX" 2>/dev/null || true
+kill "$REF" "$AUX" "$DSREF" 2>/dev/null || true
 
 echo "== the command's start: shared libraries loaded, then hyperfine"
 echo "shared libraries: $(ldd "$BIN" | wc -l) ($(ldd "$BIN" | awk '{print $1}' | tr '\n' ' '))"

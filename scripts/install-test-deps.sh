@@ -27,3 +27,13 @@ if ! python3 -c "import pytest, selenium, jsonschema, openapi_spec_validator, sc
   echo "installing Python packages: pytest selenium jsonschema openapi-spec-validator schemathesis http-ece cryptography axe-selenium-python"
   python3 -m pip install -q --disable-pip-version-check pytest selenium jsonschema openapi-spec-validator schemathesis http-ece cryptography axe-selenium-python
 fi
+
+# The weather clients people already run, for the compatible APIs' tests (tests/test_compatible_apis.py):
+# each pointed at `brolly serve` by its base URL. Installed apart from the test tools (--target, no
+# dependencies: they use the requests already here), so that their pinned requirements cannot
+# downgrade what the other tests need.
+CLIENTS="${BROLLY_TEST_CLIENTS:-$HOME/.cache/brolly-test-clients}"
+if [ ! -d "$CLIENTS/pirateweather" ]; then
+  echo "installing the weather clients into $CLIENTS: pirateweatherlib"
+  python3 -m pip install -q --disable-pip-version-check --no-deps --target "$CLIENTS" "pirateweatherlib==0.4.0"
+fi

@@ -218,6 +218,7 @@ def test_openapi_document_matches_the_server(server, double):
         ("patch", "/api/v1/push/subscriptions/{id}", "/api/v1/push/subscriptions/no-such-id", {"rain": {"leadMinutes": 30}}, 404, None),
         ("delete", "/api/v1/push/subscriptions/{id}", "/api/v1/push/subscriptions/no-such-id", None, 404, None),
         ("get", "/healthz", "/healthz", None, 200, None),
+        ("get", "/forecast/{key}/{location}", "/forecast/anykey/52.52,13.41", None, 200, None),
     ]
     documented = {(m, p) for p, ops in spec["paths"].items() for m in ops if m in ("get", "post", "put", "patch", "delete")}
     assert documented == {(m, p) for m, p, *_ in calls}

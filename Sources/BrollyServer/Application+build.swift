@@ -84,6 +84,7 @@ func makeRouter(_ p: ServerParts, api: Bool, site: Bool) -> Router<AppRequestCon
         WidgetController(webDirectory: p.settings.webDirectory).add(to: router)
         ManifestController(useCases: p.useCases, webDirectory: p.settings.webDirectory, tokens: p.tokens).add(to: router)
         TerminalController(useCases: p.useCases, webDirectory: p.settings.webDirectory, metrics: p.metrics).add(to: router)
+        DarkSkyController(useCases: p.useCases, metrics: p.metrics).add(to: router)
     }
     if api {
         let group = router.group("/api/v1")

@@ -290,7 +290,7 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
                 precipitation: p($0.precipitation), precipitationProbability: $0.precipitationProbability,
                 condition: c($0.condition))
         }
-        hours = report.hours.map {
+        hours = report.hours.prefix(48).map {
             Hour(
                 time: LocalTime.iso8601($0.time, in: zone), temperature: t($0.temperature),
                 precipitationProbability: $0.precipitationProbability, precipitation: p($0.precipitation),

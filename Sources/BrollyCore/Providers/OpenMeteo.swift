@@ -282,7 +282,8 @@ public struct OpenMeteoProvider: WeatherProvider {
         return WeatherReport(
             place: place, current: current,
             days: decoded.days.filter { $0.date >= today },
-            hours: Array(decoded.hours.filter { $0.time > hourStart }.prefix(48)),
+            // A week of hours: the contract shows 48; the Dark Sky API's `extend=hourly` shows 168.
+            hours: Array(decoded.hours.filter { $0.time > hourStart }.prefix(168)),
             provider: .openMeteo, fetchedAt: fetchedAt, nowcast: nowcast.isEmpty ? nil : Array(nowcast))
     }
 

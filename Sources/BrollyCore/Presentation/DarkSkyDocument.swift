@@ -1,0 +1,284 @@
+import Foundation
+
+/// The Dark Sky / Pirate Weather forecast format (`GET /forecast/{key}/{lat},{lon}`), written from
+/// Brolly's cached weather so that clients made for those APIs (Home Assistant, Breezy Weather,
+/// MagicMirror, libraries) work unchanged. Field names, units per unit system and icon names are
+/// Pirate Weather's (its API reference and OpenAPI description); a field Brolly has no value for
+/// is left out, never made up.
+public struct DarkSkyDocument: Codable, Sendable, Hashable {
+    /// `si`: °C, m/s, hPa, mm/h, cm, km; `us`: °F, mph, hPa, in/h, in, mi; `uk`: `si` with mph and
+    /// mi; `ca`: `si` with km/h. `auto` is chosen by the place's country.
+    public enum Units: String, Sendable, CaseIterable {
+        case si, us, uk, ca
+
+        /// `auto`: the United States `us`, the United Kingdom `uk`, Canada `ca`, elsewhere `si`.
+        public static func auto(countryCode: String?) -> Units {
+            switch countryCode?.uppercased() {
+            case "US", "PR", "GU", "VI", "AS", "MP", "LR", "MM": .us
+            case "GB": .uk
+            case "CA": .ca
+            default: .si
+            }
+        }
+
+        func temperature(_ c: Double) -> Double { self == .us ? c * 9 / 5 + 32 : c }
+        func speed(_ ms: Double) -> Double {
+            switch self {
+            case .us, .uk: ms * 2.236_936_292_054_402
+            case .ca: ms * 3.6
+            case .si: ms
+            }
+        }
+        /// mm (or mm/h) → the unit's.
+        func depth(_ mm: Double) -> Double { self == .us ? mm / 25.4 : mm }
+        /// m → km or mi.
+        func distance(_ m: Double) -> Double { self == .us || self == .uk ? m / 1609.344 : m / 1000 }
+    }
+
+    public struct DataPoint: Codable, Sendable, Hashable {
+        public var time: Int
+        public var summary: String?
+        public var icon: String?
+        public var precipIntensity: Double?
+        public var precipProbability: Double?
+        public var precipType: String?
+        public var temperature: Double?
+        public var apparentTemperature: Double?
+        public var dewPoint: Double?
+        public var humidity: Double?
+        public var pressure: Double?
+        public var windSpeed: Double?
+        public var windGust: Double?
+        public var windBearing: Int?
+        public var cloudCover: Double?
+        public var uvIndex: Double?
+        public var visibility: Double?
+        public var nearestStormDistance: Double?
+        // Daily.
+        public var sunriseTime: Int?
+        public var sunsetTime: Int?
+        public var moonPhase: Double?
+        public var precipIntensityMax: Double?
+        public var precipAccumulation: Double?
+        public var temperatureHigh: Double?
+        public var temperatureLow: Double?
+        public var temperatureMin: Double?
+        public var temperatureMax: Double?
+        public var apparentTemperatureHigh: Double?
+        public var apparentTemperatureLow: Double?
+        public var uvIndexTime: Int?
+        // Version 2.
+        public var rainIntensity: Double?
+        public var snowIntensity: Double?
+
+        init(time: Int) { self.time = time }
+    }
+
+    public struct DataBlock: Codable, Sendable, Hashable {
+        public var summary: String?
+        public var icon: String?
+        public var data: [DataPoint]
+    }
+
+    public struct AlertItem: Codable, Sendable, Hashable {
+        public var title: String
+        public var regions: [String]
+        /// `advisory`, `watch` or `warning`.
+        public var severity: String
+        public var time: Int
+        public var expires: Int?
+        public var description: String
+        public var uri: String
+    }
+
+    public struct Flags: Codable, Sendable, Hashable {
+        /// Who really answered: `open-meteo`, `openweathermap` (and `metar` for a measured value).
+        public var sources: [String]
+        /// The distance to the station whose report is in `currently`, in the units' distance.
+        public var nearestStation: Double?
+        public var units: String
+        public var version: String
+
+        enum CodingKeys: String, CodingKey {
+            case sources, units, version
+            case nearestStation = "nearest-station"
+        }
+    }
+
+    public var latitude: Double
+    public var longitude: Double
+    public var timezone: String
+    /// Hours from UTC (may be fractional: +5.75).
+    public var offset: Double
+    public var currently: DataPoint?
+    public var minutely: DataBlock?
+    public var hourly: DataBlock?
+    public var daily: DataBlock?
+    public var alerts: [AlertItem]?
+    public var flags: Flags?
+
+    /// The blocks a request can leave out (`exclude=`).
+    public static let blocks: Set<String> = ["currently", "minutely", "hourly", "daily", "alerts", "flags"]
+
+    /// Dark Sky's icon names (`drizzle` and `thunderstorm`, Brolly's own, are `rain`).
+    static func icon(_ kind: ConditionKind, isDay: Bool) -> String {
+        switch Condition.iconName(for: kind, isDay: isDay) {
+        case "drizzle", "thunderstorm": "rain"
+        case let name: name
+        }
+    }
+
+    static func precipType(_ kind: ConditionKind, temperature: Double?) -> String? {
+        switch kind {
+        case .snow, .snowShowers: "snow"
+        case .sleet, .freezingRain: "sleet"
+        case .drizzle, .rain, .showers, .thunderstorm: "rain"
+        default: temperature.map { $0 <= 0 ? "snow" : "rain" }
+        }
+    }
+
+    /// The dew point (°C) from the temperature and relative humidity (Magnus, over water).
+    static func dewPoint(_ t: Double, humidity: Double) -> Double? {
+        guard humidity > 0, humidity <= 100 else { return nil }
+        let gamma = log(humidity / 100) + 17.62 * t / (243.12 + t)
+        return 243.12 * gamma / (17.62 - gamma)
+    }
+
+    static func r(_ v: Double, _ places: Double = 100) -> Double { (v * places).rounded() / places }
+
+    /// The document for `result` in `units` and `language`: `hourlyCount` hours from the one under
+    /// way (48, or 168 with `extend=hourly`), every day Brolly has (up to 8), the next hour's
+    /// minutes from the 15-minute nowcast, the official warnings; blocks in `exclude` left out;
+    /// `version2` adds rain and snow intensities.
+    public init(
+        _ result: WeatherResult, units u: Units, language l: LanguagePack = Localization.english, exclude: Set<String> = [],
+        hourlyCount: Int = 48, version2: Bool = false, now: Date = Date()
+    ) {
+        let report = result.report
+        let place = report.place
+        let zone = place.timeZone
+        latitude = place.latitude
+        longitude = place.longitude
+        timezone = place.timezone
+        offset = Double(zone.secondsFromGMT(for: now)) / 3600
+        let sun = SkyCalculator.sunTimes(on: now, in: zone, at: place.coordinate)
+        let isDay = sun.sunrise.map { now >= $0 } ?? true && sun.sunset.map { now < $0 } ?? true
+        func text(_ c: Condition) -> String { l.localized(c, provider: report.provider, textLanguage: report.language).title }
+
+        let c = report.current
+        let underWay = report.hours.last { $0.time <= now } ?? report.hours.first
+        if !exclude.contains("currently") {
+            var p = DataPoint(time: Int(now.timeIntervalSince1970))
+            p.summary = text(c.condition)
+            p.icon = Self.icon(c.condition.kind, isDay: isDay)
+            let slot = report.nowcast?.first { $0.end > now }
+            // mm in the slot under way, as mm per hour; else the hour's amount.
+            let intensity = slot.map { $0.precipitation * 4 } ?? underWay?.precipitation
+            p.precipIntensity = intensity.map { Self.r(u.depth($0), 1000) }
+            p.precipProbability = underWay?.precipitationProbability.map { Self.r($0 / 100) }
+            p.precipType = (intensity ?? 0) > 0 ? Self.precipType(c.condition.kind, temperature: c.temperature) : "none"
+            p.temperature = Self.r(u.temperature(c.temperature))
+            p.apparentTemperature = c.feelsLike.map { Self.r(u.temperature($0)) }
+            p.dewPoint = c.humidity.flatMap { Self.dewPoint(c.temperature, humidity: $0) }.map { Self.r(u.temperature($0)) }
+            p.humidity = c.humidity.map { Self.r($0 / 100) }
+            p.pressure = c.pressure.map { Self.r($0) }
+            p.windSpeed = c.windSpeed.map { Self.r(u.speed($0)) }
+            p.windGust = c.windGust.map { Self.r(u.speed($0)) }
+            p.windBearing = c.windDirection.map { Int($0.rounded()) % 360 }
+            p.cloudCover = c.clouds.map { Self.r($0 / 100) }
+            p.uvIndex = result.airQuality?.airQuality.uvIndex.map { Self.r($0) }
+            p.visibility = c.visibility.map { Self.r(u.distance($0)) }
+            if version2, let slot {
+                let snow = min(slot.snowfall.map { $0 * 10 / 7 } ?? 0, slot.precipitation)  // cm of snow ≈ 0.7 mm of water each
+                p.snowIntensity = Self.r(u.depth(snow * 4), 1000)
+                p.rainIntensity = Self.r(u.depth((slot.precipitation - snow) * 4), 1000)
+            }
+            currently = p
+        }
+
+        if !exclude.contains("minutely"), let slots = report.nowcast, !slots.isEmpty {
+            // 61 minutes from this one, each with its 15-minute slot's rate.
+            let start = Int(now.timeIntervalSince1970 / 60) * 60
+            let points = (0...60).compactMap { i -> DataPoint? in
+                let t = Date(timeIntervalSince1970: TimeInterval(start + i * 60))
+                guard let slot = slots.first(where: { $0.end > t && $0.end.addingTimeInterval(-900) <= t }) else { return nil }
+                var p = DataPoint(time: start + i * 60)
+                p.precipIntensity = Self.r(u.depth(slot.precipitation * 4), 1000)
+                p.precipType = slot.precipitation > 0 ? ((slot.snowfall ?? 0) > 0 ? "snow" : "rain") : "none"
+                return p
+            }
+            if !points.isEmpty {
+                minutely = DataBlock(
+                    summary: NowcastSummary.sentence(slots.filter { $0.end > now }, now: now, language: l) ?? l.text("dryNextHour"),
+                    icon: points.contains { ($0.precipIntensity ?? 0) > 0 } ? "rain" : Self.icon(c.condition.kind, isDay: isDay),
+                    data: points)
+            }
+        }
+
+        if !exclude.contains("hourly") {
+            let from = underWay?.time ?? now
+            let hours = report.hours.filter { $0.time >= from }.prefix(hourlyCount)
+            let points = hours.map { h -> DataPoint in
+                var p = DataPoint(time: Int(h.time.timeIntervalSince1970))
+                p.summary = text(h.condition)
+                let daylight = SkyCalculator.sunTimes(on: h.time, in: zone, at: place.coordinate)
+                let day = daylight.sunrise.map { h.time >= $0 } ?? true && daylight.sunset.map { h.time < $0 } ?? true
+                p.icon = Self.icon(h.condition.kind, isDay: day)
+                p.precipIntensity = h.precipitation.map { Self.r(u.depth($0), 1000) }
+                p.precipProbability = h.precipitationProbability.map { Self.r($0 / 100) }
+                p.precipType = (h.precipitation ?? 0) > 0 ? Self.precipType(h.condition.kind, temperature: h.temperature) : "none"
+                p.temperature = Self.r(u.temperature(h.temperature))
+                p.windSpeed = h.windSpeed.map { Self.r(u.speed($0)) }
+                return p
+            }
+            let worst = hours.prefix(24).max { $0.condition.severity < $1.condition.severity }
+            hourly = DataBlock(
+                summary: worst.map { text($0.condition) }, icon: worst.map { Self.icon($0.condition.kind, isDay: true) }, data: points)
+        }
+
+        if !exclude.contains("daily") {
+            let points = report.days.prefix(8).compactMap { d -> DataPoint? in
+                guard let midnight = LocalTime.parse(d.date + "T00:00", in: zone) else { return nil }
+                var p = DataPoint(time: Int(midnight.timeIntervalSince1970))
+                p.summary = text(d.condition)
+                p.icon = Self.icon(d.condition.kind, isDay: true)
+                let daySun = SkyCalculator.sunTimes(on: midnight.addingTimeInterval(12 * 3600), in: zone, at: place.coordinate)
+                p.sunriseTime = (d.sunrise ?? daySun.sunrise).map { Int($0.timeIntervalSince1970) }
+                p.sunsetTime = (d.sunset ?? daySun.sunset).map { Int($0.timeIntervalSince1970) }
+                // Dark Sky's lunation fraction: 0 new moon, 0.5 full.
+                p.moonPhase = Self.r(SkyCalculator.moonAge(at: midnight.addingTimeInterval(12 * 3600)) / 29.530_588)
+                p.precipIntensity = d.precipitation.map { Self.r(u.depth($0 / 24), 1000) }
+                p.precipAccumulation = d.precipitation.map { Self.r(u.depth($0) / (u == .us ? 1 : 10), 1000) }
+                p.precipProbability = d.precipitationProbability.map { Self.r($0 / 100) }
+                p.precipType = (d.precipitation ?? 0) > 0 ? Self.precipType(d.condition.kind, temperature: d.temperatureMax) : "none"
+                // The day's extremes: Brolly has no separate day-time high and night-time low.
+                p.temperatureMax = Self.r(u.temperature(d.temperatureMax))
+                p.temperatureMin = Self.r(u.temperature(d.temperatureMin))
+                p.temperatureHigh = p.temperatureMax
+                p.temperatureLow = p.temperatureMin
+                return p
+            }
+            let worst = report.days.prefix(8).max { $0.condition.severity < $1.condition.severity }
+            daily = DataBlock(
+                summary: worst.map { text($0.condition) }, icon: worst.map { Self.icon($0.condition.kind, isDay: true) }, data: points)
+        }
+
+        if !exclude.contains("alerts") {
+            alerts = (result.alerts?.here ?? []).map { a in
+                AlertItem(
+                    title: a.headline.isEmpty ? a.event : a.headline, regions: a.areas,
+                    severity: a.severity >= .severe ? "warning" : a.severity == .moderate ? "watch" : "advisory",
+                    time: Int((a.onset ?? a.sent ?? now).timeIntervalSince1970), expires: a.expires.map { Int($0.timeIntervalSince1970) },
+                    description: a.description, uri: a.url ?? "")
+            }
+        }
+
+        if !exclude.contains("flags") {
+            var sources = [report.provider.rawValue]
+            if let model = report.model { sources.append(model) }
+            flags = Flags(
+                sources: sources, nearestStation: result.measured.map { Self.r(u.distance($0.distanceKm * 1000)) }, units: u.rawValue,
+                version: "brolly-1")
+        }
+    }
+}
