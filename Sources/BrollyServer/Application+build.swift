@@ -84,7 +84,6 @@ func makeRouter(_ p: ServerParts, api: Bool, site: Bool) -> Router<AppRequestCon
         WidgetController(webDirectory: p.settings.webDirectory).add(to: router)
         ManifestController(useCases: p.useCases, webDirectory: p.settings.webDirectory, tokens: p.tokens).add(to: router)
         TerminalController(useCases: p.useCases, webDirectory: p.settings.webDirectory, metrics: p.metrics).add(to: router)
-        DarkSkyController(useCases: p.useCases, metrics: p.metrics).add(to: router)
     }
     if api {
         let group = router.group("/api/v1")
@@ -99,19 +98,26 @@ func makeRouter(_ p: ServerParts, api: Bool, site: Bool) -> Router<AppRequestCon
         AddressController(useCases: p.useCases).add(to: group)
         NewsController(useCases: p.useCases).add(to: group)
         PushController(useCases: p.useCases, vapid: p.settings.vapid, allowInsecure: p.settings.pushAllowInsecure).add(to: group)
+        // The APIs other apps speak: no cookies, no same-origin rule; each client's allowance by its address.
+        let compatible = router.group("/forecast")
+            .add(middleware: ClientMiddleware(limits: p.limits, trustedProxies: p.settings.trustedProxies, setsAllowance: true))
+        DarkSkyController(useCases: p.useCases, metrics: p.metrics).add(to: compatible)
     }
     return router
 }
 
-/// Sends `/api/v1/…` to the API's router, which has no static files or terminal pages to pass
-/// through, and everything else to the site's.
+/// Sends `/api/v1/…` and the compatible APIs (`/forecast/…`) to the API's router, which has no
+/// static files or terminal pages to pass through, and everything else to the site's.
 struct TwoLaneResponder: HTTPResponder {
     typealias Context = AppRequestContext
     let api: RouterResponder<AppRequestContext>
     let site: RouterResponder<AppRequestContext>
 
     func respond(to request: Request, context: AppRequestContext) async throws -> Response {
-        if request.uri.path.utf8.starts(with: "/api/v1/".utf8) { return try await api.respond(to: request, context: context) }
+        let path = request.uri.path.utf8
+        if path.starts(with: "/api/v1/".utf8) || path.starts(with: "/forecast/".utf8) {
+            return try await api.respond(to: request, context: context)
+        }
         return try await site.respond(to: request, context: context)
     }
 }

@@ -23,7 +23,7 @@ import Testing
         let document = try OpenAPIDocument.document()
         let paths = try #require(document["paths"] as? [String: [String: Any]])
         let documented = Set(
-            paths.filter { $0.key.hasPrefix("/api/v1/") }.flatMap { path, operations in
+            paths.filter { $0.key.hasPrefix("/api/v1/") || $0.key.hasPrefix("/forecast/") }.flatMap { path, operations in
                 operations.keys.filter { ["get", "put", "post", "delete", "patch", "head", "options"].contains($0) }
                     .map { $0.uppercased() + " " + path }
             })

@@ -30,8 +30,9 @@ struct DarkSkyController: Sendable {
         self.metrics = metrics
     }
 
-    func add(to router: Router<AppRequestContext>) {
-        router.get("/forecast/:key/:location", use: forecast)
+    /// Under `/forecast` (the API's router, with the client allowance set by the group).
+    func add(to group: RouterGroup<AppRequestContext>) {
+        group.get(":key/:location", use: forecast)
     }
 
     /// A request the API refuses, in its shape.
