@@ -147,7 +147,7 @@ public struct DarkSkyDocument: Codable, Sendable, Hashable {
     static func r(_ v: Double, _ places: Double = 100) -> Double { (v * places).rounded() / places }
 
     /// The document for `result` in `units` and `language`: `hourlyCount` hours from the one under
-    /// way (48, or 168 with `extend=hourly`), every day Brolly has (up to 8), the next hour's
+    /// way (48; with `extend=hourly` up to 168 of those the report has), every day Brolly has (up to 8), the next hour's
     /// minutes from the 15-minute nowcast, the official warnings; blocks in `exclude` left out;
     /// `version2` adds rain and snow intensities.
     public init(

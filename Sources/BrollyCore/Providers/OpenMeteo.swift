@@ -282,8 +282,9 @@ public struct OpenMeteoProvider: WeatherProvider {
         return WeatherReport(
             place: place, current: current,
             days: decoded.days.filter { $0.date >= today },
-            // A week of hours: the contract shows 48; the Dark Sky API's `extend=hourly` shows 168.
-            hours: Array(decoded.hours.filter { $0.time > hourStart }.prefix(168)),
+            // Two days of hours: a week's would be 30 MB more in a full memory cache (the flood test's
+            // 150 MB), so the Dark Sky API's `extend=hourly` has these 48 too.
+            hours: Array(decoded.hours.filter { $0.time > hourStart }.prefix(48)),
             provider: .openMeteo, fetchedAt: fetchedAt, nowcast: nowcast.isEmpty ? nil : Array(nowcast))
     }
 
