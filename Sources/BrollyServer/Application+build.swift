@@ -90,7 +90,8 @@ func makeRouter(_ p: ServerParts, api: Bool, site: Bool) -> Router<AppRequestCon
             .add(middleware: ETagMiddleware())
             .add(middleware: SameOriginMiddleware(allowedOrigins: p.settings.allowedOrigins))
             .add(middleware: DeviceMiddleware(tokens: p.tokens, limits: p.limits))
-        WeatherController(useCases: p.useCases, metrics: p.metrics).add(to: group)
+        let documents = WeatherController.documents(useCases: p.useCases)
+        WeatherController(documents: documents, metrics: p.metrics).add(to: group)
         PlacesController(useCases: p.useCases).add(to: group)
         HistoryController(useCases: p.useCases).add(to: group)
         AlertsController(useCases: p.useCases).add(to: group)
@@ -100,8 +101,9 @@ func makeRouter(_ p: ServerParts, api: Bool, site: Bool) -> Router<AppRequestCon
         PushController(useCases: p.useCases, vapid: p.settings.vapid, allowInsecure: p.settings.pushAllowInsecure).add(to: group)
         // The APIs other apps speak: no cookies, no same-origin rule; each client's allowance by its address.
         let compatible = router.group("/forecast")
+            .add(middleware: ETagMiddleware())
             .add(middleware: ClientMiddleware(limits: p.limits, trustedProxies: p.settings.trustedProxies, setsAllowance: true))
-        DarkSkyController(useCases: p.useCases, metrics: p.metrics).add(to: compatible)
+        DarkSkyController(documents: documents, metrics: p.metrics, useCases: p.useCases).add(to: compatible)
     }
     return router
 }

@@ -66,9 +66,7 @@ public struct OneLineFormat: Sendable {
                 out.append("%")
                 break
             }
-            if code == "o" {
-                out += measured.map { m in m.observation.temperature.map { "\(temperature($0)) @\(m.observation.stationID)" } ?? "" } ?? ""
-            } else if let value = value(for: code, report, airQuality, alerts, now: now, sun: &sun) {
+            if let value = value(for: code, report, airQuality, alerts, measured, now: now, sun: &sun) {
                 out += value
             } else {
                 out += "%\(code)"
@@ -79,7 +77,7 @@ public struct OneLineFormat: Sendable {
 
     /// The text for one code; nil for codes it does not know (printed as they are).
     func value(
-        for code: Character, _ r: WeatherReport, _ air: AirQuality?, _ alerts: [Alert]?, now: Date,
+        for code: Character, _ r: WeatherReport, _ air: AirQuality?, _ alerts: [Alert]?, _ measured: MeasuredWeather?, now: Date,
         sun cached: inout SkyCalculator.SunTimes?
     ) -> String? {
         let c = r.current, zone = r.place.timeZone
@@ -120,6 +118,9 @@ public struct OneLineFormat: Sendable {
         case "Z": return zone.identifier
         case "%": return "%"
         case "a": return alerts?.first.map { "⚠ \($0.event)" } ?? ""
+        case "o":
+            guard let m = measured, let t = m.observation.temperature else { return "" }
+            return "\(temperature(t)) @\(m.observation.stationID)"
         case "y":
             return WeatherDocument.comparedWithYesterday(
                 now: units.temperature(c.temperature), yesterday: c.temperatureYesterday.map(units.temperature)) ?? ""

@@ -32,27 +32,20 @@ extension UseCases {
         // causes no more calls), charged to the client's auxiliary allowance; each is one call per
         // place per window, shared by every client.
         let allowance = ClientAllowance.current?.auxiliary
-        let air: Task<AirQualityService.Result?, Never>? =
-            withAirQuality
-            ? Task { [airQuality = services.airQuality] in
-                await ClientAllowance.$current.withValue(allowance) {
-                    await airQuality.airQuality(at: place.coordinate, offline: mode == .offline, grace: self.airQualityGrace)
-                }
-            } : nil
-        let measured: Task<MeasuredWeather?, Never>? =
-            withAirQuality
-            ? Task { [accuracy = services.accuracy] in
-                await ClientAllowance.$current.withValue(allowance) {
-                    await accuracy.measured(at: place.coordinate, offline: mode == .offline, grace: self.airQualityGrace)
-                }
-            } : nil
-        let warnings: Task<AlertSet?, Never>? =
-            withAlerts
-            ? Task {
-                await ClientAllowance.$current.withValue(allowance) {
-                    await self.alerts(for: place, language: language, offline: mode == .offline, grace: self.airQualityGrace)
-                }
-            } : nil
+        /// A helper's lookup, started now beside the others, under the client's auxiliary allowance.
+        func aside<Part: Sendable>(_ wanted: Bool, _ lookup: @escaping @Sendable () async -> Part?) -> Task<Part?, Never>? {
+            wanted ? Task { await ClientAllowance.$current.withValue(allowance) { await lookup() } } : nil
+        }
+        let offline = mode == .offline
+        let air = aside(withAirQuality) { [airQuality = services.airQuality, grace = airQualityGrace] in
+            await airQuality.airQuality(at: place.coordinate, offline: offline, grace: grace)
+        }
+        let measured = aside(withAirQuality) { [accuracy = services.accuracy, grace = airQualityGrace] in
+            await accuracy.measured(at: place.coordinate, offline: offline, grace: grace)
+        }
+        let warnings = aside(withAlerts) { [self] in
+            await alerts(for: place, language: language, offline: offline, grace: airQualityGrace)
+        }
         // Each waits at most `airQualityGrace` from when its call started: only the first requests
         // for a place wait for a slow source, and none for one that failed a moment ago.
         if let air { result.airQuality = await air.value }

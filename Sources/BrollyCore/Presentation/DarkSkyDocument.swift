@@ -161,8 +161,15 @@ public struct DarkSkyDocument: Codable, Sendable, Hashable {
         longitude = place.longitude
         timezone = place.timezone
         offset = Double(zone.secondsFromGMT(for: now)) / 3600
-        let sun = SkyCalculator.sunTimes(on: now, in: zone, at: place.coordinate)
-        let isDay = sun.sunrise.map { now >= $0 } ?? true && sun.sunset.map { now < $0 } ?? true
+        // Day or night at an instant, from the sun times of its local day (computed once a day).
+        var sunByDay: [String: SkyCalculator.SunTimes] = [:]
+        func isDaylight(_ t: Date) -> Bool {
+            let day = LocalTime.dateString(t, in: zone)
+            let sun = sunByDay[day] ?? SkyCalculator.sunTimes(on: t, in: zone, at: place.coordinate)
+            sunByDay[day] = sun
+            return sun.sunrise.map { t >= $0 } ?? true && sun.sunset.map { t < $0 } ?? true
+        }
+        let isDay = isDaylight(now)
         func text(_ c: Condition) -> String { l.localized(c, provider: report.provider, textLanguage: report.language).title }
 
         let c = report.current
@@ -221,9 +228,7 @@ public struct DarkSkyDocument: Codable, Sendable, Hashable {
             let points = hours.map { h -> DataPoint in
                 var p = DataPoint(time: Int(h.time.timeIntervalSince1970))
                 p.summary = text(h.condition)
-                let daylight = SkyCalculator.sunTimes(on: h.time, in: zone, at: place.coordinate)
-                let day = daylight.sunrise.map { h.time >= $0 } ?? true && daylight.sunset.map { h.time < $0 } ?? true
-                p.icon = Self.icon(h.condition.kind, isDay: day)
+                p.icon = Self.icon(h.condition.kind, isDay: isDaylight(h.time))
                 p.precipIntensity = h.precipitation.map { Self.r(u.depth($0), 1000) }
                 p.precipProbability = h.precipitationProbability.map { Self.r($0 / 100) }
                 p.precipType = (h.precipitation ?? 0) > 0 ? Self.precipType(h.condition.kind, temperature: h.temperature) : "none"
@@ -242,7 +247,8 @@ public struct DarkSkyDocument: Codable, Sendable, Hashable {
                 var p = DataPoint(time: Int(midnight.timeIntervalSince1970))
                 p.summary = text(d.condition)
                 p.icon = Self.icon(d.condition.kind, isDay: true)
-                let daySun = SkyCalculator.sunTimes(on: midnight.addingTimeInterval(12 * 3600), in: zone, at: place.coordinate)
+                let daySun =
+                    sunByDay[d.date] ?? SkyCalculator.sunTimes(on: midnight.addingTimeInterval(12 * 3600), in: zone, at: place.coordinate)
                 p.sunriseTime = (d.sunrise ?? daySun.sunrise).map { Int($0.timeIntervalSince1970) }
                 p.sunsetTime = (d.sunset ?? daySun.sunset).map { Int($0.timeIntervalSince1970) }
                 // Dark Sky's lunation fraction: 0 new moon, 0.5 full.

@@ -79,21 +79,19 @@ public final class AccuracyService: Sendable {
         self.now = now
     }
 
-    /// The reports of the stations near `c`'s cell over the last two hours: cached 10 minutes;
-    /// `grace` and `offline` as for air quality. The box reaches 33 km from the cell's centre, so it
-    /// holds every station within 25 km of any point of the cell.
-    func reportsNearby(_ c: Coordinate, offline: Bool = false, grace: TimeInterval? = nil) async -> [Observation]? {
-        let cell = Self.cell(c)
-        let key = "metar-" + Coordinate.fixed(cell.latitude, places: 1) + "_" + Coordinate.fixed(cell.longitude, places: 1)
-        return await nearby.answer(key, offline: offline, grace: grace) { [stations] in
-            try await stations.observations(around: cell, radius: 33, hours: 2)
-        }?.value
-    }
-
     /// The latest observation of the nearest station within 25 km of `c` that reported in the
     /// last 90 minutes; nil when there is none, or it cannot be had within `grace`.
+    /// The stations' reports come from one call per cell per 10 minutes (the last two hours, in a
+    /// box reaching 33 km from the cell's centre: every station within 25 km of any point of it),
+    /// `grace` and `offline` as for air quality.
     public func measured(at c: Coordinate, offline: Bool = false, grace: TimeInterval? = nil) async -> MeasuredWeather? {
-        guard let reports = await reportsNearby(c, offline: offline, grace: grace),
+        let cell = Self.cell(c)
+        guard
+            let reports = await nearby.answer(
+                Self.cellKey("metar-", c), offline: offline, grace: grace,
+                call: { [stations] in
+                    try await stations.observations(around: cell, radius: 33, hours: 2)
+                })?.value,
             let (observation, distance) = METAR.nearest(reports, to: c, now: now())
         else { return nil }
         return MeasuredWeather(observation: observation, distanceKm: (distance * 10).rounded() / 10)
@@ -104,9 +102,12 @@ public final class AccuracyService: Sendable {
         Coordinate(latitude: (c.latitude * 10).rounded() / 10, longitude: (c.longitude * 10).rounded() / 10)
     }
 
-    public func key(for c: Coordinate) -> String {
-        let cell = Self.cell(c)
-        return "accuracy-" + Coordinate.fixed(cell.latitude, places: 1) + "_" + Coordinate.fixed(cell.longitude, places: 1)
+    public func key(for c: Coordinate) -> String { Self.cellKey("accuracy-", c) }
+
+    /// `prefix` and `c`'s cell, as a cache key (`accuracy-52.5_13.4`).
+    static func cellKey(_ prefix: String, _ c: Coordinate) -> String {
+        let cell = cell(c)
+        return prefix + Coordinate.fixed(cell.latitude, places: 1) + "_" + Coordinate.fixed(cell.longitude, places: 1)
     }
 
     /// The scores at `c`: cached for 6 hours; else computed once (concurrent callers share it); a
@@ -132,7 +133,7 @@ public final class AccuracyService: Sendable {
     /// Computes the scores at `cell`. The station's observations are asked while the runs are.
     func compute(at cell: Coordinate) async throws -> AccuracyReport {
         let started = now()
-        async let stationDays = self.stationDays(near: cell, now: started)
+        async let stationDays = self.stationDays(near: cell)
         let runs = try await previousRuns.runs(at: cell)
         let zone = runs.zone
         let today = LocalTime.dateString(started, in: zone)
@@ -156,13 +157,14 @@ public final class AccuracyService: Sendable {
 
     /// The nearest station within 25 km that reported in the last 90 minutes, with its last 15
     /// days of reports; nil when there is none or the service fails (the analysis stands in).
-    func stationDays(near c: Coordinate, now: Date) async -> (station: StationInfo, observations: [Observation])? {
-        guard let recent = await reportsNearby(c),
-            let (nearest, distance) = METAR.nearest(recent, to: c, now: now),
-            let history = try? await stations.observations(station: nearest.stationID, hours: 15 * 24)
+    func stationDays(near c: Coordinate) async -> (station: StationInfo, observations: [Observation])? {
+        guard let nearest = await measured(at: c),
+            let history = try? await stations.observations(station: nearest.observation.stationID, hours: 15 * 24)
         else { return nil }
-        let station = StationInfo(
-            id: nearest.stationID, name: nearest.stationName, distanceKm: (distance * 10).rounded() / 10)
-        return (station, history.filter { $0.stationID == nearest.stationID })
+        let o = nearest.observation
+        return (
+            StationInfo(id: o.stationID, name: o.stationName, distanceKm: nearest.distanceKm),
+            history.filter { $0.stationID == o.stationID }
+        )
     }
 }

@@ -21,16 +21,7 @@ struct DarkSkyController: Sendable {
         let fetchedAt: Date
     }
 
-    init(useCases: UseCases, metrics: ServerMetrics) {
-        self.useCases = useCases
-        documents = WeatherDocuments(useCases: useCases) { document in
-            let body = try AppRequestContext.encoder.encode(document)
-            return EncodedJSON(body: body, etag: "\"\(Checksum.hex(body))\"")
-        }
-        self.metrics = metrics
-    }
-
-    /// Under `/forecast` (the API's router, with the client allowance set by the group).
+    /// Under `/forecast` (the API's router, with the client allowance and ETags set by the group).
     func add(to group: RouterGroup<AppRequestContext>) {
         group.get(":key/:location", use: forecast)
     }
@@ -108,7 +99,7 @@ struct DarkSkyController: Sendable {
             now.timeIntervalSince(entry.value.fetchedAt) < useCases.services.weather.policy.freshFor
         {
             metrics.weatherAnswerFromCache()
-            return Self.respond(entry.value.body, to: request)
+            return entry.value.body.response(cacheControl: "public, no-cache")
         }
         do {
             let asked = try Asked(request, location: context.parameters.get("location") ?? "")
@@ -123,7 +114,7 @@ struct DarkSkyController: Sendable {
             if !result.isStale, result.refreshError == nil, result.lacking.isEmpty {
                 answers.set(key, CacheEntry(value: Answer(body: body, fetchedAt: result.report.fetchedAt), receivedAt: now))
             }
-            return Self.respond(body, to: request)
+            return body.response(cacheControl: "public, no-cache")
         } catch let refusal as Refusal {
             return Self.json(refusal.status, refusal.body)
         } catch let error as BrollyError {
@@ -139,16 +130,6 @@ struct DarkSkyController: Sendable {
                 }
             return Self.json(status, status == .badRequest ? ["detail": error.message] : ["message": error.message], headers: headers)
         }
-    }
-
-    /// The answer, or 304 when the client has it.
-    static func respond(_ body: EncodedJSON, to request: Request) -> Response {
-        if let match = request.headers[.ifNoneMatch],
-            match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == body.etag })
-        {
-            return Response(status: .notModified, headers: [.eTag: body.etag, .cacheControl: "public, no-cache"])
-        }
-        return body.response(cacheControl: "public, no-cache")
     }
 
     static func json(_ status: HTTPResponse.Status, _ body: [String: String], headers: HTTPFields = [:]) -> Response {

@@ -10,12 +10,13 @@ struct WeatherController: Sendable {
     let documents: WeatherDocuments<EncodedJSON>
     let metrics: ServerMetrics
 
-    init(useCases: UseCases, metrics: ServerMetrics) {
-        documents = WeatherDocuments(useCases: useCases) { document in
+    /// The server's weather documents: encoded once, with their ETag (shared with the Dark Sky API,
+    /// which looks the weather up through them).
+    static func documents(useCases: UseCases) -> WeatherDocuments<EncodedJSON> {
+        WeatherDocuments(useCases: useCases) { document in
             let body = try AppRequestContext.encoder.encode(document)
             return EncodedJSON(body: body, etag: "\"\(Checksum.hex(body))\"")
         }
-        self.metrics = metrics
     }
 
     func add(to group: RouterGroup<AppRequestContext>) {

@@ -41,9 +41,6 @@ public struct AccuracyDocument: Codable, Sendable, Hashable {
     /// The scores are older than 6 hours (they could not be computed again just now).
     public var stale: Bool
 
-    /// People's names of the models.
-    public static var modelNames: [String: String] { WeatherDocument.modelNames }
-
     /// `chosenModel`: the model the forecasts shown come from (the configured one; for `auto`, the
     /// best here when enough days are scored).
     public init(place: Place, report: AccuracyReport, stale: Bool, units: UnitSystem, chosenModel: String? = nil) {
@@ -63,7 +60,8 @@ public struct AccuracyDocument: Codable, Sendable, Hashable {
         }
         models = report.models.map {
             Model(
-                model: $0.model, name: Self.modelNames[$0.model] ?? $0.model, chosen: $0.model == chosenModel, leads: $0.leads.map(scaled))
+                model: $0.model, name: WeatherDocument.modelNames[$0.model] ?? $0.model, chosen: $0.model == chosenModel,
+                leads: $0.leads.map(scaled))
         }
         best = report.best().map { Best(model: $0.model, lead: 1, highMAE: ForecastScores.rounded($0.score.highMAE * scale)) }
         self.units = Units(temperature: units.temperatureSymbol)
