@@ -105,11 +105,12 @@ def open_meteo_forecast(q):
     now = datetime.now(tz).replace(second=0, microsecond=0)
     now = now.replace(minute=(now.minute // 15) * 15)
     past = int(q.get("past_days", ["0"])[0])
+    ahead = int(q.get("forecast_days", ["7"])[0])
     start = now.replace(hour=0, minute=0) - timedelta(days=past)
     base = base_temp(lat)
-    hours = [start + timedelta(hours=h) for h in range((7 + past) * 24)]
+    hours = [start + timedelta(hours=h) for h in range((ahead + past) * 24)]
     hourly_t = [round(base - 4 + 5 * math.sin((h.hour - 9) / 24 * 2 * math.pi) + (h.day % 3), 1) for h in hours]
-    days = [(start + timedelta(days=d)).date() for d in range(7 + past)]
+    days = [(start + timedelta(days=d)).date() for d in range(ahead + past)]
     daily_max, daily_min = [], []
     for d in days:
         ts = [t for h, t in zip(hours, hourly_t) if h.date() == d]
@@ -142,10 +143,10 @@ def open_meteo_forecast(q):
         "daily_units": {"time": "iso8601", "weather_code": "wmo code", "temperature_2m_max": "°C",
                         "temperature_2m_min": "°C", "precipitation_sum": "mm",
                         "precipitation_probability_max": "%", "sunrise": "iso8601", "sunset": "iso8601"},
-        "daily": {"time": [d.isoformat() for d in days], "weather_code": [wmo_for(max(0, i)) for i in range(-past, 7)],
+        "daily": {"time": [d.isoformat() for d in days], "weather_code": [wmo_for(max(0, i)) for i in range(-past, ahead)],
                   "temperature_2m_max": daily_max, "temperature_2m_min": daily_min,
-                  "precipitation_sum": [round(0.4 * max(0, i), 1) for i in range(-past, 7)],
-                  "precipitation_probability_max": [10 * max(0, i) for i in range(-past, 7)],
+                  "precipitation_sum": [round(0.4 * max(0, i), 1) for i in range(-past, ahead)],
+                  "precipitation_probability_max": [10 * max(0, i) for i in range(-past, ahead)],
                   "sunrise": [f"{d.isoformat()}T07:41" for d in days],
                   "sunset": [f"{d.isoformat()}T16:02" for d in days]},
     }

@@ -7,35 +7,101 @@ public enum ConditionKind: String, Codable, Sendable, CaseIterable {
 }
 
 /// A weather condition as shown to people.
+///
+/// Stored as one shared, immutable box per distinct condition (interned): a week of hours per
+/// place repeats a handful of conditions, so each hour holds a reference (8 bytes) instead of
+/// three strings and a code (57). Reads and writes look like plain stored properties.
 public struct Condition: Codable, Sendable, Hashable {
+    final class Storage: Sendable, Hashable {
+        let code: Int
+        let title: String
+        let description: String
+        let icon: String
+        let kind: ConditionKind
+
+        init(code: Int, title: String, description: String, icon: String, kind: ConditionKind) {
+            self.code = code
+            self.title = title
+            self.description = description
+            self.icon = icon
+            self.kind = kind
+        }
+
+        static func == (a: Storage, b: Storage) -> Bool {
+            a === b
+                || (a.code == b.code && a.kind == b.kind && a.title == b.title && a.description == b.description && a.icon == b.icon)
+        }
+
+        func hash(into h: inout Hasher) {
+            h.combine(code)
+            h.combine(title)
+            h.combine(description)
+            h.combine(icon)
+            h.combine(kind)
+        }
+    }
+
+    /// The interned boxes: few (the WMO codes and OpenWeatherMap ids, by day and night, in the
+    /// languages asked), so bounded generously; past the bound a new box is simply not shared.
+    private static let interned = Locked<Set<Storage>>([])
+
+    private var storage: Storage
+
     /// The provider's numeric code (WMO code for Open-Meteo, condition id for OpenWeatherMap).
-    public var code: Int
+    public var code: Int {
+        get { storage.code }
+        set { self = Condition(code: newValue, title: title, description: description, icon: icon, kind: kind) }
+    }
     /// Short group title, e.g. "Rain".
-    public var title: String
+    public var title: String {
+        get { storage.title }
+        set { self = Condition(code: code, title: newValue, description: description, icon: icon, kind: kind) }
+    }
     /// Longer description, e.g. "light rain" (may be localized by the provider).
-    public var description: String
+    public var description: String {
+        get { storage.description }
+        set { self = Condition(code: code, title: title, description: newValue, icon: icon, kind: kind) }
+    }
     /// Icon name, e.g. "rain", "clear-day", "partly-cloudy-night".
-    public var icon: String
+    public var icon: String {
+        get { storage.icon }
+        set { self = Condition(code: code, title: title, description: description, icon: newValue, kind: kind) }
+    }
     /// The condition family.
-    public var kind: ConditionKind
+    public var kind: ConditionKind {
+        get { storage.kind }
+        set { self = Condition(code: code, title: title, description: description, icon: icon, kind: newValue) }
+    }
 
     public init(code: Int, title: String, description: String, icon: String, kind: ConditionKind) {
-        self.code = code
-        self.title = title
-        self.description = description
-        self.icon = icon
-        self.kind = kind
+        let box = Storage(code: code, title: title, description: description, icon: icon, kind: kind)
+        storage = Self.interned.withLock { set in
+            if let shared = set.firstIndex(of: box).map({ set[$0] }) { return shared }
+            if set.count < 4096 { set.insert(box) }
+            return box
+        }
     }
+
+    public static func == (a: Condition, b: Condition) -> Bool { a.storage == b.storage }
+    public func hash(into h: inout Hasher) { storage.hash(into: &h) }
 
     enum CodingKeys: String, CodingKey { case code, title, description, icon, kind }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        code = try c.decode(Int.self, forKey: .code)
-        title = try c.decode(String.self, forKey: .title)
-        description = try c.decode(String.self, forKey: .description)
-        icon = try c.decode(String.self, forKey: .icon)
-        kind = (try? c.decode(ConditionKind.self, forKey: .kind)) ?? .unknown
+        self.init(
+            code: try c.decode(Int.self, forKey: .code), title: try c.decode(String.self, forKey: .title),
+            description: try c.decode(String.self, forKey: .description), icon: try c.decode(String.self, forKey: .icon),
+            kind: (try? c.decode(ConditionKind.self, forKey: .kind)) ?? .unknown)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(code, forKey: .code)
+        try c.encode(title, forKey: .title)
+        try c.encode(description, forKey: .description)
+        try c.encode(icon, forKey: .icon)
+        try c.encode(kind, forKey: .kind)
     }
 
     /// Severity used to pick a day's representative condition.
@@ -131,15 +197,31 @@ public struct CurrentConditions: Codable, Sendable, Hashable {
 }
 
 /// One forecast slot (hourly for Open-Meteo, 3-hourly for OpenWeatherMap), metric.
+///
+/// Kept compact (48 bytes: a missing value is stored as NaN, the condition is shared) because a
+/// week of hours is held for every place in the memory cache.
 public struct HourForecast: Codable, Sendable, Hashable {
     public var time: Date
     public var temperature: Double
-    /// Probability of precipitation, %.
-    public var precipitationProbability: Double?
-    /// Precipitation in the slot, mm.
-    public var precipitation: Double?
-    public var windSpeed: Double?
+    private var probability: Double
+    private var amount: Double
+    private var wind: Double
     public var condition: Condition
+
+    /// Probability of precipitation, %.
+    public var precipitationProbability: Double? {
+        get { probability.isNaN ? nil : probability }
+        set { probability = newValue ?? .nan }
+    }
+    /// Precipitation in the slot, mm.
+    public var precipitation: Double? {
+        get { amount.isNaN ? nil : amount }
+        set { amount = newValue ?? .nan }
+    }
+    public var windSpeed: Double? {
+        get { wind.isNaN ? nil : wind }
+        set { wind = newValue ?? .nan }
+    }
 
     public init(
         time: Date, temperature: Double, precipitationProbability: Double? = nil,
@@ -147,10 +229,45 @@ public struct HourForecast: Codable, Sendable, Hashable {
     ) {
         self.time = time
         self.temperature = temperature
-        self.precipitationProbability = precipitationProbability
-        self.precipitation = precipitation
-        self.windSpeed = windSpeed
+        self.probability = precipitationProbability ?? .nan
+        self.amount = precipitation ?? .nan
+        self.wind = windSpeed ?? .nan
         self.condition = condition
+    }
+
+    enum CodingKeys: String, CodingKey { case time, temperature, precipitationProbability, precipitation, windSpeed, condition }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            time: try c.decode(Date.self, forKey: .time), temperature: try c.decode(Double.self, forKey: .temperature),
+            precipitationProbability: try c.decodeIfPresent(Double.self, forKey: .precipitationProbability),
+            precipitation: try c.decodeIfPresent(Double.self, forKey: .precipitation),
+            windSpeed: try c.decodeIfPresent(Double.self, forKey: .windSpeed), condition: try c.decode(Condition.self, forKey: .condition))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(time, forKey: .time)
+        try c.encode(temperature, forKey: .temperature)
+        try c.encodeIfPresent(precipitationProbability, forKey: .precipitationProbability)
+        try c.encodeIfPresent(precipitation, forKey: .precipitation)
+        try c.encodeIfPresent(windSpeed, forKey: .windSpeed)
+        try c.encode(condition, forKey: .condition)
+    }
+
+    public static func == (a: HourForecast, b: HourForecast) -> Bool {
+        a.time == b.time && a.temperature == b.temperature && a.precipitationProbability == b.precipitationProbability
+            && a.precipitation == b.precipitation && a.windSpeed == b.windSpeed && a.condition == b.condition
+    }
+
+    public func hash(into h: inout Hasher) {
+        h.combine(time)
+        h.combine(temperature)
+        h.combine(precipitationProbability)
+        h.combine(precipitation)
+        h.combine(windSpeed)
+        h.combine(condition)
     }
 }
 
@@ -231,6 +348,8 @@ public struct WeatherReport: Codable, Sendable, Hashable {
     public var model: String?
     /// Why that model: `auto` (the most accurate here lately), `named` (asked for), `default`.
     public var modelSelection: String?
+    /// The height of the model's grid point, metres, when the provider says (Open-Meteo).
+    public var elevation: Double?
 
     public init(
         place: Place, current: CurrentConditions, days: [DayForecast], hours: [HourForecast],
@@ -269,6 +388,13 @@ public struct NowcastSlot: Codable, Sendable, Hashable {
 }
 
 extension WeatherReport {
+    /// The slots from the one under way (the last that started at or before the current
+    /// conditions' time) on: the report also keeps today's earlier hours.
+    public var hoursFromNow: ArraySlice<HourForecast> {
+        let start = hours.lastIndex { $0.time <= current.time } ?? hours.startIndex
+        return hours[start...]
+    }
+
     /// The slots of the next `count` hours from the current hour on (hourly for Open-Meteo,
     /// 3-hourly for OpenWeatherMap).
     public func upcomingHours(_ count: Int) -> [HourForecast] {

@@ -284,13 +284,13 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
             windGust: w(cur.windGust), clouds: cur.clouds, visibility: cur.visibility,
             rain: p(cur.rain), snow: p(cur.snow), condition: c(cur.condition),
             sunrise: iso(cur.sunrise), sunset: iso(cur.sunset), temperatureYesterday: cur.temperatureYesterday.map(t))
-        days = report.days.map {
+        days = report.days.prefix(7).map {
             Day(
                 date: $0.date, temperatureMin: t($0.temperatureMin), temperatureMax: t($0.temperatureMax),
                 precipitation: p($0.precipitation), precipitationProbability: $0.precipitationProbability,
                 condition: c($0.condition))
         }
-        hours = report.hours.prefix(48).map {
+        hours = report.hoursFromNow.prefix(48).map {
             Hour(
                 time: LocalTime.iso8601($0.time, in: zone), temperature: t($0.temperature),
                 precipitationProbability: $0.precipitationProbability, precipitation: p($0.precipitation),

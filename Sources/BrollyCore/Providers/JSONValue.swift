@@ -96,3 +96,18 @@ extension Optional where Wrapped == JSONValue {
         return s
     }
 }
+
+extension JSONValue: Encodable {
+    /// Written as the JSON it stands for (the compatible APIs' documents are built as values).
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        switch self {
+        case .null: try c.encodeNil()
+        case .bool(let b): try c.encode(b)
+        case .number(let d): if d.isFinite { try c.encode(d) } else { try c.encodeNil() }
+        case .string(let s): try c.encode(s)
+        case .array(let a): try c.encode(a)
+        case .object(let o): try c.encode(o)
+        }
+    }
+}

@@ -52,7 +52,8 @@ public struct OpenMeteoProvider: WeatherProvider {
 
     static let minutelyFields = ["precipitation", "snowfall"]
 
-    /// The forecast URL: metric units, local time zone, 7 days, yesterday (`past_days=1`) for
+    /// The forecast URL: metric units, local time zone, 8 days (today and a week: Dark Sky's daily
+    /// block and its `extend=hourly` 168 hours; Brolly's own document shows 7), yesterday (`past_days=1`) for
     /// "warmer than yesterday", and the next two hours in 15-minute slots (`minutely_15`, from the
     /// slot under way) for the next hour's rain — all in the same call.
     public func forecastURL(for c: Coordinate, model: String? = nil) -> URL {
@@ -66,7 +67,7 @@ public struct OpenMeteoProvider: WeatherProvider {
                 ("daily", Self.dailyFields.joined(separator: ",")),
                 ("minutely_15", Self.minutelyFields.joined(separator: ",")),
                 ("past_minutely_15", "1"), ("forecast_minutely_15", "9"),
-                ("timezone", "auto"), ("forecast_days", "7"), ("past_days", "1"), ("temperature_unit", "celsius"),
+                ("timezone", "auto"), ("forecast_days", "8"), ("past_days", "1"), ("temperature_unit", "celsius"),
                 ("wind_speed_unit", "ms"), ("precipitation_unit", "mm"),
             ])
     }
@@ -125,6 +126,7 @@ public struct OpenMeteoProvider: WeatherProvider {
         public var utcOffsetSeconds: Int
         public var latitude: Double?
         public var longitude: Double?
+        public var elevation: Double?
     }
 
     /// Decodes a `/v1/forecast` answer. Every block is optional; values are converted to metric
@@ -239,7 +241,7 @@ public struct OpenMeteoProvider: WeatherProvider {
         return Decoded(
             current: current, hours: hours, days: days, minutely: minutely, timeZone: zone,
             timezoneName: tzName, utcOffsetSeconds: offset,
-            latitude: json["latitude"]?.double, longitude: json["longitude"]?.double)
+            latitude: json["latitude"]?.double, longitude: json["longitude"]?.double, elevation: json["elevation"]?.double)
     }
 
     /// An Open-Meteo answer (forecast or air quality) parsed, checked for its error body, with the
@@ -276,16 +278,17 @@ public struct OpenMeteoProvider: WeatherProvider {
         place.timezone = decoded.timezoneName == "GMT" ? Place.offsetLabel(decoded.utcOffsetSeconds) : decoded.timezoneName
         place.utcOffsetSeconds = decoded.timeZone.secondsFromGMT(for: current.time)
         let today = LocalTime.dateString(current.time, in: decoded.timeZone)
-        let hourStart = current.time.addingTimeInterval(-3600)
         current.temperatureYesterday = temperature(atOrJustBefore: current.time.addingTimeInterval(-86_400), in: decoded.hours)
         let nowcast = decoded.minutely.filter { $0.end > current.time }.prefix(9)
-        return WeatherReport(
+        var report = WeatherReport(
             place: place, current: current,
             days: decoded.days.filter { $0.date >= today },
-            // Two days of hours: a week's would be 30 MB more in a full memory cache (the flood test's
-            // 150 MB), so the Dark Sky API's `extend=hourly` has these 48 too.
-            hours: Array(decoded.hours.filter { $0.time > hourStart }.prefix(48)),
+            // Every hour of the eight days from today's midnight (for the compatible APIs: Dark Sky's
+            // `extend=hourly`, Open-Meteo's own `hourly`); 48 bytes each (see HourForecast).
+            hours: decoded.hours.filter { LocalTime.dateString($0.time, in: decoded.timeZone) >= today },
             provider: .openMeteo, fetchedAt: fetchedAt, nowcast: nowcast.isEmpty ? nil : Array(nowcast))
+        report.elevation = decoded.elevation
+        return report
     }
 
     /// The hourly temperature of the slot that holds `instant` (the latest slot starting at or

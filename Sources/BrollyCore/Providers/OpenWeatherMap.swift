@@ -199,7 +199,7 @@ public struct OpenWeatherMapProvider: WeatherProvider {
         named.utcOffsetSeconds = zone.secondsFromGMT()
         return WeatherReport(
             place: named, current: current, days: days.filter { $0.date >= today },
-            hours: Array(forecast.slots.filter { $0.time > current.time.addingTimeInterval(-3 * 3600) }.prefix(16)),
+            hours: Array(forecast.slots.filter { $0.time > current.time.addingTimeInterval(-3 * 3600) }.prefix(40)),
             provider: .openWeatherMap, fetchedAt: fetchedAt)
     }
 

@@ -1,0 +1,381 @@
+import Foundation
+
+/// Open-Meteo's forecast API (`GET /v1/forecast`) as a client asks it (`OpenMeteoQuery`) and as
+/// Brolly answers it from its cached weather (`OpenMeteoFormat.document`). A query for variables,
+/// ranges or models Brolly does not hold is passed to the upstream Open-Meteo instead (by
+/// `OpenMeteoPassthrough`), under its normalized form.
+public struct OpenMeteoQuery: Sendable, Hashable {
+    public var latitude: Double
+    public var longitude: Double
+    public var current: [String] = []
+    public var hourly: [String] = []
+    public var daily: [String] = []
+    public var minutely15: [String] = []
+    /// The legacy `current_weather=true` block.
+    public var currentWeather = false
+    public var timezone = "GMT"
+    public var temperatureUnit = "celsius"
+    public var windSpeedUnit = "kmh"
+    public var precipitationUnit = "mm"
+    public var timeformat = "iso8601"
+    public var forecastDays = 7
+    public var pastDays = 0
+    public var forecastMinutely15: Int?
+    public var pastMinutely15: Int?
+    public var models: [String] = []
+    /// Any other parameter (forecast_hours, start_date, cell_selection…): passed upstream as given.
+    public var other: [String: String] = [:]
+
+    /// A request Open-Meteo itself would refuse, with its reason.
+    public struct Refusal: Error, Sendable { public var reason: String }
+
+    /// Parameters that identify the client, not the data (never part of the cache key).
+    static let ignored: Set<String> = ["apikey", "appid", "key", "format"]
+
+    /// Reads the query items (each name once; lists comma separated, as Open-Meteo takes them).
+    public init(_ items: [(String, String)]) throws(Refusal) {
+        var seen: [String: String] = [:]
+        for (name, value) in items {
+            if Self.ignored.contains(name) { continue }
+            if let before = seen[name] {
+                seen[name] = before + "," + value  // Open-Meteo also takes `hourly=a&hourly=b`
+            } else {
+                seen[name] = value
+            }
+        }
+        func number(_ name: String, _ range: ClosedRange<Double>, label: String) throws(Refusal) -> Double {
+            guard let raw = seen.removeValue(forKey: name) else { throw Refusal(reason: "Parameter '\(name)' is required") }
+            guard let v = Double(raw), v.isFinite else {
+                throw Refusal(reason: "Cannot initialize Float from invalid String value \(raw.prefix(40)) for key \(name)")
+            }
+            guard range.contains(v) else {
+                throw Refusal(reason: "\(label) must be in range of \(Int(range.lowerBound)) to \(Int(range.upperBound))°. Given: \(v).")
+            }
+            return v
+        }
+        func list(_ name: String) throws(Refusal) -> [String] {
+            let names = (seen.removeValue(forKey: name) ?? "").split(separator: ",").map {
+                $0.trimmingCharacters(in: .whitespaces).lowercased()
+            }
+            for n in names where n.isEmpty || n.count > 60 || !n.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) {
+                throw Refusal(reason: "Cannot initialize WeatherVariable from invalid String value \(n.prefix(60)) for key \(name)")
+            }
+            return names
+        }
+        func integer(_ name: String, _ range: ClosedRange<Int>) throws(Refusal) -> Int? {
+            guard let raw = seen.removeValue(forKey: name) else { return nil }
+            guard let v = Int(raw), range.contains(v) else {
+                throw Refusal(reason: "Parameter '\(name)' must be between \(range.lowerBound) and \(range.upperBound)")
+            }
+            return v
+        }
+        func choice(_ name: String, _ allowed: [String: String], default d: String) throws(Refusal) -> String {
+            guard let raw = seen.removeValue(forKey: name)?.lowercased() else { return d }
+            guard let v = allowed[raw] else {
+                throw Refusal(reason: "Cannot initialize \(name) from invalid String value \(raw.prefix(30))")
+            }
+            return v
+        }
+        latitude = try number("latitude", -90...90, label: "Latitude")
+        longitude = try number("longitude", -180...180, label: "Longitude")
+        current = try list("current")
+        hourly = try list("hourly")
+        daily = try list("daily")
+        minutely15 = try list("minutely_15")
+        models = try list("models")
+        currentWeather = ["true", "1"].contains(seen.removeValue(forKey: "current_weather")?.lowercased() ?? "")
+        let zone = seen.removeValue(forKey: "timezone") ?? "GMT"
+        guard zone.lowercased() == "auto" || TimeZone(identifier: zone) != nil else {
+            throw Refusal(reason: "Invalid timezone")
+        }
+        timezone = zone.lowercased() == "auto" ? "auto" : zone
+        temperatureUnit = try choice("temperature_unit", ["celsius": "celsius", "fahrenheit": "fahrenheit"], default: "celsius")
+        if let legacy = seen.removeValue(forKey: "windspeed_unit"), seen["wind_speed_unit"] == nil { seen["wind_speed_unit"] = legacy }
+        windSpeedUnit = try choice("wind_speed_unit", ["kmh": "kmh", "ms": "ms", "mph": "mph", "kn": "kn"], default: "kmh")
+        precipitationUnit = try choice("precipitation_unit", ["mm": "mm", "inch": "inch"], default: "mm")
+        timeformat = try choice("timeformat", ["iso8601": "iso8601", "unixtime": "unixtime"], default: "iso8601")
+        forecastDays = try integer("forecast_days", 0...16) ?? 7
+        pastDays = try integer("past_days", 0...92) ?? 0
+        forecastMinutely15 = try integer("forecast_minutely_15", 0...1536)
+        pastMinutely15 = try integer("past_minutely_15", 0...1536)
+        other = seen
+    }
+
+    /// The query in a stable order (the cache key of a passed-on request and its URL's query).
+    public var normalized: [(String, String)] {
+        var items: [(String, String)] = [
+            ("latitude", String(format: "%.4f", latitude)), ("longitude", String(format: "%.4f", longitude)),
+        ]
+        for (name, values) in [("current", current), ("hourly", hourly), ("daily", daily), ("minutely_15", minutely15), ("models", models)]
+        where !values.isEmpty {
+            items.append((name, values.joined(separator: ",")))
+        }
+        if currentWeather { items.append(("current_weather", "true")) }
+        items += [
+            ("timezone", timezone), ("temperature_unit", temperatureUnit), ("wind_speed_unit", windSpeedUnit),
+            ("precipitation_unit", precipitationUnit), ("timeformat", timeformat), ("forecast_days", String(forecastDays)),
+            ("past_days", String(pastDays)),
+        ]
+        if let forecastMinutely15 { items.append(("forecast_minutely_15", String(forecastMinutely15))) }
+        if let pastMinutely15 { items.append(("past_minutely_15", String(pastMinutely15))) }
+        items += other.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        return items
+    }
+
+    /// The one model asked for, when one is (nil: Open-Meteo's or Brolly's choice).
+    public var model: String? { models.count == 1 && models[0] != OpenMeteoProvider.defaultModel ? models[0] : nil }
+
+    /// Whether Brolly's cached weather holds everything asked: the variables it keeps, up to a
+    /// week ahead, today from midnight on, one model at most, the next two hours of 15-minute slots.
+    public var isAnsweredFromCache: Bool {
+        other.isEmpty && models.count <= 1 && pastDays == 0 && forecastDays <= 7
+            && current.allSatisfy { OpenMeteoFormat.currentNames[$0] != nil }
+            && hourly.allSatisfy { OpenMeteoFormat.hourlyNames[$0] != nil }
+            && daily.allSatisfy { OpenMeteoFormat.dailyNames[$0] != nil }
+            && (minutely15.isEmpty
+                || (minutely15.allSatisfy { ["precipitation", "snowfall"].contains($0) } && (pastMinutely15 ?? 0) == 0
+                    && (forecastMinutely15 ?? 99) <= 8))
+    }
+}
+
+/// Open-Meteo's answer written from a Brolly report.
+public enum OpenMeteoFormat {
+    /// What Brolly keeps, by every name Open-Meteo accepts for it (the current and the legacy ones).
+    enum Variable: Sendable {
+        case temperature, humidity, apparent, isDay, precipitation, rain, snowfall, weatherCode, cloudCover, pressure, windSpeed
+        case windDirection, windGusts, visibility, probability, maxTemperature, minTemperature, precipitationSum, probabilityMax
+        case sunrise, sunset
+    }
+
+    static let currentNames: [String: Variable] = [
+        "temperature_2m": .temperature, "relative_humidity_2m": .humidity, "relativehumidity_2m": .humidity,
+        "apparent_temperature": .apparent, "is_day": .isDay, "precipitation": .precipitation, "rain": .rain, "snowfall": .snowfall,
+        "weather_code": .weatherCode, "weathercode": .weatherCode, "cloud_cover": .cloudCover, "cloudcover": .cloudCover,
+        "pressure_msl": .pressure, "wind_speed_10m": .windSpeed, "windspeed_10m": .windSpeed, "wind_direction_10m": .windDirection,
+        "winddirection_10m": .windDirection, "wind_gusts_10m": .windGusts, "windgusts_10m": .windGusts, "visibility": .visibility,
+    ]
+    static let hourlyNames: [String: Variable] = [
+        "temperature_2m": .temperature, "precipitation_probability": .probability, "precipitation": .precipitation,
+        "weather_code": .weatherCode, "weathercode": .weatherCode, "is_day": .isDay, "wind_speed_10m": .windSpeed,
+        "windspeed_10m": .windSpeed,
+    ]
+    static let dailyNames: [String: Variable] = [
+        "weather_code": .weatherCode, "weathercode": .weatherCode, "temperature_2m_max": .maxTemperature,
+        "temperature_2m_min": .minTemperature, "precipitation_sum": .precipitationSum,
+        "precipitation_probability_max": .probabilityMax, "sunrise": .sunrise, "sunset": .sunset,
+    ]
+
+    /// The WMO code for a condition: its own when Open-Meteo answered, else the family's.
+    static func wmo(_ c: Condition, provider: ProviderID) -> Int {
+        if provider == .openMeteo, c.code >= 0 { return c.code }
+        switch c.kind {
+        case .clear: return 0
+        case .mostlyClear: return 1
+        case .partlyCloudy: return 2
+        case .overcast, .unknown: return 3
+        case .fog: return 45
+        case .drizzle: return 53
+        case .rain: return 63
+        case .freezingRain: return 66
+        case .sleet: return 67
+        case .snow: return 73
+        case .showers: return 81
+        case .snowShowers: return 85
+        case .thunderstorm: return 95
+        }
+    }
+
+    /// The answer to `q` from `result` (whose report holds everything `q` asks: see
+    /// `OpenMeteoQuery.isAnsweredFromCache`). Times are in the zone asked; an hour Brolly does not
+    /// have (before today's midnight at the place) is null, as Open-Meteo writes a missing value.
+    public static func document(_ q: OpenMeteoQuery, result: WeatherResult, now: Date = Date()) -> JSONValue {
+        let report = result.report
+        let place = report.place
+        let zone = q.timezone == "auto" ? place.timeZone : TimeZone(identifier: q.timezone) ?? TimeZone(identifier: "GMT")!
+        let zoneName = q.timezone == "auto" ? place.timezone : q.timezone
+        let unix = q.timeformat == "unixtime"
+        var cal = Calendar(identifier: .gregorian)
+        cal.timeZone = zone
+        let stamp = DateFormatter()
+        stamp.locale = Locale(identifier: "en_US_POSIX")
+        stamp.timeZone = zone
+        func time(_ d: Date, day: Bool = false) -> JSONValue {
+            if unix { return .number(d.timeIntervalSince1970) }
+            stamp.dateFormat = day ? "yyyy-MM-dd" : "yyyy-MM-dd'T'HH:mm"
+            return .string(stamp.string(from: d))
+        }
+        func num(_ v: Double?, _ places: Double = 10) -> JSONValue { v.map { .number(($0 * places).rounded() / places) } ?? .null }
+        let f = q.temperatureUnit == "fahrenheit"
+        func temp(_ c: Double?) -> JSONValue { num(c.map { f ? $0 * 9 / 5 + 32 : $0 }) }
+        func speed(_ ms: Double?) -> JSONValue {
+            num(
+                ms.map {
+                    switch q.windSpeedUnit {
+                    case "ms": $0
+                    case "mph": $0 * 2.236_936_292_054_402
+                    case "kn": $0 * 1.943_844_492_440_6
+                    default: $0 * 3.6
+                    }
+                }, q.windSpeedUnit == "ms" ? 100 : 10)
+        }
+        let inch = q.precipitationUnit == "inch"
+        func depth(_ mm: Double?) -> JSONValue { num(mm.map { inch ? $0 / 25.4 : $0 }, inch ? 1000 : 100) }
+        func snow(_ cm: Double?) -> JSONValue { num(cm.map { inch ? $0 / 2.54 : $0 }, inch ? 1000 : 100) }
+        let units: [Variable: String] = [
+            .temperature: f ? "°F" : "°C", .apparent: f ? "°F" : "°C", .maxTemperature: f ? "°F" : "°C", .minTemperature: f ? "°F" : "°C",
+            .humidity: "%", .cloudCover: "%", .probability: "%", .probabilityMax: "%", .isDay: "", .weatherCode: "wmo code",
+            .pressure: "hPa", .windDirection: "°", .visibility: "m", .sunrise: unix ? "unixtime" : "iso8601",
+            .sunset: unix ? "unixtime" : "iso8601", .precipitation: inch ? "inch" : "mm", .rain: inch ? "inch" : "mm",
+            .precipitationSum: inch ? "inch" : "mm", .snowfall: inch ? "inch" : "cm",
+            .windSpeed: ["ms": "m/s", "mph": "mp/h", "kn": "kn"][q.windSpeedUnit] ?? "km/h",
+            .windGusts: ["ms": "m/s", "mph": "mp/h", "kn": "kn"][q.windSpeedUnit] ?? "km/h",
+        ]
+        var sunByDay: [String: SkyCalculator.SunTimes] = [:]
+        func isDaylight(_ t: Date) -> Bool {
+            let day = LocalTime.dateString(t, in: place.timeZone)
+            let sun = sunByDay[day] ?? SkyCalculator.sunTimes(on: t, in: place.timeZone, at: place.coordinate)
+            sunByDay[day] = sun
+            return (sun.sunrise.map { t >= $0 } ?? true) && (sun.sunset.map { t < $0 } ?? true)
+        }
+
+        var out: [String: JSONValue] = [
+            "latitude": .number(place.latitude), "longitude": .number(place.longitude), "generationtime_ms": .number(0.1),
+            "utc_offset_seconds": .number(Double(zone.secondsFromGMT(for: now))), "timezone": .string(zoneName),
+            "timezone_abbreviation": .string(zone.abbreviation(for: now) ?? "GMT"),
+        ]
+        if let elevation = report.elevation { out["elevation"] = .number(elevation) }
+
+        let c = report.current
+        if !q.current.isEmpty {
+            var block: [String: JSONValue] = ["time": time(c.time), "interval": .number(900)]
+            var u: [String: JSONValue] = ["time": .string(unix ? "unixtime" : "iso8601"), "interval": .string("seconds")]
+            let water = (c.rain ?? 0) + (c.snow ?? 0) / 10 / 0.7
+            for name in q.current {
+                guard let v = currentNames[name] else { continue }
+                u[name] = .string(units[v] ?? "")
+                block[name] =
+                    switch v {
+                    case .temperature: temp(c.temperature)
+                    case .apparent: temp(c.feelsLike)
+                    case .humidity: num(c.humidity, 1)
+                    case .isDay: .number(isDaylight(c.time) ? 1 : 0)
+                    case .precipitation: depth(c.rain == nil && c.snow == nil ? nil : water)
+                    case .rain: depth(c.rain)
+                    case .snowfall: snow(c.snow.map { $0 / 10 })
+                    case .weatherCode: .number(Double(wmo(c.condition, provider: report.provider)))
+                    case .cloudCover: num(c.clouds, 1)
+                    case .pressure: num(c.pressure)
+                    case .windSpeed: speed(c.windSpeed)
+                    case .windDirection: num(c.windDirection, 1)
+                    case .windGusts: speed(c.windGust)
+                    case .visibility: num(c.visibility, 1)
+                    default: .null
+                    }
+            }
+            out["current"] = .object(block)
+            out["current_units"] = .object(u)
+        }
+        if q.currentWeather {
+            out["current_weather"] = .object([
+                "time": time(c.time), "interval": .number(900), "temperature": temp(c.temperature), "windspeed": speed(c.windSpeed),
+                "winddirection": num(c.windDirection, 1), "is_day": .number(isDaylight(c.time) ? 1 : 0),
+                "weathercode": .number(Double(wmo(c.condition, provider: report.provider))),
+            ])
+            out["current_weather_units"] = .object([
+                "time": .string(unix ? "unixtime" : "iso8601"), "interval": .string("seconds"),
+                "temperature": .string(units[.temperature]!),
+                "windspeed": .string(units[.windSpeed]!), "winddirection": .string("°"), "is_day": .string(""),
+                "weathercode": .string("wmo code"),
+            ])
+        }
+
+        // The days asked, from today's midnight in the zone asked.
+        let today = cal.startOfDay(for: now)
+        let dayStarts = (0..<q.forecastDays).compactMap { cal.date(byAdding: .day, value: $0, to: today) }
+        if !q.hourly.isEmpty, let end = cal.date(byAdding: .day, value: q.forecastDays, to: today) {
+            let byTime = Dictionary(report.hours.map { ($0.time, $0) }, uniquingKeysWith: { a, _ in a })
+            var times: [Date] = []
+            var t = today
+            while t < end {
+                times.append(t)
+                t = t.addingTimeInterval(3600)
+            }
+            var block: [String: JSONValue] = ["time": .array(times.map { time($0) })]
+            var u: [String: JSONValue] = ["time": .string(unix ? "unixtime" : "iso8601")]
+            for name in q.hourly {
+                guard let v = hourlyNames[name] else { continue }
+                u[name] = .string(units[v] ?? "")
+                block[name] = .array(
+                    times.map { t in
+                        guard let h = byTime[t] else { return .null }
+                        return switch v {
+                        case .temperature: temp(h.temperature)
+                        case .probability: num(h.precipitationProbability, 1)
+                        case .precipitation: depth(h.precipitation)
+                        case .weatherCode: .number(Double(wmo(h.condition, provider: report.provider)))
+                        case .isDay: .number(isDaylight(t) ? 1 : 0)
+                        case .windSpeed: speed(h.windSpeed)
+                        default: .null
+                        }
+                    })
+            }
+            out["hourly"] = .object(block)
+            out["hourly_units"] = .object(u)
+        }
+
+        if !q.daily.isEmpty {
+            // The place's own days when the zone asked is the place's; else each day of the zone
+            // asked from the hours in it (sunrise and sunset computed).
+            let sameZone = zone.secondsFromGMT(for: now) == place.timeZone.secondsFromGMT(for: now)
+            let byDate = Dictionary(report.days.map { ($0.date, $0) }, uniquingKeysWith: { a, _ in a })
+            var block: [String: JSONValue] = ["time": .array(dayStarts.map { time($0, day: true) })]
+            var u: [String: JSONValue] = ["time": .string(unix ? "unixtime" : "iso8601")]
+            for name in q.daily {
+                guard let v = dailyNames[name] else { continue }
+                u[name] = .string(units[v] ?? "")
+                block[name] = .array(
+                    dayStarts.map { start in
+                        let end = cal.date(byAdding: .day, value: 1, to: start) ?? start.addingTimeInterval(86_400)
+                        let hours = report.hours.filter { $0.time >= start && $0.time < end }
+                        let day = sameZone ? byDate[LocalTime.dateString(start, in: zone)] : nil
+                        let sun = SkyCalculator.sunTimes(on: start.addingTimeInterval(12 * 3600), in: zone, at: place.coordinate)
+                        let whole = hours.first?.time == start && hours.count >= 23  // 23 or 25 across a change of clocks
+                        if !sameZone && !whole && v != .sunrise && v != .sunset { return .null }
+                        if sameZone && day == nil && v != .sunrise && v != .sunset { return .null }
+                        switch v {
+                        case .weatherCode:
+                            let worst = day?.condition ?? hours.max { $0.condition.severity < $1.condition.severity }?.condition
+                            return worst.map { .number(Double(wmo($0, provider: report.provider))) } ?? .null
+                        case .maxTemperature: return temp(day?.temperatureMax ?? hours.map(\.temperature).max())
+                        case .minTemperature: return temp(day?.temperatureMin ?? hours.map(\.temperature).min())
+                        case .precipitationSum:
+                            let amounts = hours.compactMap(\.precipitation)
+                            return depth(day.map { $0.precipitation } ?? (amounts.isEmpty ? nil : amounts.reduce(0, +)))
+                        case .probabilityMax:
+                            return num(day.map { $0.precipitationProbability } ?? hours.compactMap(\.precipitationProbability).max(), 1)
+                        case .sunrise: return (day?.sunrise ?? sun.sunrise).map { time($0) } ?? .null
+                        case .sunset: return (day?.sunset ?? sun.sunset).map { time($0) } ?? .null
+                        default: return .null
+                        }
+                    })
+            }
+            out["daily"] = .object(block)
+            out["daily_units"] = .object(u)
+        }
+
+        if !q.minutely15.isEmpty, let slots = report.nowcast {
+            let count = q.forecastMinutely15 ?? slots.count
+            // Open-Meteo labels a slot by its end… as Brolly keeps it; from the slot under way.
+            let shown = Array(slots.prefix(count))
+            var block: [String: JSONValue] = ["time": .array(shown.map { time($0.end) })]
+            var u: [String: JSONValue] = ["time": .string(unix ? "unixtime" : "iso8601")]
+            for name in q.minutely15 {
+                u[name] = .string(name == "snowfall" ? (inch ? "inch" : "cm") : (inch ? "inch" : "mm"))
+                block[name] = .array(shown.map { name == "snowfall" ? snow($0.snowfall) : depth($0.precipitation) })
+            }
+            out["minutely_15"] = .object(block)
+            out["minutely_15_units"] = .object(u)
+        }
+        return .object(out)
+    }
+}

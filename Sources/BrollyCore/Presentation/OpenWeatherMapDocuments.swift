@@ -1,0 +1,254 @@
+import Foundation
+
+/// OpenWeatherMap's 2.5 formats (`/data/2.5/weather` and the 5-day/3-hour `/data/2.5/forecast`)
+/// written from Brolly's cached weather, so that scripts and libraries made for OpenWeatherMap
+/// (pyowm, MagicMirror's module) work without a key of their own. Field names, units per unit
+/// system and condition ids are OpenWeatherMap's; a value Brolly has none for is left out.
+public enum OpenWeatherMapFormat {
+    /// `standard` (K, m/s), `metric` (°C, m/s), `imperial` (°F, mph).
+    public enum Units: String, Sendable, CaseIterable {
+        case standard, metric, imperial
+
+        func temperature(_ c: Double) -> Double {
+            switch self {
+            case .standard: r(c + 273.15)
+            case .metric: r(c)
+            case .imperial: r(c * 9 / 5 + 32)
+            }
+        }
+        func speed(_ ms: Double) -> Double { self == .imperial ? r(ms * 2.236_936_292_054_402) : r(ms) }
+    }
+
+    static func r(_ v: Double) -> Double { (v * 100).rounded() / 100 }
+
+    public struct Coord: Codable, Sendable, Hashable {
+        public var lon: Double
+        public var lat: Double
+    }
+
+    public struct WeatherItem: Codable, Sendable, Hashable {
+        public var id: Int
+        public var main: String
+        public var description: String
+        public var icon: String
+    }
+
+    public struct Main: Codable, Sendable, Hashable {
+        public var temp: Double
+        public var feelsLike: Double?
+        public var tempMin: Double?
+        public var tempMax: Double?
+        public var pressure: Double?
+        public var seaLevel: Double?
+        public var humidity: Double?
+
+        enum CodingKeys: String, CodingKey {
+            case temp, pressure, humidity
+            case feelsLike = "feels_like", tempMin = "temp_min", tempMax = "temp_max", seaLevel = "sea_level"
+        }
+    }
+
+    public struct Wind: Codable, Sendable, Hashable {
+        public var speed: Double?
+        public var deg: Int?
+        public var gust: Double?
+    }
+
+    public struct Clouds: Codable, Sendable, Hashable { public var all: Int }
+
+    public struct Sys: Codable, Sendable, Hashable {
+        public var country: String?
+        public var sunrise: Int?
+        public var sunset: Int?
+        /// Forecast slots only: `d` or `n`.
+        public var pod: String?
+    }
+
+    /// `/data/2.5/weather`.
+    public struct Current: Codable, Sendable, Hashable {
+        public var coord: Coord
+        public var weather: [WeatherItem]
+        public var base = "stations"
+        public var main: Main
+        public var visibility: Int?
+        public var wind: Wind
+        public var rain: [String: Double]?
+        public var snow: [String: Double]?
+        public var clouds: Clouds?
+        public var dt: Int
+        public var sys: Sys
+        /// Seconds from UTC.
+        public var timezone: Int
+        public var id = 0
+        public var name: String
+        public var cod = 200
+    }
+
+    public struct Slot: Codable, Sendable, Hashable {
+        public var dt: Int
+        public var main: Main
+        public var weather: [WeatherItem]
+        public var wind: Wind
+        /// Probability of precipitation, 0–1.
+        public var pop: Double?
+        public var rain: [String: Double]?
+        public var snow: [String: Double]?
+        public var sys: Sys
+        public var dtText: String
+
+        enum CodingKeys: String, CodingKey {
+            case dt, main, weather, wind, pop, rain, snow, sys
+            case dtText = "dt_txt"
+        }
+    }
+
+    public struct City: Codable, Sendable, Hashable {
+        public var id = 0
+        public var name: String
+        public var coord: Coord
+        public var country: String?
+        public var timezone: Int
+        public var sunrise: Int?
+        public var sunset: Int?
+    }
+
+    /// `/data/2.5/forecast`.
+    public struct Forecast: Codable, Sendable, Hashable {
+        public var cod = "200"
+        public var message = 0
+        public var cnt: Int
+        public var list: [Slot]
+        public var city: City
+    }
+
+    /// OpenWeatherMap's condition id, group and icon for a Brolly condition: its own id when
+    /// OpenWeatherMap answered, else the nearest id for the WMO code (Open-Meteo's).
+    static func owmID(_ c: Condition, provider: ProviderID) -> Int {
+        if provider == .openWeatherMap, (200...804).contains(c.code) { return c.code }
+        switch c.code {
+        case 0: return 800
+        case 1: return 801
+        case 2: return 802
+        case 3: return 804
+        case 45, 48: return 741
+        case 51: return 300
+        case 53: return 301
+        case 55: return 302
+        case 56, 57, 66, 67: return 511
+        case 61: return 500
+        case 63: return 501
+        case 65: return 502
+        case 71, 77: return 600
+        case 73: return 601
+        case 75: return 602
+        case 80: return 520
+        case 81: return 521
+        case 82: return 522
+        case 85: return 620
+        case 86: return 622
+        case 95: return 211
+        case 96: return 201
+        case 99: return 202
+        default: return 804
+        }
+    }
+
+    static func item(_ c: Condition, provider: ProviderID, isDay: Bool, language l: LanguagePack, textLanguage: String?) -> WeatherItem {
+        let id = owmID(c, provider: provider)
+        let (main, icon): (String, String) =
+            switch id {
+            case 200..<300: ("Thunderstorm", "11")
+            case 300..<400: ("Drizzle", "09")
+            case 511: ("Rain", "13")
+            case 500..<520: ("Rain", "10")
+            case 520..<600: ("Rain", "09")
+            case 600..<700: ("Snow", "13")
+            case 700..<800: (id == 741 ? "Fog" : "Mist", "50")
+            case 800: ("Clear", "01")
+            case 801: ("Clouds", "02")
+            case 802: ("Clouds", "03")
+            default: ("Clouds", "04")
+            }
+        let text = l.localized(c, provider: provider, textLanguage: textLanguage)
+        return WeatherItem(id: id, main: main, description: text.description, icon: icon + (isDay ? "d" : "n"))
+    }
+
+    /// The current weather document.
+    public static func current(_ result: WeatherResult, units u: Units, language l: LanguagePack, now: Date = Date()) -> Current {
+        let report = result.report
+        let place = report.place
+        let c = report.current
+        let sun = SkyCalculator.sunTimes(on: now, in: place.timeZone, at: place.coordinate)
+        let isDay = (sun.sunrise.map { now >= $0 } ?? true) && (sun.sunset.map { now < $0 } ?? true)
+        return Current(
+            coord: Coord(lon: place.longitude, lat: place.latitude),
+            weather: [item(c.condition, provider: report.provider, isDay: isDay, language: l, textLanguage: report.language)],
+            main: Main(
+                temp: u.temperature(c.temperature), feelsLike: c.feelsLike.map(u.temperature),
+                tempMin: u.temperature(c.temperatureMin), tempMax: u.temperature(c.temperatureMax), pressure: c.pressure.map(r),
+                seaLevel: c.pressure.map(r), humidity: c.humidity.map { $0.rounded() }),
+            visibility: c.visibility.map { Int(min($0, 10_000).rounded()) },
+            wind: Wind(
+                speed: c.windSpeed.map(u.speed), deg: c.windDirection.map { Int($0.rounded()) % 360 }, gust: c.windGust.map(u.speed)),
+            rain: c.rain.flatMap { $0 > 0 ? ["1h": r($0)] : nil }, snow: c.snow.flatMap { $0 > 0 ? ["1h": r($0)] : nil },
+            clouds: c.clouds.map { Clouds(all: Int($0.rounded())) }, dt: Int(c.time.timeIntervalSince1970),
+            sys: Sys(
+                country: place.countryCode, sunrise: (c.sunrise ?? sun.sunrise).map { Int($0.timeIntervalSince1970) },
+                sunset: (c.sunset ?? sun.sunset).map { Int($0.timeIntervalSince1970) }),
+            timezone: place.timeZone.secondsFromGMT(for: now), name: place.name)
+    }
+
+    /// The 5-day/3-hour forecast: OpenWeatherMap's own slots when it answered, else one slot per
+    /// three hours (00, 03 … 21 UTC) from the hourly forecast — that hour's values, the most likely
+    /// chance and the sum of the three hours' precipitation — from the next slot on, `count` (≤ 40).
+    public static func forecast(
+        _ result: WeatherResult, units u: Units, language l: LanguagePack, count: Int = 40, now: Date = Date()
+    ) -> Forecast {
+        let report = result.report
+        let place = report.place
+        let zone = place.timeZone
+        var utc = Calendar(identifier: .gregorian)
+        utc.timeZone = TimeZone(identifier: "UTC")!
+        let hours = report.hours
+        var slots: [(HourForecast, [HourForecast])] = []
+        if report.provider == .openWeatherMap {
+            slots = hours.filter { $0.time > now }.map { ($0, [$0]) }
+        } else {
+            for (i, h) in hours.enumerated() where h.time > now && utc.component(.hour, from: h.time) % 3 == 0 {
+                let three = hours[i..<min(i + 3, hours.count)].filter { $0.time < h.time.addingTimeInterval(3 * 3600) }
+                slots.append((h, Array(three)))
+            }
+        }
+        var sunByDay: [String: SkyCalculator.SunTimes] = [:]
+        let stamp = DateFormatter()
+        stamp.locale = Locale(identifier: "en_US_POSIX")
+        stamp.timeZone = utc.timeZone
+        stamp.dateFormat = "yyyy-MM-dd HH:mm:ss"
+        let list = slots.prefix(max(0, min(count, 40))).map { (h, three) -> Slot in
+            let day = LocalTime.dateString(h.time, in: zone)
+            let sun = sunByDay[day] ?? SkyCalculator.sunTimes(on: h.time, in: zone, at: place.coordinate)
+            sunByDay[day] = sun
+            let isDay = (sun.sunrise.map { h.time >= $0 } ?? true) && (sun.sunset.map { h.time < $0 } ?? true)
+            let amounts = three.compactMap(\.precipitation)
+            let amount = amounts.isEmpty ? nil : amounts.reduce(0, +)
+            let chances = three.compactMap(\.precipitationProbability)
+            let snowy = h.condition.kind == .snow || h.condition.kind == .snowShowers
+            let fallen = amount.flatMap { $0 > 0 ? ["3h": r($0)] : nil }
+            return Slot(
+                dt: Int(h.time.timeIntervalSince1970),
+                main: Main(
+                    temp: u.temperature(h.temperature), tempMin: u.temperature(h.temperature), tempMax: u.temperature(h.temperature)),
+                weather: [item(h.condition, provider: report.provider, isDay: isDay, language: l, textLanguage: report.language)],
+                wind: Wind(speed: h.windSpeed.map(u.speed)), pop: chances.max().map { r($0 / 100) },
+                rain: snowy ? nil : fallen, snow: snowy ? fallen : nil, sys: Sys(pod: isDay ? "d" : "n"), dtText: stamp.string(from: h.time)
+            )
+        }
+        let today = SkyCalculator.sunTimes(on: now, in: zone, at: place.coordinate)
+        return Forecast(
+            cnt: list.count, list: list,
+            city: City(
+                name: place.name, coord: Coord(lon: place.longitude, lat: place.latitude), country: place.countryCode,
+                timezone: zone.secondsFromGMT(for: now), sunrise: today.sunrise.map { Int($0.timeIntervalSince1970) },
+                sunset: today.sunset.map { Int($0.timeIntervalSince1970) }))
+    }
+}
