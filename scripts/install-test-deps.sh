@@ -37,3 +37,19 @@ if [ ! -d "$CLIENTS/pirateweather" ]; then
   echo "installing the weather clients into $CLIENTS: pirateweatherlib"
   python3 -m pip install -q --disable-pip-version-check --no-deps --target "$CLIENTS" "pirateweatherlib==0.4.0"
 fi
+# The others each in a directory of their own with their own dependencies (run as subprocesses by
+# tests/clients/*.py): open-meteo (Home Assistant's Open-Meteo integration), pyowm, and
+# pirate-weather-python (its pinned aiohttp 3.5 no longer imports on Python 3.11: a current one).
+if [ ! -d "$CLIENTS/open-meteo/open_meteo" ]; then
+  echo "installing open-meteo into $CLIENTS/open-meteo"
+  python3 -m pip install -q --disable-pip-version-check --target "$CLIENTS/open-meteo" "open-meteo==1.0.1"
+fi
+if [ ! -d "$CLIENTS/pyowm/pyowm" ]; then
+  echo "installing pyowm into $CLIENTS/pyowm"
+  python3 -m pip install -q --disable-pip-version-check --target "$CLIENTS/pyowm" "pyowm==3.5.0"
+fi
+if [ ! -d "$CLIENTS/pirate-weather-python/pirate_weather" ]; then
+  echo "installing pirate-weather-python into $CLIENTS/pirate-weather-python"
+  python3 -m pip install -q --disable-pip-version-check --no-deps --target "$CLIENTS/pirate-weather-python" "pirate-weather-python==0.0.6"
+  python3 -m pip install -q --disable-pip-version-check --target "$CLIENTS/pirate-weather-python" "requests>=2.31" pytz "aiohttp>=3.9"
+fi

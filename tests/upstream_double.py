@@ -150,6 +150,16 @@ def open_meteo_forecast(q):
                   "sunrise": [f"{d.isoformat()}T07:41" for d in days],
                   "sunset": [f"{d.isoformat()}T16:02" for d in days]},
     }
+    # Any other variable asked for (a compatible API's client passing it on): a steady series.
+    for block in ("hourly", "daily"):
+        for name in q.get(block, [""])[0].split(","):
+            if name and name not in body[block]:
+                body[block][name] = [round(10 + (i % 7) * 1.5, 1) for i in range(len(body[block]["time"]))]
+                body[block + "_units"][name] = "unit"
+    for name in q.get("current", [""])[0].split(","):
+        if name and name not in body["current"]:
+            body["current"][name] = 12.5
+            body["current_units"][name] = "unit"
     if "minutely_15" in q:
         body.update(minutely_15(q, lat, lon, now))
     return body
@@ -724,6 +734,10 @@ class Handler(BaseHTTPRequestHandler):
                 return
         try:
             if path == "/v1/forecast":
+                asked = ",".join(q.get("hourly", []) + q.get("daily", []) + q.get("current", [])).split(",")
+                unknown = [n for n in asked if n.startswith("no_such_")]
+                if unknown:  # as Open-Meteo refuses a variable it does not know
+                    return self.send_json(400, {"error": True, "reason": f"Cannot initialize ForecastVariable from invalid String value {unknown[0]}."})
                 return self.send_json(200, open_meteo_forecast(q))
             if path == "/v1/search":
                 return self.send_json(200, open_meteo_search(q))

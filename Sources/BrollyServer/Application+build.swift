@@ -99,16 +99,23 @@ func makeRouter(_ p: ServerParts, api: Bool, site: Bool) -> Router<AppRequestCon
         AddressController(useCases: p.useCases).add(to: group)
         NewsController(useCases: p.useCases).add(to: group)
         PushController(useCases: p.useCases, vapid: p.settings.vapid, allowInsecure: p.settings.pushAllowInsecure).add(to: group)
-        // The APIs other apps speak: no cookies, no same-origin rule; each client's allowance by its address.
-        let compatible = router.group("/forecast")
-            .add(middleware: ETagMiddleware())
-            .add(middleware: ClientMiddleware(limits: p.limits, trustedProxies: p.settings.trustedProxies, setsAllowance: true))
-        DarkSkyController(documents: documents, metrics: p.metrics, useCases: p.useCases).add(to: compatible)
+        // The APIs other apps speak: no cookies, no same-origin rule; each client's allowance by its
+        // address, or by its key when the server has `BROLLY_API_KEYS`.
+        func compatible(_ path: String, _ api: CompatibleAPI) -> RouterGroup<AppRequestContext> {
+            router.group(RouterPath(path))
+                .add(middleware: ETagMiddleware())
+                .add(middleware: ClientMiddleware(limits: p.limits, trustedProxies: p.settings.trustedProxies, setsAllowance: true))
+                .add(middleware: CompatibleAPIMiddleware(api: api, keys: p.settings.apiKeys, limits: p.limits, metrics: p.metrics))
+        }
+        DarkSkyController(documents: documents, metrics: p.metrics, useCases: p.useCases).add(to: compatible("/forecast", .darkSky))
+        OpenMeteoController(documents: documents, metrics: p.metrics, useCases: p.useCases).add(to: compatible("/v1", .openMeteo))
+        OpenWeatherMapController(documents: documents, metrics: p.metrics, useCases: p.useCases)
+            .add(to: compatible("/data/2.5", .openWeatherMap))
     }
     return router
 }
 
-/// Sends `/api/v1/…` and the compatible APIs (`/forecast/…`) to the API's router, which has no
+/// Sends `/api/v1/…` and the compatible APIs (`/forecast/…`, `/v1/…`, `/data/2.5/…`) to the API's router, which has no
 /// static files or terminal pages to pass through, and everything else to the site's.
 struct TwoLaneResponder: HTTPResponder {
     typealias Context = AppRequestContext
@@ -117,7 +124,9 @@ struct TwoLaneResponder: HTTPResponder {
 
     func respond(to request: Request, context: AppRequestContext) async throws -> Response {
         let path = request.uri.path.utf8
-        if path.starts(with: "/api/v1/".utf8) || path.starts(with: "/forecast/".utf8) {
+        if path.starts(with: "/api/v1/".utf8) || path.starts(with: "/forecast/".utf8) || path.starts(with: "/v1/".utf8)
+            || path.starts(with: "/data/2.5/".utf8)
+        {
             return try await api.respond(to: request, context: context)
         }
         return try await site.respond(to: request, context: context)

@@ -41,6 +41,8 @@ public struct ServerSettings: Sendable {
     public var watchBudget = Budget([RateLimit(500, per: 3_600), RateLimit(2_500, per: 86_400)])
     /// `BROLLY_PUSH_ALLOW_INSECURE=1`: allow `http` push endpoints on loopback (tests only).
     public var pushAllowInsecure = false
+    /// `BROLLY_API_KEYS`: the keys the compatible APIs answer (nil: any key).
+    var apiKeys: APIKeys?
     /// The server's VAPID key (made once in the data directory by ``loadVAPIDKey(at:)``); without
     /// it, Web Push is off (`/api/v1/push/*` answers 503).
     var vapid: VAPID?
@@ -119,6 +121,7 @@ public struct ServerSettings: Sendable {
             }
         }
         settings.metricsToken = value("BROLLY_METRICS_TOKEN")
+        if let path = value("BROLLY_API_KEYS") { settings.apiKeys = try APIKeys.load(path: path) }
         func count(_ name: String, into keyPath: WritableKeyPath<ServerSettings, Int>) throws {
             guard let raw = value(name) else { return }
             guard let n = Int(raw), (1...1_000_000).contains(n) else {

@@ -24,6 +24,8 @@ public struct Services: Sendable {
     /// How good the forecasts have been at a place (Open-Meteo's Previous Runs, METAR stations), and
     /// the measured weather nearby.
     public let accuracy: AccuracyService
+    /// Open-Meteo queries Brolly's cache cannot answer, passed upstream once (the compatible API).
+    public let openMeteoPassthrough: OpenMeteoPassthrough?
     /// The one-time IP location lookup (used by the CLI when it has no place at all).
     public let ipLocator: IPLocator
     /// Saved places, history and devices.
@@ -71,9 +73,11 @@ public struct Services: Sendable {
     public init(
         configuration: BrollyConfiguration, weather: WeatherService, search: PlaceSearch, namer: PlaceNamer,
         addresses: AddressService, news: NewsService, airQuality: AirQualityService, alerts: AlertService,
-        accuracy: AccuracyService, ipLocator: IPLocator, store: any DataStore, guards: UpstreamGuards = UpstreamGuards()
+        accuracy: AccuracyService, ipLocator: IPLocator, store: any DataStore, guards: UpstreamGuards = UpstreamGuards(),
+        openMeteoPassthrough: OpenMeteoPassthrough? = nil
     ) {
         self.accuracy = accuracy
+        self.openMeteoPassthrough = openMeteoPassthrough
         self.alerts = alerts
         self.airQuality = airQuality
         self.guards = guards
@@ -164,7 +168,10 @@ public struct Services: Sendable {
                 now: options.now),
             accuracy: accuracy,
             ipLocator: IPLocator(network: network(timeout: min(c.timeout, 5), retry: RetryPolicy(maxAttempts: 2)), url: c.urls.ipLocation),
-            store: store, guards: guards)
+            store: store, guards: guards,
+            openMeteoPassthrough: OpenMeteoPassthrough(
+                network: standard, baseURL: c.urls.openMeteo, cache: cache, keepsEntriesInMemory: options.keepsEntriesInMemory,
+                now: options.now))
     }
 
     /// The configured weather provider on `network`.

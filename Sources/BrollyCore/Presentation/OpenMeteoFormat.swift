@@ -339,8 +339,10 @@ public enum OpenMeteoFormat {
                         let hours = report.hours.filter { $0.time >= start && $0.time < end }
                         let day = sameZone ? byDate[LocalTime.dateString(start, in: zone)] : nil
                         let sun = SkyCalculator.sunTimes(on: start.addingTimeInterval(12 * 3600), in: zone, at: place.coordinate)
-                        let whole = hours.first?.time == start && hours.count >= 23  // 23 or 25 across a change of clocks
-                        if !sameZone && !whole && v != .sunrise && v != .sunset { return .null }
+                        // The day's hours to its end; those before the report's first hour (before
+                        // midnight at the place: past) may be missing, at most half of them.
+                        let upToEnd = hours.last.map { $0.time.addingTimeInterval(3600) >= end } ?? false
+                        if !sameZone && !(upToEnd && hours.count >= 12) && v != .sunrise && v != .sunset { return .null }
                         if sameZone && day == nil && v != .sunrise && v != .sunset { return .null }
                         switch v {
                         case .weatherCode:

@@ -11,14 +11,13 @@ struct DarkSkyController: Sendable {
     let documents: WeatherDocuments<EncodedJSON>
     let metrics: ServerMetrics
     let useCases: UseCases
-    /// The hot path: each request's answer (by its path and query) while the weather it was made
-    /// from is fresh, for a minute at most (the minutes and `currently` move on), when it was
-    /// complete — a repeat is answered without resolving, looking up or encoding again.
-    let answers = MemoryCache<Answer>(capacity: 2048)
+    let answers: CompatibleAnswers
 
-    struct Answer: Sendable {
-        let body: EncodedJSON
-        let fetchedAt: Date
+    init(documents: WeatherDocuments<EncodedJSON>, metrics: ServerMetrics, useCases: UseCases) {
+        self.documents = documents
+        self.metrics = metrics
+        self.useCases = useCases
+        answers = CompatibleAnswers(useCases: useCases)
     }
 
     /// Under `/forecast` (the API's router, with the client allowance and ETags set by the group).
@@ -26,13 +25,13 @@ struct DarkSkyController: Sendable {
         group.get(":key/:location", use: forecast)
     }
 
-    /// A request the API refuses, in its shape.
+    /// A request the API refuses.
     struct Refusal: Error {
         var status: HTTPResponse.Status
-        var body: [String: String]
+        var detail: String
     }
 
-    static func bad(_ detail: String) -> Refusal { Refusal(status: .badRequest, body: ["detail": detail]) }
+    static func bad(_ detail: String) -> Refusal { Refusal(status: .badRequest, detail: detail) }
 
     /// What a request asks for.
     struct Asked {
@@ -93,13 +92,9 @@ struct DarkSkyController: Sendable {
     }
 
     @Sendable func forecast(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let key = request.uri.path + "?" + (request.uri.query ?? "")
-        let now = Date()
-        if let entry = answers.get(key), now.timeIntervalSince(entry.receivedAt) < 60,
-            now.timeIntervalSince(entry.value.fetchedAt) < useCases.services.weather.policy.freshFor
-        {
+        if let remembered = answers.answer(request) {
             metrics.weatherAnswerFromCache()
-            return entry.value.body.response(cacheControl: "public, no-cache")
+            return remembered
         }
         do {
             let asked = try Asked(request, location: context.parameters.get("location") ?? "")
@@ -109,34 +104,11 @@ struct DarkSkyController: Sendable {
             let units = asked.units ?? .auto(countryCode: result.report.place.countryCode)
             let document = DarkSkyDocument(
                 result, units: units, language: pack, exclude: asked.exclude, hourlyCount: asked.hours, version2: asked.version2)
-            let data = try AppRequestContext.encoder.encode(document)
-            let body = EncodedJSON(body: data, etag: "\"\(Checksum.hex(data))\"")
-            if !result.isStale, result.refreshError == nil, result.lacking.isEmpty {
-                answers.set(key, CacheEntry(value: Answer(body: body, fetchedAt: result.report.fetchedAt), receivedAt: now))
-            }
-            return body.response(cacheControl: "public, no-cache")
+            return try answers.answer(request, document: document, from: result)
         } catch let refusal as Refusal {
-            return Self.json(refusal.status, refusal.body)
+            return CompatibleAPI.darkSky.error(refusal.status, refusal.detail)
         } catch let error as BrollyError {
-            var headers: HTTPFields = [:]
-            if let wait = error.retryAfter { headers[.retryAfter] = String(Int(wait.rounded(.up))) }
-            let status: HTTPResponse.Status =
-                switch error.kind {
-                case .placeNotFound: .notFound
-                case .invalidInput: .badRequest
-                case .rateLimited, .clientLimited: .tooManyRequests
-                case .timedOut: .gatewayTimeout
-                default: .badGateway
-                }
-            return Self.json(status, status == .badRequest ? ["detail": error.message] : ["message": error.message], headers: headers)
+            return CompatibleAPI.darkSky.error(error)
         }
-    }
-
-    static func json(_ status: HTTPResponse.Status, _ body: [String: String], headers: HTTPFields = [:]) -> Response {
-        let data = (try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])) ?? Data("{}".utf8)
-        var fields = headers
-        fields[.contentType] = "application/json; charset=utf-8"
-        fields[.cacheControl] = "no-store"
-        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 }

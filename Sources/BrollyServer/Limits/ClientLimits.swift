@@ -53,6 +53,16 @@ final class ClientLimits: Sendable {
         return ClientAllowance(take: { take("") }, auxiliary: { take("x") }, sharedKey: sharedKey, sharedLimit: limit)
     }
 
+    /// The allowance of a compatible API's key (`BROLLY_API_KEYS`): `callsPerMinute` upstream calls
+    /// a minute for everyone using the key, here and across the cluster (by the key's digest).
+    func allowance(apiKey: String, callsPerMinute perKey: Int?) -> ClientAllowance {
+        let count = perKey ?? callsPerMinute
+        let id = "k:" + Checksum.hex(Data(apiKey.utf8))
+        @Sendable func take(_ prefix: String) -> TimeInterval? { Self.take(bucket(prefix + id, count: count)) }
+        return ClientAllowance(
+            take: { take("") }, auxiliary: { take("x") }, sharedKey: { id }, sharedLimit: RateLimit(count, per: 60))
+    }
+
     /// Nil when `ip` may be given a new device now; else the seconds until it may.
     func mayMintDevice(ip: String) -> TimeInterval? {
         Self.take(bucket("n:" + ip, count: devicesPerMinute))

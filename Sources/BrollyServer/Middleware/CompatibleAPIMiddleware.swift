@@ -1,0 +1,89 @@
+import BrollyCore
+import Foundation
+import Hummingbird
+
+/// The APIs other weather apps speak, each answered from Brolly's cache.
+enum CompatibleAPI: String, CaseIterable, Sendable {
+    case darkSky = "darksky"
+    case openMeteo = "open-meteo"
+    case openWeatherMap = "openweathermap"
+
+    /// Where the request carries its key: Dark Sky in the path (`/forecast/{key}/…`), Open-Meteo's
+    /// commercial API in `apikey=`, OpenWeatherMap in `appid=`.
+    func key(of request: Request) -> String? {
+        switch self {
+        case .darkSky:
+            let parts = request.uri.path.split(separator: "/")
+            return parts.count >= 2 ? String(parts[1]) : nil
+        case .openMeteo: return request.uri.queryParameters.get("apikey")
+        case .openWeatherMap: return request.uri.queryParameters.get("appid")
+        }
+    }
+
+    /// An error in the API's own shape (what its clients read), never problem+json.
+    func error(_ status: HTTPResponse.Status, _ message: String, headers: HTTPFields = [:]) -> Response {
+        let body: [String: Any] =
+            switch self {
+            case .darkSky: status == .badRequest ? ["detail": message] : ["message": message]
+            case .openMeteo: ["error": true, "reason": message]
+            case .openWeatherMap: ["cod": status.code, "message": message]
+            }
+        let data = (try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])) ?? Data("{}".utf8)
+        var fields = headers
+        fields[.contentType] = "application/json; charset=utf-8"
+        fields[.cacheControl] = "no-store"
+        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// A Brolly error in the API's shape: 400 for bad input, 404 for an unknown place, 429 for a
+    /// spent allowance or budget (with `Retry-After`), 504 for a time-out, else 502.
+    func error(_ error: BrollyError) -> Response {
+        var headers: HTTPFields = [:]
+        if let wait = error.retryAfter { headers[.retryAfter] = String(Int(wait.rounded(.up))) }
+        let status: HTTPResponse.Status =
+            switch error.kind {
+            case .placeNotFound: .notFound
+            case .invalidInput: .badRequest
+            case .rateLimited, .clientLimited: .tooManyRequests
+            case .timedOut: .gatewayTimeout
+            default: .badGateway
+            }
+        return self.error(status, error.message, headers: headers)
+    }
+
+    var unknownKeyMessage: String {
+        switch self {
+        case .darkSky: "Invalid API key"
+        case .openMeteo: "Invalid API key"
+        case .openWeatherMap: "Invalid API key. Ask this server's operator for one."
+        }
+    }
+}
+
+/// Checks a compatible API's key when the server has `BROLLY_API_KEYS` (401 in the API's shape
+/// for any other key) and runs the request with that key's allowance of upstream calls; without
+/// keys every key is accepted and the client's address has the allowance (set before this).
+/// Counts the request for its surface.
+struct CompatibleAPIMiddleware: RouterMiddleware {
+    let api: CompatibleAPI
+    let keys: APIKeys?
+    let limits: ClientLimits
+    let metrics: ServerMetrics
+
+    func handle(_ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response) async throws
+        -> Response
+    {
+        guard let keys else {
+            metrics.compatible(api, refusedKey: false)
+            return try await next(request, context)
+        }
+        guard let key = api.key(of: request), let allowance = keys.allowance(of: key) else {
+            metrics.compatible(api, refusedKey: true)
+            return api.error(.unauthorized, api.unknownKeyMessage)
+        }
+        metrics.compatible(api, refusedKey: false)
+        return try await ClientAllowance.$current.withValue(limits.allowance(apiKey: key, callsPerMinute: allowance)) {
+            try await next(request, context)
+        }
+    }
+}
