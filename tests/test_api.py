@@ -219,6 +219,9 @@ def test_openapi_document_matches_the_server(server, double):
         ("delete", "/api/v1/push/subscriptions/{id}", "/api/v1/push/subscriptions/no-such-id", None, 404, None),
         ("get", "/healthz", "/healthz", None, 200, None),
         ("get", "/forecast/{key}/{location}", "/forecast/anykey/52.52,13.41", None, 200, None),
+        ("get", "/v1/forecast", "/v1/forecast?latitude=52.52&longitude=13.41&hourly=temperature_2m", None, 200, None),
+        ("get", "/data/2.5/weather", "/data/2.5/weather?lat=52.52&lon=13.41", None, 200, None),
+        ("get", "/data/2.5/forecast", "/data/2.5/forecast?lat=52.52&lon=13.41&cnt=3", None, 200, None),
     ]
     documented = {(m, p) for p, ops in spec["paths"].items() for m in ops if m in ("get", "post", "put", "patch", "delete")}
     assert documented == {(m, p) for m, p, *_ in calls}
@@ -233,8 +236,9 @@ def test_openapi_document_matches_the_server(server, double):
         # Every documented required query parameter really is required.
         if any(p.get("required") and p.get("in") == "query" for p in op.get("parameters", [])):
             status, _, problem = c.request(method.upper(), path)
-            assert status == 400 and "400" in op["responses"], (method, path)
-            validator("#/components/schemas/Problem").validate(problem)
+            assert status == 400 and ("400" in op["responses"] or "default" in op["responses"]), (method, path)
+            if path.startswith("/api/"):  # the compatible APIs answer in their own error shapes
+                validator("#/components/schemas/Problem").validate(problem)
     places = json.loads(get(server, "/api/v1/places/search?q=Spring")[2])
     for p in places:
         validator("#/components/schemas/Place").validate(p)

@@ -40,11 +40,13 @@ import Testing
         #expect(report.current.sunrise == utc("2026-11-21T18:41:00Z"))
     }
 
-    @Test func hoursSkipNullTemperaturesAndStartNearNow() throws {
+    @Test func hoursSkipNullTemperaturesAndStartAtTodaysMidnight() throws {
         let report = try OpenMeteoProvider.report(from: fixture("open-meteo/forecast-kmh.json"), place: sydney, fetchedAt: Date())
-        // 07:00 is more than an hour before 08:15; 10:00 has a null temperature.
-        #expect(report.hours.map(\.temperature) == [20.8, 22])
-        #expect(report.hours[1].precipitationProbability == nil)
+        // Today's hours are kept from midnight (07:00 here); 10:00 has a null temperature. From now
+        // on means from the slot under way (08:00 at 08:15).
+        #expect(report.hours.map(\.temperature) == [19.5, 20.8, 22])
+        #expect(report.hoursFromNow.map(\.temperature) == [20.8, 22])
+        #expect(report.hours[2].precipitationProbability == nil)
     }
 
     @Test func fahrenheitAndInchesAreConvertedAndDaysComeFromHours() throws {
@@ -119,7 +121,8 @@ import Testing
             from: data, place: Place(name: "Berlin", country: "Germany", latitude: 52.52, longitude: 13.41, timezone: "Europe/Berlin"),
             fetchedAt: Date())
         #expect(report.current.temperatureYesterday == 14)  // yesterday's 14:00 slot
-        #expect(report.days.first?.date == "2026-11-23" && report.hours.allSatisfy { $0.temperature >= 16 })
+        #expect(report.days.first?.date == "2026-11-23" && report.hours.count == 24 && report.hours.allSatisfy { $0.temperature >= 3 })
+        #expect(report.hoursFromNow.first?.temperature == 17)  // today's 14:00
         #expect(WeatherDocument.comparedWithYesterday(now: 17, yesterday: 14) == "3° warmer than yesterday")
         #expect(WeatherDocument.comparedWithYesterday(now: 12.2, yesterday: 14) == "2° colder than yesterday")
         #expect(WeatherDocument.comparedWithYesterday(now: 14.6, yesterday: 14) == "about the same as yesterday")
