@@ -109,7 +109,7 @@ def test_etag_and_errors_in_the_apis_own_shape(server, double):
     status, h2, body = call(f"{server.url}/forecast/k/{NEW_YORK[0]},{NEW_YORK[1]}", headers={"If-None-Match": headers["ETag"]})
     assert status == 304 and body == b""
     for path, word in (("/forecast/k/91,0", "Invalid Location"), ("/forecast/k/abc", "Invalid Location"),
-                       ("/forecast/k/40,-74?units=metric", "units"), ("/forecast/k/40,-74,1700000000", "time"),
+                       ("/forecast/k/40,-74?units=metric", "units"), ("/forecast/k/40,-74,1700000000", "no weather for"), ("/forecast/k/40,-74,yesterday", "Invalid time"),
                        ("/forecast/k/40,-74?extend=daily", "extend")):
         status, headers, problem = get(server.url + path)
         assert status == 400 and set(problem) == {"detail"} and word in problem["detail"], (path, problem)
@@ -117,6 +117,25 @@ def test_etag_and_errors_in_the_apis_own_shape(server, double):
     double.fault("500", path="/v1/forecast", times=-1)
     status, headers, problem = forecast(server, (10.5, 10.5))
     assert status in (502, 503, 504) and set(problem) == {"message"}, (status, problem)
+
+
+def test_a_time_machine_request_for_a_time_brolly_has(server, double):
+    import datetime
+    _, _, now = forecast(server, NEW_YORK, "?units=si")
+    zone = datetime.timezone(datetime.timedelta(hours=now["offset"]))
+    today = datetime.datetime.fromtimestamp(now["currently"]["time"], zone).date()
+    tomorrow_noon = datetime.datetime.combine(today + datetime.timedelta(days=1), datetime.time(12), zone)
+    for when in (str(int(tomorrow_noon.timestamp())), tomorrow_noon.strftime("%Y-%m-%dT%H:%M:%S")):
+        status, _, d = forecast(server, NEW_YORK, f",{when}?units=si")
+        assert status == 200, d
+        Draft202012Validator(SCHEMA).validate(d)
+        assert d["currently"]["time"] == int(tomorrow_noon.timestamp()) and "minutely" not in d and "alerts" not in d
+        hours = d["hourly"]["data"]
+        assert len(hours) in (23, 24, 25) and hours[0]["time"] == int(datetime.datetime.combine(tomorrow_noon.date(), datetime.time(0), zone).timestamp())
+        assert [day["time"] for day in d["daily"]["data"]] == [hours[0]["time"]]
+        noon = next(h for h in hours if h["time"] == int(tomorrow_noon.timestamp()))
+        assert d["currently"]["temperature"] == noon["temperature"]
+    assert double.calls("/v1/forecast") == 1
 
 
 def test_open_meteo_down_with_openweathermap_keyed_the_dark_sky_answer_still_comes(server_factory, double):

@@ -225,17 +225,7 @@ public struct DarkSkyDocument: Codable, Sendable, Hashable {
         if !exclude.contains("hourly") {
             let from = underWay?.time ?? now
             let hours = report.hours.filter { $0.time >= from }.prefix(hourlyCount)
-            let points = hours.map { h -> DataPoint in
-                var p = DataPoint(time: Int(h.time.timeIntervalSince1970))
-                p.summary = text(h.condition)
-                p.icon = Self.icon(h.condition.kind, isDay: isDaylight(h.time))
-                p.precipIntensity = h.precipitation.map { Self.r(u.depth($0), 1000) }
-                p.precipProbability = h.precipitationProbability.map { Self.r($0 / 100) }
-                p.precipType = (h.precipitation ?? 0) > 0 ? Self.precipType(h.condition.kind, temperature: h.temperature) : "none"
-                p.temperature = Self.r(u.temperature(h.temperature))
-                p.windSpeed = h.windSpeed.map { Self.r(u.speed($0)) }
-                return p
-            }
+            let points = hours.map { h in Self.point(h, units: u, summary: text(h.condition), isDay: isDaylight(h.time)) }
             let worst = hours.prefix(24).max { $0.condition.severity < $1.condition.severity }
             hourly = DataBlock(
                 summary: worst.map { text($0.condition) }, icon: worst.map { Self.icon($0.condition.kind, isDay: true) }, data: points)
@@ -286,5 +276,61 @@ public struct DarkSkyDocument: Codable, Sendable, Hashable {
                 sources: sources, nearestStation: result.measured.map { Self.r(u.distance($0.distanceKm * 1000)) }, units: u.rawValue,
                 version: "brolly-1")
         }
+    }
+
+    /// An hour as a data point.
+    static func point(_ h: HourForecast, units u: Units, summary: String, isDay: Bool) -> DataPoint {
+        var p = DataPoint(time: Int(h.time.timeIntervalSince1970))
+        p.summary = summary
+        p.icon = Self.icon(h.condition.kind, isDay: isDay)
+        p.precipIntensity = h.precipitation.map { Self.r(u.depth($0), 1000) }
+        p.precipProbability = h.precipitationProbability.map { Self.r($0 / 100) }
+        p.precipType = (h.precipitation ?? 0) > 0 ? Self.precipType(h.condition.kind, temperature: h.temperature) : "none"
+        p.temperature = Self.r(u.temperature(h.temperature))
+        p.windSpeed = h.windSpeed.map { Self.r(u.speed($0)) }
+        return p
+    }
+
+    /// A time machine answer (`/forecast/{key}/{lat},{lon},{time}`) from what Brolly has: today's
+    /// hours from midnight and the coming week. `currently` is the hour holding `at`, `hourly`
+    /// that local day's hours, `daily` that day; no minutes and no warnings, as Dark Sky's time
+    /// machine. Nil when Brolly has no hour for `at`.
+    public static func timeMachine(
+        _ result: WeatherResult, at t: Date, units u: Units, language l: LanguagePack = Localization.english, exclude: Set<String> = [],
+        version2: Bool = false
+    ) -> DarkSkyDocument? {
+        let report = result.report
+        let place = report.place
+        let zone = place.timeZone
+        let day = LocalTime.dateString(t, in: zone)
+        let dayHours = report.hours.filter { LocalTime.dateString($0.time, in: zone) == day }
+        guard let hour = dayHours.last(where: { $0.time <= t }), t.timeIntervalSince(hour.time) < 3 * 3600 else { return nil }
+        var d = DarkSkyDocument(
+            result, units: u, language: l, exclude: exclude.union(["minutely", "alerts"]), hourlyCount: 0, version2: false, now: t)
+        let sun = SkyCalculator.sunTimes(on: t, in: zone, at: place.coordinate)
+        func isDay(_ x: Date) -> Bool { (sun.sunrise.map { x >= $0 } ?? true) && (sun.sunset.map { x < $0 } ?? true) }
+        func text(_ c: Condition) -> String { l.localized(c, provider: report.provider, textLanguage: report.language).title }
+        if d.currently != nil {
+            var now = point(hour, units: u, summary: text(hour.condition), isDay: isDay(t))
+            now.time = Int(t.timeIntervalSince1970)
+            if version2 {
+                let rain = hour.condition.kind == .snow || hour.condition.kind == .snowShowers ? 0 : (hour.precipitation ?? 0)
+                now.rainIntensity = Self.r(u.depth(rain), 1000)
+                now.snowIntensity = Self.r(u.depth((hour.precipitation ?? 0) - rain), 1000)
+            }
+            d.currently = now
+        }
+        if d.hourly != nil {
+            let worst = dayHours.max { $0.condition.severity < $1.condition.severity }
+            d.hourly = DataBlock(
+                summary: worst.map { text($0.condition) }, icon: worst.map { Self.icon($0.condition.kind, isDay: true) },
+                data: dayHours.map { point($0, units: u, summary: text($0.condition), isDay: isDay($0.time)) })
+        }
+        if let daily = d.daily {
+            let midnight = LocalTime.parse(day + "T00:00", in: zone).map { Int($0.timeIntervalSince1970) }
+            let data = daily.data.filter { $0.time == midnight }
+            d.daily = DataBlock(summary: data.first?.summary, icon: data.first?.icon, data: data)
+        }
+        return d
     }
 }

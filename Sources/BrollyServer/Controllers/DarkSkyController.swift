@@ -36,6 +36,8 @@ struct DarkSkyController: Sendable {
     /// What a request asks for.
     struct Asked {
         var coordinate: Coordinate
+        /// A time machine request's time, as given.
+        var time: String?
         var units: DarkSkyDocument.Units?
         var exclude: Set<String>
         var hours: Int
@@ -49,8 +51,9 @@ struct DarkSkyController: Sendable {
             else {
                 throw DarkSkyController.bad("Invalid Location Specification: expected latitude,longitude, got '\(location.prefix(60))'")
             }
-            if parts.count == 3 {
-                throw DarkSkyController.bad("Brolly keeps no past forecasts to answer a time machine request ('\(parts[2].prefix(30))')")
+            time = parts.count == 3 ? parts[2] : nil
+            if let time, time.isEmpty || time.count > 32 {
+                throw DarkSkyController.bad("Invalid time: expected seconds since 1970 or [YYYY]-[MM]-[DD]T[HH]:[MM]:[SS]")
             }
             coordinate = Coordinate(latitude: lat, longitude: lon)
             let query = request.uri.queryParameters
@@ -102,6 +105,23 @@ struct DarkSkyController: Sendable {
                 for: .coordinate(asked.coordinate), language: asked.language, device: "", history: nil, full: true)
             metrics.weatherAnswer(result)
             let units = asked.units ?? .auto(countryCode: result.report.place.countryCode)
+            if let time = asked.time {
+                let zone = result.report.place.timeZone
+                let hasZone = time.hasSuffix("Z") || time.dropFirst(19).contains { $0 == "+" || $0 == "-" }
+                guard
+                    let at = Int(time).map({ Date(timeIntervalSince1970: TimeInterval($0)) })
+                        ?? (hasZone ? LocalTime.parseISO8601(time) : LocalTime.parse(time, in: zone))
+                else { throw Self.bad("Invalid time: expected seconds since 1970 or [YYYY]-[MM]-[DD]T[HH]:[MM]:[SS]") }
+                guard
+                    let document = DarkSkyDocument.timeMachine(
+                        result, at: at, units: units, language: pack, exclude: asked.exclude, version2: asked.version2)
+                else {
+                    throw Self.bad(
+                        "Brolly has no weather for \(LocalTime.iso8601(at, in: zone)): it keeps today's hours from midnight and the coming week, not older ones"
+                    )
+                }
+                return try answers.answer(request, document: document, from: result)
+            }
             let document = DarkSkyDocument(
                 result, units: units, language: pack, exclude: asked.exclude, hourlyCount: asked.hours, version2: asked.version2)
             return try answers.answer(request, document: document, from: result)
