@@ -114,7 +114,11 @@ def double():
 @pytest.fixture
 def home(tmp_path):
     """Fresh cache, config and data directories, and an environment pointing at them."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("BROLLY_") and k != "OPENWEATHERMAP_API_KEY"}
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith("BROLLY_") and k != "OPENWEATHERMAP_API_KEY" and not k.startswith("LC_")}
+    # A locale without a region, whatever the machine's: units and language follow LANG's region
+    # only where a test sets it.
+    env["LANG"] = "C.UTF-8"
     env.update(BROLLY_CACHE_DIR=str(tmp_path / "cache"), BROLLY_CONFIG_DIR=str(tmp_path / "config"),
                BROLLY_DATA_DIR=str(tmp_path / "data"), NO_COLOR="1", HOME=str(tmp_path))
     return env

@@ -74,6 +74,27 @@ struct CommandContext {
         return preferences.units ?? .metric
     }
 
+    /// Every unit: each from its option (remembered), else the remembered one, else the defaults
+    /// of LANG's region (`en_US` °F mph inHg in; `ru_RU` m/s mmHg…) — or, once `--units` was
+    /// chosen, that preset's.
+    mutating func unitChoice(_ output: OutputOptions) -> UnitChoice {
+        let temperature = units(output.units)
+        let environment = ProcessInfo.processInfo.environment
+        let locale = [environment["LC_ALL"], environment["LC_MEASUREMENT"], environment["LANG"]].compactMap { $0 }.first { !$0.isEmpty }
+        let region = UnitChoice.region(ofLocale: locale)
+        var choice = preferences.units == nil && region != nil ? UnitChoice.forRegion(region) : UnitChoice(temperature)
+        if preferences.units != nil { choice.temperature = temperature }
+        var changed = false
+        if let wind = output.wind, preferences.wind != wind { preferences.wind = wind; changed = true }
+        if let pressure = output.pressure, preferences.pressure != pressure { preferences.pressure = pressure; changed = true }
+        if let p = output.precipitation, preferences.precipitation != p { preferences.precipitation = p; changed = true }
+        if changed { savePreferences() }
+        choice.wind = preferences.wind ?? choice.wind
+        choice.pressure = preferences.pressure ?? choice.pressure
+        choice.precipitation = preferences.precipitation ?? choice.precipitation
+        return choice
+    }
+
     /// The place the options name: by name, by coordinates, else the default place (the first
     /// saved one, the remembered one, or a one-time IP lookup that is then remembered).
     mutating func place(_ options: LocationOptions) async throws -> Place {

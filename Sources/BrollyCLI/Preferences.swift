@@ -5,6 +5,10 @@ import Foundation
 /// `$BROLLY_CONFIG_DIR/preferences.json`, written atomically.
 public struct Preferences: Codable, Sendable, Hashable {
     public var units: UnitSystem?
+    /// Wind, pressure and precipitation units, each when chosen (`--wind`, `brolly units`).
+    public var wind: WindUnit?
+    public var pressure: PressureUnit?
+    public var precipitation: PrecipitationUnit?
     /// The remembered place (from the one-time IP lookup or a choice).
     public var defaultPlace: Place?
 

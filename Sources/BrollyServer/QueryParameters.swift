@@ -64,6 +64,23 @@ struct Query {
         return u
     }
 
+    /// `units=` (the preset) with each of `wind=`, `pressure=` and `precipitation=` chosen on its own.
+    func unitChoice() throws -> UnitChoice {
+        var choice = UnitChoice(try units())
+        func one<U: RawRepresentable & CaseIterable>(_ name: String, _: U.Type) throws -> U? where U.RawValue == String {
+            guard let raw = try string(name) else { return nil }
+            guard let u = U(rawValue: raw.lowercased()) else {
+                let allowed = U.allCases.map(\.rawValue).joined(separator: ", ")
+                throw Problem.badRequest("parameter '\(name)' must be one of \(allowed), got '\(raw.prefix(40))'")
+            }
+            return u
+        }
+        if let wind = try one("wind", WindUnit.self) { choice.wind = wind }
+        if let pressure = try one("pressure", PressureUnit.self) { choice.pressure = pressure }
+        if let precipitation = try one("precipitation", PrecipitationUnit.self) { choice.precipitation = precipitation }
+        return choice
+    }
+
     /// A place query: present, trimmed, 1–200 characters.
     func placeQuery(_ name: String) throws -> String? {
         guard let raw = try string(name) else { return nil }

@@ -12,8 +12,12 @@ public struct TextRenderer: Sendable {
     /// The terminal's width in columns; lines longer than it are cut with `…`. Nil: no limit.
     public var width: Int?
 
-    public init(units: UnitSystem, color: Bool, width: Int? = nil) {
+    /// Wind, pressure and precipitation, each as chosen (a preset's by default).
+    public var choice: UnitChoice
+
+    public init(units: UnitSystem, color: Bool, width: Int? = nil, choice: UnitChoice? = nil) {
         self.units = units
+        self.choice = choice ?? UnitChoice(units)
         self.color = color
         self.width = width.map { max(20, $0) }
     }
@@ -127,10 +131,25 @@ public struct TextRenderer: Sendable {
         return paint(s, "38;5;\(code)")
     }
 
-    func speed(_ ms: Double) -> String { String(format: "%.1f %@", units.windSpeed(ms), units.windSpeedSymbol) }
+    /// "4.2 m/s", "15.1 km/h", "3 Bft, gentle breeze".
+    func speed(_ ms: Double) -> String {
+        let wind = choice.wind
+        if wind == .bft {
+            let force = WindUnit.beaufort(ms)
+            return "\(force) \(language.plural("unit_bft", Double(force))), \(language.beaufortName(force))"
+        }
+        return String(format: "%.1f ", wind.convert(ms)) + language.text("unit_" + wind.rawValue)
+    }
 
     func amount(_ mm: Double) -> String {
-        units == .imperial ? String(format: "%.2f in", units.precipitation(mm)) : String(format: "%.1f mm", mm)
+        choice.precipitation == .inch
+            ? String(format: "%.2f ", mm / 25.4) + language.text("unit_in") : String(format: "%.1f ", mm) + language.text("unit_mm")
+    }
+
+    /// "1012 hPa", "759 mmHg", "29.89 inHg".
+    func pressure(_ hpa: Double) -> String {
+        let p = choice.pressure
+        return String(format: "%.\(p.decimals)f ", p.convert(hpa)) + language.text("unit_" + p.rawValue)
     }
 
     /// "just now", "4 min ago", "2 h ago".
@@ -177,7 +196,7 @@ public struct TextRenderer: Sendable {
                 ))
         }
         if let h = c.humidity { rows.append((l.text("humidity"), String(format: "%.0f %%", h))) }
-        if let p = c.pressure { rows.append((l.text("pressure"), String(format: "%.0f hPa", p))) }
+        if let p = c.pressure { rows.append((l.text("pressure"), pressure(p))) }
         if let w = c.windSpeed {
             var s = speed(w)
             if let d = c.windDirection { s += " " + Self.wind(d, compass: l.compass) }
@@ -187,7 +206,7 @@ public struct TextRenderer: Sendable {
         if let cl = c.clouds { rows.append((l.text("clouds"), String(format: "%.0f %%", cl))) }
         if let v = c.visibility {
             rows.append(
-                (l.text("visibility"), units == .imperial ? String(format: "%.1f mi", v / 1609.344) : String(format: "%.1f km", v / 1000)))
+                (l.text("visibility"), String(format: "%.1f ", choice.distance.convert(v)) + l.text("unit_" + choice.distance.rawValue)))
         }
         if let rain = c.rain, rain > 0 { rows.append((l.text("rain"), amount(rain))) }
         if let snow = c.snow, snow > 0 { rows.append((l.text("snow"), amount(snow))) }

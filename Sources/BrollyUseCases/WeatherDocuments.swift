@@ -53,7 +53,7 @@ public final class WeatherDocuments<Encoded: Sendable>: Sendable {
     /// adapter's name for the request) or, without one, under a key made from the query, units and
     /// language; a device's own places are not kept.
     public func document(
-        for query: PlaceQuery, units: UnitSystem, language: String, device: String, history: String?, requestKey: String? = nil,
+        for query: PlaceQuery, units: UnitChoice, language: String, device: String, history: String?, requestKey: String? = nil,
         model: String? = nil
     ) async throws -> (Encoded, WeatherResult) {
         let (result, pack) = try await weather(
@@ -62,7 +62,7 @@ public final class WeatherDocuments<Encoded: Sendable>: Sendable {
         let queryKey = Self.memoKey(query, units: units, language: language).map { $0 + "|" + (model ?? "") }
         // What the body is made from: the request, the cache entry it answers from, the name the
         // place was given and the helpers' parts.
-        var key = queryKey ?? "\(query)|\(units.rawValue)|\(language)"
+        var key = queryKey ?? "\(query)|\(units.key)|\(language)"
         key += "|" + String(Int(r.fetchedAt.timeIntervalSince1970 * 1000)) + (result.isStale ? "|s|" : "|f|")
         key += r.place.name + "|" + (r.place.region ?? "") + "|" + r.place.country
         key += "|" + (result.fallbackFrom?.rawValue ?? "") + "|" + (r.model ?? "")
@@ -111,10 +111,10 @@ public final class WeatherDocuments<Encoded: Sendable>: Sendable {
 
     /// Requests for a name or coordinates are memoised; a device's own places are not (they
     /// differ by device).
-    static func memoKey(_ query: PlaceQuery, units: UnitSystem, language: String) -> String? {
+    static func memoKey(_ query: PlaceQuery, units: UnitChoice, language: String) -> String? {
         switch query {
-        case .coordinate(let c): "c\(c.latitude),\(c.longitude)|\(units.rawValue)|\(language)"
-        case .name(let name): "n\(name)|\(units.rawValue)|\(language)"
+        case .coordinate(let c): "c\(c.latitude),\(c.longitude)|\(units.key)|\(language)"
+        case .name(let name): "n\(name)|\(units.key)|\(language)"
         case .saved, .defaultPlace: nil
         }
     }

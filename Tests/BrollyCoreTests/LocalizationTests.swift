@@ -10,7 +10,15 @@ import Testing
         let english = Localization.english
         for code in Localization.codes {
             let pack = Localization.pack(for: code)
-            #expect(Set(pack.text.keys) == Set(english.text.keys), "\(code): text keys")
+            // Plural forms (`key#one`, `key#few`…) differ by language: the keys without them are the
+            // same everywhere, and each plural key has its language's every category and `other`.
+            func base(_ keys: some Sequence<String>) -> Set<String> { Set(keys.map { String($0.split(separator: "#")[0]) }) }
+            #expect(base(pack.text.keys) == base(english.text.keys), "\(code): text keys")
+            for key in base(pack.text.keys.filter { $0.contains("#") }) {
+                let needed = Set([0, 1, 2, 3, 5, 11, 21, 0.5].map(pack.pluralCategory)).union(["other"])
+                let present = Set(pack.text.keys.filter { $0.hasPrefix(key + "#") }.map { String($0.split(separator: "#")[1]) })
+                #expect(present == needed, "\(code): the plural forms of \(key)")
+            }
             #expect(Set(pack.conditions.keys) == Set(english.conditions.keys), "\(code): WMO codes")
             #expect(Set(pack.kinds.keys) == Set(ConditionKind.allCases.map(\.rawValue)), "\(code): kinds")
             #expect(pack.compass.count == 8, "\(code): compass")
@@ -19,6 +27,14 @@ import Testing
                 #expect(pack.conditions[String(code)]?.count == 2, "\(pack.code): WMO \(code)")
             }
         }
+    }
+
+    @Test func pluralFormsFollowCLDR() {
+        let ru = Localization.pack(for: "ru")
+        #expect([1, 2, 5, 21, 0.5, 11, 22, 111].map(ru.pluralCategory) == ["one", "few", "many", "one", "other", "many", "few", "many"])
+        #expect([1, 2, 5, 21, 0.5].map(Localization.english.pluralCategory) == ["one", "other", "other", "other", "other"])
+        #expect(ru.plural("unit_bft", 1) == "балл" && ru.plural("unit_bft", 3) == "балла" && ru.plural("unit_bft", 5) == "баллов")
+        #expect(ru.plural("unit_bft", 21) == "балл" && Localization.english.plural("unit_bft", 5) == "Bft")
     }
 
     @Test func russianConditionsSentencesAndNumbers() {

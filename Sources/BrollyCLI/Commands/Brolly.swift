@@ -28,7 +28,7 @@ public struct Brolly: AsyncParsableCommand {
         version: "1.0.0",
         subcommands: [
             Now.self, Forecast.self, Search.self, Places.self, History.self, AddressCommand.self, NewsCommand.self, AlertsCommand.self,
-            AccuracyCommand.self,
+            AccuracyCommand.self, UnitsCommand.self,
             Serve.self,
             BenchReference.self,
         ],

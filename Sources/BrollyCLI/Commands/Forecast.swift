@@ -38,15 +38,15 @@ struct Forecast: AsyncParsableCommand {
 
     func run() async throws {
         try await CommandContext.with(providerOptions, needsStore: false) { context in
-            let units = context.units(output.units)
+            let choice = context.unitChoice(output)
             let result = try await context.weather(location)
             if output.json {
                 var report = result
                 report.report.days = Array(result.report.days.prefix(days))
                 report.report.hours = hourCount.map { result.report.upcomingHours($0) } ?? []
-                try Terminal.printJSON(WeatherDocument(report, units: units))
+                try Terminal.printJSON(WeatherDocument(report, units: choice))
             } else {
-                print(Terminal.renderer(units).forecast(result, days: days, hours: hourCount))
+                print(Terminal.renderer(choice.temperature, choice: choice).forecast(result, days: days, hours: hourCount))
             }
         }
     }

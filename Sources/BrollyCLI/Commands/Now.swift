@@ -36,7 +36,8 @@ struct Now: AsyncParsableCommand {
 
     func run() async throws {
         try await CommandContext.with(providerOptions, needsStore: false) { context in
-            let units = context.units(output.units)
+            let choice = context.unitChoice(output)
+            let units = choice.temperature
             // Air quality for the full views and for formats that ask for it (%q, %u).
             let wantsAir = format.map { $0 != "waybar" && ($0.contains("%q") || $0.contains("%u") || $0.contains("%o")) } ?? true
             let wantsAlerts = format.map { $0 == "waybar" || $0.contains("%a") } ?? true
@@ -51,9 +52,9 @@ struct Now: AsyncParsableCommand {
                         format, result.report, airQuality: result.airQuality?.airQuality, alerts: result.alerts?.here,
                         measured: result.measured))
             } else if output.json {
-                try Terminal.printJSON(WeatherDocument(result, units: units, language: output.language))
+                try Terminal.printJSON(WeatherDocument(result, units: choice, language: output.language))
             } else {
-                var renderer = Terminal.renderer(units)
+                var renderer = Terminal.renderer(units, choice: choice)
                 renderer.language = output.language
                 print(renderer.now(result))
             }

@@ -85,6 +85,15 @@ struct OutputOptions: ParsableArguments {
     @Option(name: .long, help: "Units: metric (°C), imperial (°F) or standard (K). Remembered.")
     var units: String?
 
+    @Option(name: .long, help: "Wind: ms, kmh, mph, kn or bft (Beaufort). Remembered; default from LANG's region.")
+    var wind: WindUnit?
+
+    @Option(name: .long, help: "Pressure: hpa, mbar, mmhg, inhg or kpa. Remembered; default from LANG's region.")
+    var pressure: PressureUnit?
+
+    @Option(name: .long, help: "Precipitation: mm or in. Remembered; default from LANG's region.")
+    var precipitation: PrecipitationUnit?
+
     @Flag(name: .long, help: "Print JSON instead of text.")
     var json = false
 
@@ -104,4 +113,19 @@ struct OutputOptions: ParsableArguments {
             throw ValidationError("unknown units '\(units)'; use metric, imperial or standard")
         }
     }
+}
+
+extension WindUnit: ExpressibleByArgument {
+    public init?(argument: String) { self.init(rawValue: argument.lowercased()) }
+    public static var allValueStrings: [String] { allCases.map(\.rawValue) }
+}
+
+extension PressureUnit: ExpressibleByArgument {
+    public init?(argument: String) { self.init(rawValue: argument.lowercased()) }
+    public static var allValueStrings: [String] { allCases.map(\.rawValue) }
+}
+
+extension PrecipitationUnit: ExpressibleByArgument {
+    public init?(argument: String) { self.init(rawValue: argument.lowercased() == "inch" ? "in" : argument.lowercased()) }
+    public static var allValueStrings: [String] { allCases.map(\.rawValue) }
 }

@@ -26,8 +26,8 @@ enum Terminal {
     }
 
     /// A renderer for this terminal: colour and width.
-    static func renderer(_ units: UnitSystem) -> TextRenderer {
-        TextRenderer(units: units, color: useColor, width: width)
+    static func renderer(_ units: UnitSystem, choice: UnitChoice? = nil) -> TextRenderer {
+        TextRenderer(units: units, color: useColor, width: width, choice: choice)
     }
 
     /// Prints lines, each cut to the terminal's width.

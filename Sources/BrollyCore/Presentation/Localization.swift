@@ -36,9 +36,65 @@ public struct LanguagePack: Decodable, Sendable {
         return (c.title, c.description)
     }
 
+    /// The CLDR plural category of `n` in this language: `one`, `few`, `many`, `two`, `zero` or `other`.
+    public func pluralCategory(_ n: Double) -> String {
+        let whole = n.rounded() == n && n.isFinite
+        let i = whole ? Int(abs(n)) : -1
+        switch code {
+        case "ru", "uk":
+            guard whole else { return "other" }
+            if i % 10 == 1 && i % 100 != 11 { return "one" }
+            if (2...4).contains(i % 10) && !(12...14).contains(i % 100) { return "few" }
+            return "many"
+        case "pl":
+            guard whole else { return "other" }
+            if i == 1 { return "one" }
+            if (2...4).contains(i % 10) && !(12...14).contains(i % 100) { return "few" }
+            return "many"
+        case "ar":
+            guard whole else { return "other" }
+            if i == 0 { return "zero" }
+            if i == 1 { return "one" }
+            if i == 2 { return "two" }
+            if (3...10).contains(i % 100) { return "few" }
+            if (11...99).contains(i % 100) { return "many" }
+            return "other"
+        case "ja", "zh", "tr":
+            return code == "tr" && whole && i == 1 ? "one" : "other"
+        case "fr", "pt":
+            return abs(n) < 2 && (whole ? i <= 1 : true) ? "one" : "other"
+        default:
+            return whole && i == 1 ? "one" : "other"
+        }
+    }
+
+    /// The text `key` in the form for `n` (`key#one`, `key#few`…, else `key#other`, else `key`).
+    public func plural(_ key: String, _ n: Double, _ values: [String: String] = [:]) -> String {
+        let category = pluralCategory(n)
+        for candidate in [key + "#" + category, key + "#other"] where text[candidate] != nil {
+            return self.text(candidate, values)
+        }
+        return self.text(key, values)
+    }
+
+    /// The name of a Beaufort force (0–12): "fresh breeze".
+    public func beaufortName(_ force: Int) -> String { text("beaufort\(min(max(force, 0), 12))") }
+
     /// A number with the language's decimal separator.
+    /// Only a point between two digits is a decimal point ("мм рт. ст." keeps its own).
     public func number(_ text: String) -> String {
-        decimalSeparator == "." ? text : text.replacingOccurrences(of: ".", with: decimalSeparator)
+        guard decimalSeparator != ".", text.contains(".") else { return text }
+        let chars = Array(text)
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for (i, ch) in chars.enumerated() {
+            if ch == ".", i > 0, i + 1 < chars.count, chars[i - 1].isNumber, chars[i + 1].isNumber {
+                out += decimalSeparator
+            } else {
+                out.append(ch)
+            }
+        }
+        return out
     }
 }
 

@@ -51,6 +51,9 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
         public var temperatureYesterday: Double?
         /// What the nearest station within 25 km measured in the last 90 minutes.
         public var measured: Measured?
+        /// The wind on the Beaufort scale (0–12) and its name in the document's language.
+        public var windForce: Int?
+        public var windForceName: String?
     }
     /// A station's latest observation, in the document's units.
     public struct Measured: Codable, Sendable, Hashable {
@@ -214,8 +217,13 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
         }
     }
 
-    /// Builds the document for a result in `units`.
+    /// Builds the document for a result in a preset's units.
     public init(_ result: WeatherResult, units: UnitSystem, now: Date = Date(), language: LanguagePack = Localization.english) {
+        self.init(result, units: UnitChoice(units), now: now, language: language)
+    }
+
+    /// Builds the document for a result in `units`, each chosen on its own.
+    public init(_ result: WeatherResult, units: UnitChoice, now: Date = Date(), language: LanguagePack = Localization.english) {
         self.init(result.report, units: units, stale: result.isStale, age: result.age, now: now, language: language)
         source.fallbackFrom = result.fallbackFrom?.rawValue
         source.lacking = result.lacking.isEmpty ? nil : result.lacking.map(\.rawValue)
@@ -227,9 +235,9 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
             let o = m.observation
             current.measured = Measured(
                 time: LocalTime.iso8601(o.time, in: result.report.place.timeZone),
-                temperature: o.temperature.map { Self.round(u.temperature($0), 1) },
-                windSpeed: o.windSpeed.map { Self.round(u.windSpeed($0), 1) }, windDirection: o.windDirection,
-                pressure: o.pressure.map { Self.round($0, 0) },
+                temperature: o.temperature.map { Self.round(u.temperature.temperature($0), 1) },
+                windSpeed: o.windSpeed.map { Self.round(u.wind.convert($0), u.wind.decimals) }, windDirection: o.windDirection,
+                pressure: o.pressure.map { Self.round(u.pressure.convert($0), u.pressure.decimals) },
                 station: StationInfo(id: o.stationID, name: o.stationName, distanceKm: m.distanceKm))
         }
         if let set = result.alerts {
@@ -257,15 +265,22 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
     }
 
     public init(
-        _ report: WeatherReport, units u: UnitSystem, stale: Bool, age: TimeInterval, now: Date = Date(),
+        _ report: WeatherReport, units: UnitSystem, stale: Bool, age: TimeInterval, now: Date = Date(),
+        language: LanguagePack = Localization.english
+    ) {
+        self.init(report, units: UnitChoice(units), stale: stale, age: age, now: now, language: language)
+    }
+
+    public init(
+        _ report: WeatherReport, units u: UnitChoice, stale: Bool, age: TimeInterval, now: Date = Date(),
         language: LanguagePack = Localization.english
     ) {
         let zone = report.place.timeZone
-        func t(_ c: Double) -> Double { Self.round(u.temperature(c), 1) }
-        func w(_ v: Double?) -> Double? { v.map { Self.round(u.windSpeed($0), 1) } }
+        func t(_ c: Double) -> Double { Self.round(u.temperature.temperature(c), 1) }
+        func w(_ v: Double?) -> Double? { v.map { Self.round(u.wind.convert($0), u.wind.decimals) } }
         // Precipitation keeps the provider's precision (OpenWeatherMap's 0.25 mm stays 0.25):
         // 2 decimals in mm, 4 in inches. Only displays round further.
-        func p(_ v: Double?) -> Double? { v.map { Self.round(u.precipitation($0), u == .imperial ? 4 : 2) } }
+        func p(_ v: Double?) -> Double? { v.map { Self.round(u.precipitation.convert($0), u.precipitation == .inch ? 4 : 2) } }
         func c(_ c: Condition) -> ConditionInfo {
             let (title, description) = language.localized(c, provider: report.provider, textLanguage: report.language)
             return ConditionInfo(code: c.code, title: title, description: description, icon: c.icon)
@@ -279,7 +294,8 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
         current = Current(
             time: LocalTime.iso8601(cur.time, in: zone), temperature: t(cur.temperature),
             feelsLike: cur.feelsLike.map(t), temperatureMin: t(cur.temperatureMin), temperatureMax: t(cur.temperatureMax),
-            humidity: cur.humidity.map { Self.round($0, 0) }, pressure: cur.pressure.map { Self.round($0, 0) },
+            humidity: cur.humidity.map { Self.round($0, 0) },
+            pressure: cur.pressure.map { Self.round(u.pressure.convert($0), u.pressure.decimals) },
             windSpeed: w(cur.windSpeed), windDirection: cur.windDirection.map { Self.round($0, 0) },
             windGust: w(cur.windGust), clouds: cur.clouds, visibility: cur.visibility,
             rain: p(cur.rain), snow: p(cur.snow), condition: c(cur.condition),
@@ -296,9 +312,13 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
                 precipitationProbability: $0.precipitationProbability, precipitation: p($0.precipitation),
                 condition: c($0.condition))
         }
+        if let speed = cur.windSpeed {
+            current.windForce = WindUnit.beaufort(speed)
+            current.windForceName = language.beaufortName(WindUnit.beaufort(speed))
+        }
         units = Units(
-            temperature: u.temperatureSymbol, windSpeed: u.windSpeedSymbol, pressure: u.pressureSymbol,
-            precipitation: u.precipitationSymbol)
+            temperature: u.temperature.temperatureSymbol, windSpeed: u.wind.symbol, pressure: u.pressure.symbol,
+            precipitation: u.precipitation.symbol)
         let sun = SkyCalculator.sunTimes(on: cur.time, in: zone, at: report.place.coordinate)
         sky = Sky(
             dawn: iso(sun.dawn), sunrise: iso(cur.sunrise ?? sun.sunrise), solarNoon: LocalTime.iso8601(sun.zenith, in: zone),

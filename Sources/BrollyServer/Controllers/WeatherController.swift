@@ -27,14 +27,14 @@ struct WeatherController: Sendable {
     /// What a weather request asks for.
     struct Asked {
         var place: PlaceQuery
-        var units: UnitSystem
+        var units: UnitChoice
         var language: String
         /// `?model=`: a forecast model by name, or `auto`; nil: the server's setting.
         var model: String?
 
         init(_ request: Request) throws {
             let query = Query(request)
-            units = try query.units()
+            units = try query.unitChoice()
             if let raw = try query.string("model") {
                 do { model = try BrollyConfiguration.checkedModel(raw) } catch let error as BrollyError {
                     throw Problem.badRequest(error.message)
@@ -52,7 +52,8 @@ struct WeatherController: Sendable {
             for: asked.place, language: asked.language, device: context.deviceID, history: history(context), full: false,
             model: asked.model)
         metrics.weatherAnswer(result)
-        return EditedResponse(headers: CacheControl.revalidate, response: NowDocument(result, units: asked.units, language: pack))
+        return EditedResponse(
+            headers: CacheControl.revalidate, response: NowDocument(result, units: asked.units.temperature, language: pack))
     }
 
     /// `GET /api/v1/weather?lat=&lon=[&units=]` or `?place=NAME[&units=]`: the weather contract.
