@@ -212,8 +212,11 @@ class Browser:
         if binary:
             options.binary_location = binary
         for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                    f"--window-size={width},{height}", "--lang=en-US"):
+                    f"--window-size={width},{height}", "--lang=en"):
             options.add_argument(arg)
+        # A language without a region (navigator.language "en"): units follow a region only where a
+        # test sets one (accept_language).
+        options.add_experimental_option("prefs", {"intl.accept_languages": "en"})
         # DevTools events (service worker registrations) are read from the performance log.
         options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
         self.profile = tempfile.mkdtemp(prefix="brolly-chrome-")
@@ -225,6 +228,11 @@ class Browser:
 
     def cdp(self, cmd, params=None):
         return self.driver.execute_cdp_cmd(cmd, params or {})
+
+    def accept_language(self, tag):
+        """The browser's language (navigator.language, Accept-Language) from now on, e.g. en-US."""
+        agent = self.js("return navigator.userAgent")
+        self.cdp("Emulation.setUserAgentOverride", {"userAgent": agent, "acceptLanguage": tag})
 
     def allow_location(self, lat, lon):
         self.cdp("Browser.setPermission", {"permission": {"name": "geolocation"}, "setting": "granted", "origin": self.base})

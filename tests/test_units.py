@@ -57,3 +57,45 @@ def test_the_cli_takes_each_unit_remembers_it_and_defaults_to_the_region(cli, do
     # A bad unit: one line on stderr, a non-zero exit.
     r = cli.run("now", *where, "--wind", "knots")
     assert r.returncode != 0 and len(r.stderr.strip().splitlines()) == 1 and "kn" in r.stderr
+
+
+def test_the_page_has_a_units_panel_that_converts_without_a_call_and_follows_the_region(server, browser_factory, double):
+    from conftest import wait_quiet
+    b = browser_factory(server.url)
+    b.allow_location(*BERLIN)
+    b.open()
+    b.wait_state("ready")
+    wait_quiet(double)
+    # No region (the test browser's "en"): the metric preset.
+    assert b.js("return document.getElementById('wind-text').textContent").split(" ")[1] == "m/s"
+    assert b.js("return document.getElementById('pressure').textContent").endswith(" hPa")
+    fetches, upstream = b.js("return window.brolly.fetchCount"), double.calls()
+    b.js("document.querySelector('[data-testid=unit-panel]').open = true")
+    for testid, value in (("unit-wind", "bft"), ("unit-pressure", "mmhg"), ("unit-precipitation", "in")):
+        b.js(f"const s = document.querySelector('[data-testid={testid}]'); s.value = '{value}'; s.dispatchEvent(new Event('change'))")
+    wind = b.js("return document.getElementById('wind-text').textContent")
+    assert " Bft (" in wind, wind
+    assert b.js("return document.getElementById('pressure').textContent").endswith(" mmHg")
+    assert b.js("return window.brolly.fetchCount") == fetches and double.calls() == upstream
+    b.screenshot("24-units-panel")
+    b.open()
+    b.wait_state("ready")
+    assert b.js("return document.getElementById('pressure').textContent").endswith(" mmHg")  # remembered
+    assert b.attr("unit-wind", "value") in ("bft", None) and b.js("return document.getElementById('unit-wind').value") == "bft"
+    # A reader in the United States, nothing chosen: °F, mph, inHg.
+    us = browser_factory(server.url)
+    us.accept_language("en-US")
+    us.allow_location(*BERLIN)
+    us.open()
+    us.wait_state("ready")
+    assert us.text("temperature").endswith("°F")
+    assert " mph" in us.js("return document.getElementById('wind-text').textContent")
+    assert us.js("return document.getElementById('pressure').textContent").endswith(" inHg")
+    # In Russian: the units' own names.
+    ru = browser_factory(server.url)
+    ru.accept_language("ru-RU")
+    ru.allow_location(*BERLIN)
+    ru.open()
+    ru.wait_state("ready")
+    ru.wait(lambda: "мм рт. ст." in ru.js("return document.getElementById('pressure').textContent"), what="pressure in mmHg, in Russian")
+    assert "м/с" in ru.js("return document.getElementById('wind-text').textContent")

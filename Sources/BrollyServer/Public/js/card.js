@@ -6,7 +6,7 @@ import { $, el, text } from './dom.js';
 import { i18n, t } from './i18n.js';
 import { setIcon } from './icons.js';
 import { state } from './state.js';
-import { amountText, comparedWithYesterday, shortTemp, speedText, tempText } from './units.js';
+import { amountText, comparedWithYesterday, pressureText, shortTemp, speedText, tempText } from './units.js';
 
 export const region = $('weather');
 
@@ -182,7 +182,7 @@ export function render(doc, opts = {}) {
     ? t('fromFallback', `from ${from} (${failed} unavailable)`, { provider: from, failed })
     : t('from', `from ${from}`, { provider: from })));
   text('humidity', typeof c.humidity === 'number' ? `${Math.round(c.humidity)}%` : '—');
-  text('pressure', typeof c.pressure === 'number' ? `${Math.round(c.pressure)} hPa` : '—');
+  text('pressure', typeof c.pressure === 'number' ? pressureText(c.pressure) : '—');
   if (typeof c.windSpeed === 'number') {
     const dir = typeof c.windDirection === 'number' ? c.windDirection : null;
     const i = dir === null ? null : Math.round((((dir % 360) + 360) % 360) / 45) % 8;

@@ -12,7 +12,7 @@ import { initSearch } from './search.js';
 import { state } from './state.js';
 import { isWeatherDocument } from './api.js';
 import { loadLast } from './storage.js';
-import { rememberedUnits, saveUnits } from './units.js';
+import { rememberedMore, rememberedUnits, saveMore, saveUnits } from './units.js';
 import { loadWeather, refresh } from './weather.js';
 
 function setUnits(unit) {
@@ -37,6 +37,11 @@ initHistory();
 
 initMap();
 setUnits(rememberedUnits());
+state.more = rememberedMore();
+for (const [part, id] of [['wind', 'unit-wind'], ['pressure', 'unit-pressure'], ['precipitation', 'unit-precipitation']]) {
+  $(id).value = state.more[part];
+  $(id).addEventListener('change', () => { saveMore({ [part]: $(id).value }); rerender(); });
+}
 const last = loadLast(isWeatherDocument);
 if (last) {
   // A later visit: the last weather at once, marked stale until a new answer arrives.

@@ -2,6 +2,7 @@
 // a unit switch makes no network call).
 export const state = {
   units: 'C',
+  more: null,         // wind, pressure and precipitation units: { wind, pressure, precipitation }
   doc: null,          // the weather shown (metric, as the API sent it)
   restored: false,    // true while `doc` is the copy kept in this browser, not yet refreshed
   target: null,       // { lat, lon, name?, region?, country?, here: bool } the weather is for

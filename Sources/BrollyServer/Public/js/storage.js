@@ -7,6 +7,8 @@ export const KEYS = {
   last: 'brolly.last.v1',
   /** The chosen unit: C, F or K. */
   units: 'brolly.units',
+  /** Wind, pressure and precipitation units, each when chosen: { wind, pressure, precipitation }. */
+  unitChoice: 'brolly.units.more.v1',
   /** The chosen language. */
   language: 'brolly.lang.v1',
   /** The saved places as last read, for offline. */
