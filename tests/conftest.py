@@ -78,6 +78,10 @@ class Double:
         """The query strings of the calls to `path`, oldest first."""
         return http_json(self.url + "/__calls")["queries"].get(path, [])
 
+    def paths(self):
+        """Every path the double was asked for (each once)."""
+        return list(http_json(self.url + "/__calls")["paths"])
+
     def calls(self, path=None):
         c = http_json(self.url + "/__calls")
         return c["total"] if path is None else c["paths"].get(path, 0)
@@ -97,6 +101,7 @@ class Double:
             "BROLLY_GOOGLE_GEOCODING_URL": self.url,
             "BROLLY_OPEN_METEO_PREVIOUS_RUNS_URL": self.url + "/previous-runs",
             "BROLLY_AVIATIONWEATHER_URL": self.url,
+            "BROLLY_RADAR_URL": self.url,
         }
 
     def stop(self):

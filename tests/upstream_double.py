@@ -2,6 +2,7 @@
 """A local stand-in for Brolly's upstreams, in their real wire formats.
 
 Serves, on 127.0.0.1:
+  RainViewer        GET /public/weather-maps.json (13 past frames, 10 min apart), GET /v2/radar/{time}/…png (tiles)
   Open-Meteo        GET /v1/forecast (with minutely_15, past_days), GET /v1/search,
                     GET /v1/air-quality
   OpenWeatherMap    GET /data/2.5/weather, /data/2.5/forecast, /geo/1.0/direct, /geo/1.0/reverse
@@ -71,6 +72,10 @@ STATIONS = [
     ("KLGA", "New York/LaGuardia Arpt, NY, US", 40.779, -73.880),
     ("YSSY", "Sydney Intl Arpt, NS, AU", -33.946, 151.177),
 ]
+
+# A 1×1 PNG, what the radar double's tiles are.
+RADAR_TILE = __import__("base64").b64decode(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==")
 
 STATE = {"faults": [], "calls": {}, "total": 0, "nowcast": {}, "bias": dict(PREVIOUS_RUNS_BIAS), "silent": [], "queries": {}}
 LOCK = threading.Lock()
@@ -146,7 +151,7 @@ def open_meteo_forecast(q):
         "daily": {"time": [d.isoformat() for d in days], "weather_code": [wmo_for(max(0, i)) for i in range(-past, ahead)],
                   "temperature_2m_max": daily_max, "temperature_2m_min": daily_min,
                   "precipitation_sum": [round(0.4 * max(0, i), 1) for i in range(-past, ahead)],
-                  "precipitation_probability_max": [10 * max(0, i) for i in range(-past, ahead)],
+                  "precipitation_probability_max": [min(100, 10 * max(0, i)) for i in range(-past, ahead)],
                   "sunrise": [f"{d.isoformat()}T07:41" for d in days],
                   "sunset": [f"{d.isoformat()}T16:02" for d in days]},
     }
@@ -733,6 +738,20 @@ class Handler(BaseHTTPRequestHandler):
                 self.connection.close()
                 return
         try:
+            if path == "/public/weather-maps.json":
+                # RainViewer's weather-maps API: the past two hours every 10 minutes, tiles here.
+                now = int(time.time()) // 600 * 600
+                past = [{"time": now - 600 * k, "path": f"/v2/radar/{now - 600 * k}"} for k in range(12, -1, -1)]
+                return self.send_json(200, {"version": "2.0", "generated": int(time.time()), "host": "http://" + self.headers.get("Host"),
+                                            "radar": {"past": past, "nowcast": []}, "satellite": {"infrared": []}})
+            if path.startswith("/v2/radar/") and path.endswith(".png"):
+                data = RADAR_TILE
+                self.send_response(200)
+                self.send_header("Content-Type", "image/png")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+                return
             if path == "/v1/forecast":
                 asked = ",".join(q.get("hourly", []) + q.get("daily", []) + q.get("current", [])).split(",")
                 unknown = [n for n in asked if n.startswith("no_such_")]

@@ -35,7 +35,9 @@ struct ServerParts: Sendable {
 func makeRouter(_ p: ServerParts, api: Bool, site: Bool) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     // Metrics and the security headers in one middleware: every layer costs on the hot path.
-    router.add(middleware: MetricsMiddleware(metrics: p.metrics))
+    let policy = SecurityHeaders.policy(
+        radarTileOrigins: SecurityHeaders.radarTileOrigins(radarURL: p.useCases.services.configuration.urls.radar))
+    router.add(middleware: MetricsMiddleware(metrics: p.metrics, policy: policy))
     router.add(middleware: CompressionMiddleware())
     if p.settings.logLevel <= .info { router.add(middleware: LogRequestsMiddleware(.info)) }
     router.add(middleware: ProblemMiddleware(routes: p.routes))
@@ -96,6 +98,7 @@ func makeRouter(_ p: ServerParts, api: Bool, site: Bool) -> Router<AppRequestCon
         HistoryController(useCases: p.useCases).add(to: group)
         AlertsController(useCases: p.useCases).add(to: group)
         AccuracyController(useCases: p.useCases).add(to: group)
+        RadarController(useCases: p.useCases).add(to: group)
         AddressController(useCases: p.useCases).add(to: group)
         NewsController(useCases: p.useCases).add(to: group)
         PushController(useCases: p.useCases, vapid: p.settings.vapid, allowInsecure: p.settings.pushAllowInsecure).add(to: group)

@@ -26,6 +26,8 @@ public struct Services: Sendable {
     public let accuracy: AccuracyService
     /// Open-Meteo queries Brolly's cache cannot answer, passed upstream once (the compatible API).
     public let openMeteoPassthrough: OpenMeteoPassthrough?
+    /// The rain radar's frames (RainViewer's weather-maps API).
+    public let radar: RadarService?
     /// The one-time IP location lookup (used by the CLI when it has no place at all).
     public let ipLocator: IPLocator
     /// Saved places, history and devices.
@@ -74,8 +76,9 @@ public struct Services: Sendable {
         configuration: BrollyConfiguration, weather: WeatherService, search: PlaceSearch, namer: PlaceNamer,
         addresses: AddressService, news: NewsService, airQuality: AirQualityService, alerts: AlertService,
         accuracy: AccuracyService, ipLocator: IPLocator, store: any DataStore, guards: UpstreamGuards = UpstreamGuards(),
-        openMeteoPassthrough: OpenMeteoPassthrough? = nil
+        openMeteoPassthrough: OpenMeteoPassthrough? = nil, radar: RadarService? = nil
     ) {
+        self.radar = radar
         self.accuracy = accuracy
         self.openMeteoPassthrough = openMeteoPassthrough
         self.alerts = alerts
@@ -171,7 +174,9 @@ public struct Services: Sendable {
             store: store, guards: guards,
             openMeteoPassthrough: OpenMeteoPassthrough(
                 network: standard, baseURL: c.urls.openMeteo, cache: cache, keepsEntriesInMemory: options.keepsEntriesInMemory,
-                now: options.now))
+                now: options.now),
+            radar: RadarService(
+                network: network(timeout: min(c.timeout, 5), retry: .none), baseURL: c.urls.radar, cache: cache, now: options.now))
     }
 
     /// The configured weather provider on `network`.

@@ -28,6 +28,9 @@ struct Forecast: AsyncParsableCommand {
     @Option(name: .long, help: "Show the next N hours, slot by slot (1–384; implies --hourly).")
     var hours: Int?
 
+    @Flag(name: .long, help: "Also chart the next 48 hours: temperature and precipitation, in 80 columns.")
+    var chart = false
+
     func validate() throws {
         if !(1...16).contains(days) { throw ValidationError("--days must be between 1 and 16") }
         if let hours, !(1...384).contains(hours) { throw ValidationError("--hours must be between 1 and 384") }
@@ -46,7 +49,10 @@ struct Forecast: AsyncParsableCommand {
                 report.report.hours = hourCount.map { result.report.upcomingHours($0) } ?? []
                 try Terminal.printJSON(WeatherDocument(report, units: choice))
             } else {
-                print(Terminal.renderer(choice.temperature, choice: choice).forecast(result, days: days, hours: hourCount))
+                var renderer = Terminal.renderer(choice.temperature, choice: choice)
+                renderer.language = output.language
+                print(renderer.forecast(result, days: days, hours: hourCount))
+                if chart { print("\n" + renderer.chart(result)) }
             }
         }
     }

@@ -23,6 +23,8 @@ public enum Upstream: String, Sendable, CaseIterable, Hashable {
     case cap
     /// The Aviation Weather Center's METAR observations (measured weather nearby).
     case aviationWeather = "aviationweather"
+    /// The rain radar's frame list (RainViewer's weather-maps API): one call every 5 minutes for all.
+    case radar
 
     /// The upstream a request for `provider` (the label providers give `NetworkService.get`) goes to.
     public init?(providerLabel label: String) {
@@ -40,6 +42,7 @@ public enum Upstream: String, Sendable, CaseIterable, Hashable {
         case "MeteoAlarm": self = .meteoAlarm
         case "CAP feed": self = .cap
         case "Aviation Weather Center": self = .aviationWeather
+        case "Radar": self = .radar
         default: return nil
         }
     }
@@ -75,6 +78,8 @@ public enum Upstream: String, Sendable, CaseIterable, Hashable {
         case .openMeteoPreviousRuns: Budget([.init(30, per: 60), .init(300, per: 3_600), .init(1_000, per: 86_400)])
         // The AWC asks for at most 100 requests a minute from one address.
         case .aviationWeather: Budget([.init(60, per: 60), .init(1_000, per: 3_600)])
+        // The frame list is cached 5 minutes for every client: a dozen calls an hour are plenty.
+        case .radar: Budget([.init(10, per: 60), .init(100, per: 3_600)])
         }
     }
 }

@@ -16,6 +16,8 @@ public struct UpstreamURLs: Sendable, Hashable {
     public var meteoAlarm: URL = URL(string: "https://feeds.meteoalarm.org")!
     public var openMeteoPreviousRuns: URL = URL(string: "https://previous-runs-api.open-meteo.com")!
     public var aviationWeather: URL = URL(string: "https://aviationweather.gov")!
+    /// A server speaking RainViewer's public weather-maps API (RainViewer, or a self-hosted LibreWXR).
+    public var radar: URL = URL(string: "https://api.rainviewer.com")!
 
     public init(
         openMeteo: URL = URL(string: "https://api.open-meteo.com")!,
@@ -66,6 +68,7 @@ public struct UpstreamURLs: Sendable, Hashable {
         try read("BROLLY_METEOALARM_URL", into: \.meteoAlarm)
         try read("BROLLY_OPEN_METEO_PREVIOUS_RUNS_URL", into: \.openMeteoPreviousRuns)
         try read("BROLLY_AVIATIONWEATHER_URL", into: \.aviationWeather)
+        try read("BROLLY_RADAR_URL", into: \.radar)
         return urls
     }
 }

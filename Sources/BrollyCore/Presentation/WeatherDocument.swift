@@ -77,6 +77,8 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
         public var temperature: Double
         public var precipitationProbability: Double?
         public var precipitation: Double?
+        /// In the document's wind unit.
+        public var windSpeed: Double?
         public var condition: ConditionInfo
     }
     public struct Units: Codable, Sendable, Hashable {
@@ -118,6 +120,9 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
         public var model: String?
         /// Why that model, for people: "ECMWF IFS — the most accurate here over the last 30 days".
         public var modelNote: String?
+        /// How many days ahead the provider forecasts here (Open-Meteo 16, OpenWeatherMap's free
+        /// answers 5 or 6): `days` has that many.
+        public var days: Int?
     }
     /// The next two hours' precipitation (Open-Meteo's 15-minute slots).
     public struct Nowcast: Codable, Sendable, Hashable {
@@ -300,7 +305,7 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
             windGust: w(cur.windGust), clouds: cur.clouds, visibility: cur.visibility,
             rain: p(cur.rain), snow: p(cur.snow), condition: c(cur.condition),
             sunrise: iso(cur.sunrise), sunset: iso(cur.sunset), temperatureYesterday: cur.temperatureYesterday.map(t))
-        days = report.days.prefix(7).map {
+        days = report.days.map {
             Day(
                 date: $0.date, temperatureMin: t($0.temperatureMin), temperatureMax: t($0.temperatureMax),
                 precipitation: p($0.precipitation), precipitationProbability: $0.precipitationProbability,
@@ -309,7 +314,7 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
         hours = report.hoursFromNow.prefix(48).map {
             Hour(
                 time: LocalTime.iso8601($0.time, in: zone), temperature: t($0.temperature),
-                precipitationProbability: $0.precipitationProbability, precipitation: p($0.precipitation),
+                precipitationProbability: $0.precipitationProbability, precipitation: p($0.precipitation), windSpeed: w($0.windSpeed),
                 condition: c($0.condition))
         }
         if let speed = cur.windSpeed {
@@ -330,6 +335,7 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
         source = Source(
             provider: report.provider.rawValue, fetchedAt: LocalTime.iso8601(report.fetchedAt, in: TimeZone(secondsFromGMT: 0)!),
             stale: stale)
+        source.days = report.days.count
         if let model = report.model {
             source.model = model
             let name = Self.modelNames[model] ?? model

@@ -52,8 +52,8 @@ public struct OpenMeteoProvider: WeatherProvider {
 
     static let minutelyFields = ["precipitation", "snowfall"]
 
-    /// The forecast URL: metric units, local time zone, 8 days (today and a week: Dark Sky's daily
-    /// block and its `extend=hourly` 168 hours; Brolly's own document shows 7), yesterday (`past_days=1`) for
+    /// The forecast URL: metric units, local time zone, 16 days (the hours of the first eight are
+    /// kept: Dark Sky's `extend=hourly` 168), yesterday (`past_days=1`) for
     /// "warmer than yesterday", and the next two hours in 15-minute slots (`minutely_15`, from the
     /// slot under way) for the next hour's rain — all in the same call.
     public func forecastURL(for c: Coordinate, model: String? = nil) -> URL {
@@ -67,7 +67,7 @@ public struct OpenMeteoProvider: WeatherProvider {
                 ("daily", Self.dailyFields.joined(separator: ",")),
                 ("minutely_15", Self.minutelyFields.joined(separator: ",")),
                 ("past_minutely_15", "1"), ("forecast_minutely_15", "9"),
-                ("timezone", "auto"), ("forecast_days", "8"), ("past_days", "1"), ("temperature_unit", "celsius"),
+                ("timezone", "auto"), ("forecast_days", "16"), ("past_days", "1"), ("temperature_unit", "celsius"),
                 ("wind_speed_unit", "ms"), ("precipitation_unit", "mm"),
             ])
     }
@@ -280,12 +280,17 @@ public struct OpenMeteoProvider: WeatherProvider {
         let today = LocalTime.dateString(current.time, in: decoded.timeZone)
         current.temperatureYesterday = temperature(atOrJustBefore: current.time.addingTimeInterval(-86_400), in: decoded.hours)
         let nowcast = decoded.minutely.filter { $0.end > current.time }.prefix(9)
+        // Hours for eight days (48 bytes each for every place in memory); the days for all sixteen.
+        let lastHourDay = LocalTime.dateString(current.time.addingTimeInterval(8 * 86_400), in: decoded.timeZone)
         var report = WeatherReport(
             place: place, current: current,
             days: decoded.days.filter { $0.date >= today },
             // Every hour of the eight days from today's midnight (for the compatible APIs: Dark Sky's
-            // `extend=hourly`, Open-Meteo's own `hourly`); 48 bytes each (see HourForecast).
-            hours: decoded.hours.filter { LocalTime.dateString($0.time, in: decoded.timeZone) >= today },
+            // `extend=hourly`, Open-Meteo's own `hourly`; the charts); 48 bytes each (see HourForecast).
+            hours: decoded.hours.filter {
+                let day = LocalTime.dateString($0.time, in: decoded.timeZone)
+                return day >= today && day < lastHourDay
+            },
             provider: .openMeteo, fetchedAt: fetchedAt, nowcast: nowcast.isEmpty ? nil : Array(nowcast))
         report.elevation = decoded.elevation
         return report

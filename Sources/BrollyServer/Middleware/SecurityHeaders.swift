@@ -1,16 +1,30 @@
+import Foundation
 import HTTPTypes
 import Hummingbird
 
 /// Headers every response carries: no sniffing, no framing, and a content security policy that
-/// allows our own scripts and OpenStreetMap tiles only. Added by `MetricsMiddleware`, the
-/// outermost layer, so error responses carry them too.
+/// allows our own scripts, OpenStreetMap's tiles and the rain radar's tile host only. Added by
+/// `MetricsMiddleware`, the outermost layer, so error responses carry them too.
 enum SecurityHeaders {
     static let nosniff = HTTPField.Name("X-Content-Type-Options")!
     static let referrerPolicy = HTTPField.Name("Referrer-Policy")!
-    static let policy =
-        "default-src 'self'; img-src 'self' data: https://*.tile.openstreetmap.org; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'"
 
-    static func add(to response: inout Response) {
+    /// The policy, with the radar's tile origins (`radarTileOrigins`) among the images allowed.
+    static func policy(radarTileOrigins: [String]) -> String {
+        let images = (["'self'", "data:", "https://*.tile.openstreetmap.org"] + radarTileOrigins).joined(separator: " ")
+        return
+            "default-src 'self'; img-src \(images); style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'"
+    }
+
+    /// Where the radar's tiles come from for a weather-maps server: RainViewer's API names its tile
+    /// cache; another server (a self-hosted LibreWXR) serves its own tiles.
+    static func radarTileOrigins(radarURL: URL) -> [String] {
+        guard let scheme = radarURL.scheme, let host = radarURL.host else { return [] }
+        if host == "api.rainviewer.com" { return ["https://tilecache.rainviewer.com"] }
+        return ["\(scheme)://\(host)" + (radarURL.port.map { ":\($0)" } ?? "")]
+    }
+
+    static func add(to response: inout Response, policy: String) {
         response.headers[nosniff] = "nosniff"
         response.headers[referrerPolicy] = "same-origin"
         if response.headers[.contentType]?.hasPrefix("text/html") == true, response.headers[.contentSecurityPolicy] == nil {

@@ -125,7 +125,10 @@ function hourItem(h, index) {
 function dayItem(d, index, isSnapshot, week) {
   const date = new Date(`${d.date}T12:00:00Z`);
   // A history snapshot's first day is the day of the lookup, not today.
-  const name = el('span', { className: 'dname', title: d.date, text: index === 0 && !isSnapshot ? t('today', 'Today') : t('weekdays', WEEKDAYS)[date.getUTCDay()] || d.date });
+  const weekday = t('weekdays', WEEKDAYS)[date.getUTCDay()] || d.date;
+  // Past a week the same weekday comes again: its date too.
+  const label = index === 0 && !isSnapshot ? t('today', 'Today') : index >= 7 ? `${weekday} ${date.getUTCDate()}` : weekday;
+  const name = el('span', { className: 'dname', title: d.date, text: label });
   const icon = el('span', { className: 'mini' });
   setIcon(icon, d.condition.icon, d.condition.description);
   const range = el('span', { className: 'drange' }, el('span', { className: 'dlow', text: shortTemp(d.temperatureMin) }), ` / ${shortTemp(d.temperatureMax)}`);
@@ -136,8 +139,15 @@ function dayItem(d, index, isSnapshot, week) {
   } });
   const bar = el('span', { className: 'rangebar', ariaHidden: 'true' }, fill);
   const chance = typeof d.precipitationProbability === 'number' ? `💧${Math.round(d.precipitationProbability)}%` : '';
-  return el('li', {}, name, icon, el('span', { className: 'ddesc', text: d.condition.description }),
+  const li = el('li', {}, name, icon, el('span', { className: 'ddesc', text: d.condition.description }),
     el('span', { className: 'dchance', title: t('chanceOfRain', 'Chance of rain'), text: chance }), bar, range);
+  if (index >= 7) {
+    // The second week: forecasts this far ahead are less certain, and the page says so.
+    li.classList.add('later');
+    li.title = t('lessCertain', 'Less certain this far ahead');
+    li.append(el('span', { className: 'visually-hidden', text: ` (${t('lessCertain', 'Less certain this far ahead')})` }));
+  }
+  return li;
 }
 
 /** Shows a weather document in the current units. */
@@ -206,7 +216,8 @@ export function render(doc, opts = {}) {
   text('twilight', sky && sky.dawn && sky.dusk ? `${clock(sky.dawn)} – ${clock(sky.dusk)}` : '—');
   text('moon', sky ? `${sky.moon.symbol} ${sky.moon.phase}, ${Math.round(sky.moon.illumination * 100)}% lit` : '—');
   $('hours').replaceChildren(...doc.hours.slice(0, 24).map(hourItem));
-  const shownDays = doc.days.slice(0, 7);
+  // Two weeks: the second marked as less certain.
+  const shownDays = doc.days.slice(0, 14);
   const week = { min: Math.min(...shownDays.map((d) => d.temperatureMin)), max: Math.max(...shownDays.map((d) => d.temperatureMax)) };
   $('days').replaceChildren(...shownDays.map((d, i) => dayItem(d, i, Boolean(opts.historyNote), week)));
   updateAge();

@@ -36,6 +36,9 @@ initPlaces();
 initHistory();
 
 initMap();
+// The radar's and the chart's code run after the card (the radar only matters once the map is there).
+import('./radar.js').then((m) => m.initRadar());
+document.addEventListener('brolly:rendered', () => import('./chart.js').then((m) => m.renderChart(state.viewing ? state.viewing.weather : state.doc)));
 setUnits(rememberedUnits());
 state.more = rememberedMore();
 for (const [part, id] of [['wind', 'unit-wind'], ['pressure', 'unit-pressure'], ['precipitation', 'unit-precipitation']]) {

@@ -54,6 +54,7 @@ function createMap() {
   if (pendingMarker && mapEl.dataset.marker === 'shown') setMarker(pendingMarker[0], pendingMarker[1]);
   sync();
   mapEl.dataset.ready = 'true';
+  document.dispatchEvent(new CustomEvent('brolly:map'));
 }
 
 let pendingMarker = null;

@@ -9,6 +9,8 @@ export const KEYS = {
   units: 'brolly.units',
   /** Wind, pressure and precipitation units, each when chosen: { wind, pressure, precipitation }. */
   unitChoice: 'brolly.units.more.v1',
+  /** Whether the rain radar is shown on the map. */
+  radar: 'brolly.radar.v1',
   /** The chosen language. */
   language: 'brolly.lang.v1',
   /** The saved places as last read, for offline. */

@@ -65,6 +65,17 @@ export const shortTemp = (c) => state.units === 'K' ? `${whole(temp(c))}` : `${w
 const fixed = (v, digits) => v.toLocaleString(i18n.code, { minimumFractionDigits: digits, maximumFractionDigits: digits });
 const more = () => state.more || rememberedMore();
 const unitName = (token, fallback) => t(`u_${token}`, fallback);
+/** A temperature in the shown unit, as a number (charts). */
+export const tempValue = (c) => temp(c);
+/** A wind speed as a short label in the chosen unit: "4", "15", "3" (Beaufort), and the unit's name. */
+export function windShort(ms) {
+  const wind = more().wind;
+  const value = wind === 'bft' ? beaufort(ms) : Math.round(ms * WIND[wind]);
+  return { value, unit: unitName(wind, { ms: 'm/s', kmh: 'km/h', mph: 'mph', kn: 'kn', bft: 'Bft' }[wind]) };
+}
+/** An amount as a number in the chosen unit. */
+export const amountValue = (mm) => more().precipitation === 'in' ? mm / 25.4 : mm;
+
 /** "4.2 m/s", "15 km/h", "3 Bft (gentle breeze)". */
 export function speedText(ms) {
   const wind = more().wind;

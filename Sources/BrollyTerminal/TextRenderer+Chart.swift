@@ -1,0 +1,70 @@
+import BrollyCore
+import Foundation
+
+extension TextRenderer {
+    static let eighths = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
+
+    /// Rows of a bar chart of `values` (one column each) from `low` to `high`, `rows` high, top row
+    /// first, drawn with eighth blocks; a column with no value stays blank.
+    static func bars(_ values: [Double?], low: Double, high: Double, rows: Int) -> [String] {
+        let span = max(high - low, .ulpOfOne)
+        return (0..<rows).reversed().map { row in
+            String(
+                values.map { value -> Character in
+                    guard let value else { return " " }
+                    let fill = (value - low) / span * Double(rows) - Double(row)
+                    if fill >= 1 { return "█" }
+                    if fill <= 0 { return row == 0 && value > low ? "▁" : " " }
+                    return Character(eighths[min(7, max(0, Int(fill * 8)))])
+                })
+        }
+    }
+
+    /// `brolly forecast --chart`: the next `count` hours (48) as a temperature chart (6 rows) over
+    /// a precipitation chart (3 rows), one column an hour, the hours marked every 6, within 80
+    /// columns; in the renderer's units and language.
+    public func chart(_ result: WeatherResult, hours count: Int = 48) -> String {
+        let r = result.report, zone = r.place.timeZone
+        let hours = Array(r.hoursFromNow.prefix(min(count, 72)))
+        guard !hours.isEmpty else { return "" }
+        let l = language
+        let temps = hours.map { units.temperature($0.temperature) }
+        let low = temps.min()!.rounded(.down), high = temps.max()!.rounded(.up)
+        let amounts = hours.map { h in h.precipitation.map { choice.precipitation.convert($0) } }
+        let wettest = max(amounts.compactMap { $0 }.max() ?? 0, choice.precipitation == .inch ? 0.04 : 1)
+        let labelWidth = 8
+        func label(_ s: String) -> String {
+            s.count >= labelWidth ? String(s.prefix(labelWidth)) : s + String(repeating: " ", count: labelWidth - s.count)
+        }
+        let symbol = units == .standard ? " K" : units.temperatureSymbol
+        var lines = [bold(l.text("chartTitle", ["hours": String(hours.count)]))]
+        let tempRows = Self.bars(temps, low: low, high: high, rows: 6)
+        for (i, row) in tempRows.enumerated() {
+            let side = i == 0 ? "\(Int(high))\(symbol)" : i == tempRows.count - 1 ? "\(Int(low))\(symbol)" : ""
+            lines.append(label(side) + paint(row, "33"))
+        }
+        let unit = l.text("unit_" + choice.precipitation.rawValue)
+        let rainRows = Self.bars(amounts, low: 0, high: wettest, rows: 3)
+        for (i, row) in rainRows.enumerated() {
+            let side =
+                i == 0 ? l.number(String(format: choice.precipitation == .inch ? "%.2f" : "%.1f", wettest)) + " " + unit : i == 2 ? "0" : ""
+            lines.append(label(side) + paint(row, "34"))
+        }
+        // The hours every 6, under their column.
+        var axis = Array(repeating: Character(" "), count: hours.count + 2)
+        for (i, h) in hours.enumerated() where Calendar.gregorian(in: zone).component(.hour, from: h.time) % 6 == 0 {
+            for (k, ch) in LocalTime.clock(h.time, in: zone).prefix(2).enumerated() where i + k < axis.count { axis[i + k] = ch }
+        }
+        lines.append(label("") + String(axis))
+        lines.append(dim(l.text("chartKey", ["unit": unit])))
+        return lines.map { Self.fit($0, width: width) }.joined(separator: "\n")
+    }
+}
+
+extension Calendar {
+    static func gregorian(in zone: TimeZone) -> Calendar {
+        var c = Calendar(identifier: .gregorian)
+        c.timeZone = zone
+        return c
+    }
+}
