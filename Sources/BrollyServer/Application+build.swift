@@ -110,10 +110,10 @@ func makeRouter(_ p: ServerParts, api: Bool, site: Bool) -> Router<AppRequestCon
                 .add(middleware: ClientMiddleware(limits: p.limits, trustedProxies: p.settings.trustedProxies, setsAllowance: true))
                 .add(middleware: CompatibleAPIMiddleware(api: api, keys: p.settings.apiKeys, limits: p.limits, metrics: p.metrics))
         }
-        DarkSkyController(documents: documents, metrics: p.metrics, useCases: p.useCases).add(to: compatible("/forecast", .darkSky))
-        OpenMeteoController(documents: documents, metrics: p.metrics, useCases: p.useCases).add(to: compatible("/v1", .openMeteo))
-        OpenWeatherMapController(documents: documents, metrics: p.metrics, useCases: p.useCases)
-            .add(to: compatible("/data/2.5", .openWeatherMap))
+        func answers() -> CompatibleAnswers { CompatibleAnswers(documents: documents, metrics: p.metrics, useCases: p.useCases) }
+        DarkSkyController(answers: answers()).add(to: compatible("/forecast", .darkSky))
+        OpenMeteoController(answers: answers()).add(to: compatible("/v1", .openMeteo))
+        OpenWeatherMapController(answers: answers()).add(to: compatible("/data/2.5", .openWeatherMap))
     }
     return router
 }

@@ -38,9 +38,15 @@ import Testing
     }
 
     @Test func hoursAreCompactAndRoundTripTheirMissingValues() throws {
-        #expect(MemoryLayout<HourForecast>.stride == 48)
+        #expect(MemoryLayout<HourForecast>.stride == 32)
         #expect(MemoryLayout<Condition>.stride == 8)
         let hour = HourForecast(time: Date(timeIntervalSince1970: 0), temperature: 1.5, precipitation: 0, condition: Conditions.wmo(3))
+        // Values come back as given (a thousandth), not as their 32-bit neighbours.
+        let precise = HourForecast(
+            time: Date(timeIntervalSince1970: 1_795_608_000), temperature: -12.3, precipitationProbability: 55, precipitation: 0.25,
+            windSpeed: 4.17, condition: Conditions.wmo(61))
+        #expect(precise.temperature == -12.3 && precise.precipitation == 0.25 && precise.windSpeed == 4.17)
+        #expect(precise.time == Date(timeIntervalSince1970: 1_795_608_000) && precise.precipitationProbability == 55)
         let data = try JSONEncoder().encode(hour)
         let text = String(decoding: data, as: UTF8.self)
         #expect(!text.contains("precipitationProbability") && text.contains("\"precipitation\":0"))

@@ -198,40 +198,53 @@ public struct CurrentConditions: Codable, Sendable, Hashable {
 
 /// One forecast slot (hourly for Open-Meteo, 3-hourly for OpenWeatherMap), metric.
 ///
-/// Kept compact (48 bytes: a missing value is stored as NaN, the condition is shared) because a
-/// week of hours is held for every place in the memory cache.
+/// Kept compact (32 bytes) because eight days of hours are held for every place in the memory
+/// cache: the time as whole seconds since 1970, the values as 32-bit floats read back to a
+/// thousandth (providers give one or two decimals), a missing value as NaN, the condition shared.
 public struct HourForecast: Codable, Sendable, Hashable {
-    public var time: Date
-    public var temperature: Double
-    private var probability: Double
-    private var amount: Double
-    private var wind: Double
+    private var seconds: UInt32
+    private var celsius: Float
+    private var probability: Float
+    private var amount: Float
+    private var wind: Float
     public var condition: Condition
 
+    /// A stored value as it was given (to a thousandth).
+    private static func read(_ f: Float) -> Double? { f.isNaN ? nil : (Double(f) * 1000).rounded() / 1000 }
+    private static func store(_ d: Double?) -> Float { d.map { Float($0) } ?? .nan }
+
+    public var time: Date {
+        get { Date(timeIntervalSince1970: TimeInterval(seconds)) }
+        set { seconds = UInt32(clamping: Int64(newValue.timeIntervalSince1970.rounded())) }
+    }
+    public var temperature: Double {
+        get { Self.read(celsius) ?? 0 }
+        set { celsius = Float(newValue) }
+    }
     /// Probability of precipitation, %.
     public var precipitationProbability: Double? {
-        get { probability.isNaN ? nil : probability }
-        set { probability = newValue ?? .nan }
+        get { Self.read(probability) }
+        set { probability = Self.store(newValue) }
     }
     /// Precipitation in the slot, mm.
     public var precipitation: Double? {
-        get { amount.isNaN ? nil : amount }
-        set { amount = newValue ?? .nan }
+        get { Self.read(amount) }
+        set { amount = Self.store(newValue) }
     }
     public var windSpeed: Double? {
-        get { wind.isNaN ? nil : wind }
-        set { wind = newValue ?? .nan }
+        get { Self.read(wind) }
+        set { wind = Self.store(newValue) }
     }
 
     public init(
         time: Date, temperature: Double, precipitationProbability: Double? = nil,
         precipitation: Double? = nil, windSpeed: Double? = nil, condition: Condition
     ) {
-        self.time = time
-        self.temperature = temperature
-        self.probability = precipitationProbability ?? .nan
-        self.amount = precipitation ?? .nan
-        self.wind = windSpeed ?? .nan
+        self.seconds = UInt32(clamping: Int64(time.timeIntervalSince1970.rounded()))
+        self.celsius = Float(temperature)
+        self.probability = Self.store(precipitationProbability)
+        self.amount = Self.store(precipitation)
+        self.wind = Self.store(windSpeed)
         self.condition = condition
     }
 

@@ -280,13 +280,13 @@ public struct OpenMeteoProvider: WeatherProvider {
         let today = LocalTime.dateString(current.time, in: decoded.timeZone)
         current.temperatureYesterday = temperature(atOrJustBefore: current.time.addingTimeInterval(-86_400), in: decoded.hours)
         let nowcast = decoded.minutely.filter { $0.end > current.time }.prefix(9)
-        // Hours for eight days (48 bytes each for every place in memory); the days for all sixteen.
+        // Hours for eight days (32 bytes each for every place in memory); the days for all sixteen.
         let lastHourDay = LocalTime.dateString(current.time.addingTimeInterval(8 * 86_400), in: decoded.timeZone)
         var report = WeatherReport(
             place: place, current: current,
             days: decoded.days.filter { $0.date >= today },
             // Every hour of the eight days from today's midnight (for the compatible APIs: Dark Sky's
-            // `extend=hourly`, Open-Meteo's own `hourly`; the charts); 48 bytes each (see HourForecast).
+            // `extend=hourly`, Open-Meteo's own `hourly`; the charts); 32 bytes each (see HourForecast).
             hours: decoded.hours.filter {
                 let day = LocalTime.dateString($0.time, in: decoded.timeZone)
                 return day >= today && day < lastHourDay

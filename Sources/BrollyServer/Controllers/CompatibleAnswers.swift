@@ -3,10 +3,11 @@ import BrollyUseCases
 import Foundation
 import Hummingbird
 
-/// The compatible APIs' hot path: each request's answer (by its path and query) while the weather
-/// it was made from is fresh, for a minute at most (`currently` and the minutes move on), when it
-/// was complete — a repeat is answered without resolving, looking up or encoding again. Bounded
-/// (256 answers a surface: a week of Dark Sky hours is about 60 kB).
+/// What the compatible APIs' controllers share: the weather (through the same documents as
+/// Brolly's own API, counted in the metrics) and the hot path — each request's answer (by its path
+/// and query) while the weather it was made from is fresh, for a minute at most (`currently` and
+/// the minutes move on), when it was complete; a repeat is answered without resolving, looking up
+/// or encoding again. Bounded (256 answers a surface: a week of Dark Sky hours is about 60 kB).
 struct CompatibleAnswers: Sendable {
     struct Answer: Sendable {
         let body: EncodedJSON
@@ -15,8 +16,30 @@ struct CompatibleAnswers: Sendable {
 
     let answers = MemoryCache<Answer>(capacity: 256)
     let freshFor: TimeInterval
+    let documents: WeatherDocuments<EncodedJSON>
+    let metrics: ServerMetrics
+    let useCases: UseCases
 
-    init(useCases: UseCases) { freshFor = useCases.services.weather.policy.freshFor }
+    init(documents: WeatherDocuments<EncodedJSON>, metrics: ServerMetrics, useCases: UseCases) {
+        self.documents = documents
+        self.metrics = metrics
+        self.useCases = useCases
+        freshFor = useCases.services.weather.policy.freshFor
+    }
+
+    /// The remembered answer to `request`, counted as a cached weather answer.
+    func remembered(_ request: Request) -> Response? {
+        guard let response = answer(request) else { return nil }
+        metrics.weatherAnswerFromCache()
+        return response
+    }
+
+    /// The weather for `place` (with air quality when `full`), counted.
+    func weather(for place: PlaceQuery, language: String, full: Bool, model: String? = nil) async throws -> (WeatherResult, LanguagePack) {
+        let (result, pack) = try await documents.weather(for: place, language: language, device: "", history: nil, full: full, model: model)
+        metrics.weatherAnswer(result)
+        return (result, pack)
+    }
 
     /// The key of a request.
     static func key(_ request: Request) -> String { request.uri.path + "?" + (request.uri.query ?? "") }

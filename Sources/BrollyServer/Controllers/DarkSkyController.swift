@@ -8,17 +8,7 @@ import Hummingbird
 /// (`{"detail": …}` for a bad request, `{"message": …}` otherwise), not as problem+json, because
 /// that is what its clients read. Any key is accepted (a household's own server).
 struct DarkSkyController: Sendable {
-    let documents: WeatherDocuments<EncodedJSON>
-    let metrics: ServerMetrics
-    let useCases: UseCases
     let answers: CompatibleAnswers
-
-    init(documents: WeatherDocuments<EncodedJSON>, metrics: ServerMetrics, useCases: UseCases) {
-        self.documents = documents
-        self.metrics = metrics
-        self.useCases = useCases
-        answers = CompatibleAnswers(useCases: useCases)
-    }
 
     /// Under `/forecast` (the API's router, with the client allowance and ETags set by the group).
     func add(to group: RouterGroup<AppRequestContext>) {
@@ -95,15 +85,10 @@ struct DarkSkyController: Sendable {
     }
 
     @Sendable func forecast(_ request: Request, context: AppRequestContext) async throws -> Response {
-        if let remembered = answers.answer(request) {
-            metrics.weatherAnswerFromCache()
-            return remembered
-        }
+        if let remembered = answers.remembered(request) { return remembered }
         do {
             let asked = try Asked(request, location: context.parameters.get("location") ?? "")
-            let (result, pack) = try await documents.weather(
-                for: .coordinate(asked.coordinate), language: asked.language, device: "", history: nil, full: true)
-            metrics.weatherAnswer(result)
+            let (result, pack) = try await answers.weather(for: .coordinate(asked.coordinate), language: asked.language, full: true)
             let units = asked.units ?? .auto(countryCode: result.report.place.countryCode)
             if let time = asked.time {
                 let zone = result.report.place.timeZone

@@ -8,17 +8,7 @@ import Hummingbird
 /// upstream Open-Meteo once per normalized query (`OpenMeteoPassthrough`). Errors in Open-Meteo's
 /// shape: `{"error": true, "reason": …}`.
 struct OpenMeteoController: Sendable {
-    let documents: WeatherDocuments<EncodedJSON>
-    let metrics: ServerMetrics
-    let useCases: UseCases
     let answers: CompatibleAnswers
-
-    init(documents: WeatherDocuments<EncodedJSON>, metrics: ServerMetrics, useCases: UseCases) {
-        self.documents = documents
-        self.metrics = metrics
-        self.useCases = useCases
-        answers = CompatibleAnswers(useCases: useCases)
-    }
 
     /// Under `/v1`.
     func add(to group: RouterGroup<AppRequestContext>) {
@@ -26,22 +16,18 @@ struct OpenMeteoController: Sendable {
     }
 
     @Sendable func forecast(_ request: Request, context: AppRequestContext) async throws -> Response {
-        if let remembered = answers.answer(request) {
-            metrics.weatherAnswerFromCache()
-            return remembered
-        }
+        if let remembered = answers.remembered(request) { return remembered }
         let api = CompatibleAPI.openMeteo
         do {
             let query = try OpenMeteoQuery(request.uri.queryParameters.map { (String($0.key), String($0.value)) })
             let model = query.model
             if query.isAnsweredFromCache, model.map(OpenMeteoProvider.knownModels.contains) ?? true {
-                let (result, _) = try await documents.weather(
-                    for: .coordinate(Coordinate(latitude: query.latitude, longitude: query.longitude)), language: "en", device: "",
-                    history: nil, full: false, model: model)
-                metrics.weatherAnswer(result)
+                let (result, _) = try await answers.weather(
+                    for: .coordinate(Coordinate(latitude: query.latitude, longitude: query.longitude)), language: "en", full: false,
+                    model: model)
                 return try answers.answer(request, document: OpenMeteoFormat.document(query, result: result), from: result)
             }
-            guard let passthrough = useCases.services.openMeteoPassthrough else {
+            guard let passthrough = answers.useCases.services.openMeteoPassthrough else {
                 return api.error(.badRequest, "This server answers only the variables it keeps")
             }
             let (body, _) = try await passthrough.answer(query)

@@ -7,15 +7,7 @@ import Hummingbird
 /// 5-day/3-hour forecast, from Brolly's cached weather, in OpenWeatherMap's shapes and condition
 /// ids. Errors in its shape: `{"cod": 400, "message": …}`.
 struct OpenWeatherMapController: Sendable {
-    let documents: WeatherDocuments<EncodedJSON>
-    let metrics: ServerMetrics
     let answers: CompatibleAnswers
-
-    init(documents: WeatherDocuments<EncodedJSON>, metrics: ServerMetrics, useCases: UseCases) {
-        self.documents = documents
-        self.metrics = metrics
-        answers = CompatibleAnswers(useCases: useCases)
-    }
 
     /// Under `/data/2.5`.
     func add(to group: RouterGroup<AppRequestContext>) {
@@ -85,16 +77,11 @@ struct OpenWeatherMapController: Sendable {
     func answer(
         _ request: Request, _ make: @Sendable (Asked, WeatherResult, LanguagePack) -> some Encodable
     ) async throws -> Response {
-        if let remembered = answers.answer(request) {
-            metrics.weatherAnswerFromCache()
-            return remembered
-        }
+        if let remembered = answers.remembered(request) { return remembered }
         let api = CompatibleAPI.openWeatherMap
         do {
             let asked = try Asked(request)
-            let (result, pack) = try await documents.weather(
-                for: asked.place, language: asked.language, device: "", history: nil, full: false)
-            metrics.weatherAnswer(result)
+            let (result, pack) = try await answers.weather(for: asked.place, language: asked.language, full: false)
             return try answers.answer(request, document: make(asked, result, pack), from: result)
         } catch let refusal as Refusal {
             return api.error(.badRequest, refusal.message)

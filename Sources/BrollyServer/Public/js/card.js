@@ -6,7 +6,7 @@ import { $, el, text } from './dom.js';
 import { i18n, t } from './i18n.js';
 import { setIcon } from './icons.js';
 import { state } from './state.js';
-import { amountText, comparedWithYesterday, pressureText, shortTemp, speedText, tempText } from './units.js';
+import { amountText, comparedWithYesterday, pressureText, shortTemp, speedText, tempText, windShort } from './units.js';
 
 export const region = $('weather');
 
@@ -119,6 +119,9 @@ function hourItem(h, index) {
   // The chance of rain on every hour (a blank line would shift the row).
   const chance = typeof h.precipitationProbability === 'number' ? `${Math.round(h.precipitationProbability)}%` : '—';
   li.append(el('div', { className: 'dlow chance', title: t('chanceOfRain', 'Chance of rain'), text: `💧${chance}` }));
+  // The amount (when any falls) and the wind, as the CLI prints them.
+  li.append(el('div', { className: 'dlow amount', text: typeof h.precipitation === 'number' && h.precipitation > 0 ? amountText(h.precipitation) : '' }));
+  if (typeof h.windSpeed === 'number') { const w = windShort(h.windSpeed); li.append(el('div', { className: 'dlow wind', text: `${w.value} ${w.unit}` })); }
   return li;
 }
 
@@ -138,7 +141,9 @@ function dayItem(d, index, isSnapshot, week) {
     left: `${((d.temperatureMin - week.min) / span) * 100}%`, width: `${Math.max(4, ((d.temperatureMax - d.temperatureMin) / span) * 100)}%`,
   } });
   const bar = el('span', { className: 'rangebar', ariaHidden: 'true' }, fill);
-  const chance = typeof d.precipitationProbability === 'number' ? `💧${Math.round(d.precipitationProbability)}%` : '';
+  // The day's chance and amount.
+  const amount = typeof d.precipitation === 'number' && d.precipitation > 0 ? ` ${amountText(d.precipitation)}` : '';
+  const chance = typeof d.precipitationProbability === 'number' ? `💧${Math.round(d.precipitationProbability)}%${amount}` : amount.trim();
   const li = el('li', {}, name, icon, el('span', { className: 'ddesc', text: d.condition.description }),
     el('span', { className: 'dchance', title: t('chanceOfRain', 'Chance of rain'), text: chance }), bar, range);
   if (index >= 7) {
