@@ -107,8 +107,10 @@ func makeRouter(_ p: ServerParts, api: Bool, site: Bool) -> Router<AppRequestCon
         func compatible(_ path: String, _ api: CompatibleAPI) -> RouterGroup<AppRequestContext> {
             router.group(RouterPath(path))
                 .add(middleware: ETagMiddleware())
-                .add(middleware: ClientMiddleware(limits: p.limits, trustedProxies: p.settings.trustedProxies, setsAllowance: true))
-                .add(middleware: CompatibleAPIMiddleware(api: api, keys: p.settings.apiKeys, limits: p.limits, metrics: p.metrics))
+                .add(
+                    middleware: CompatibleAPIMiddleware(
+                        api: api, keys: p.settings.apiKeys, limits: p.limits, metrics: p.metrics, trustedProxies: p.settings.trustedProxies)
+                )
         }
         func answers() -> CompatibleAnswers { CompatibleAnswers(documents: documents, metrics: p.metrics, useCases: p.useCases) }
         DarkSkyController(answers: answers()).add(to: compatible("/forecast", .darkSky))

@@ -60,30 +60,38 @@ enum CompatibleAPI: String, CaseIterable, Sendable {
     }
 }
 
-/// Checks a compatible API's key when the server has `BROLLY_API_KEYS` (401 in the API's shape
-/// for any other key) and runs the request with that key's allowance of upstream calls; without
-/// keys every key is accepted and the client's address has the allowance (set before this).
-/// Counts the request for its surface.
+/// Finds the client (its address, through `BROLLY_TRUSTED_PROXIES`), checks a compatible API's key
+/// when the server has `BROLLY_API_KEYS` (401 in the API's shape for any other key), and runs the
+/// request with that key's allowance of upstream calls — without keys, the address's allowance.
+/// Counts the request for its surface. (One layer for all of it: each middleware is an async hop
+/// on the memoized hot path.)
 struct CompatibleAPIMiddleware: RouterMiddleware {
     let api: CompatibleAPI
     let keys: APIKeys?
     let limits: ClientLimits
     let metrics: ServerMetrics
+    let trustedProxies: Set<String>
 
     func handle(_ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response) async throws
         -> Response
     {
-        guard let keys else {
-            metrics.compatible(api, refusedKey: false)
-            return try await next(request, context)
+        var context = context
+        if !trustedProxies.isEmpty {
+            context.trustedProxies = trustedProxies
+            context.forwardedFor = request.headers[.init("X-Forwarded-For")!]
         }
-        guard let key = api.key(of: request), let allowance = keys.allowance(of: key) else {
-            metrics.compatible(api, refusedKey: true)
-            return api.error(.unauthorized, api.unknownKeyMessage)
+        let allowance: ClientAllowance
+        if let keys {
+            guard let key = api.key(of: request), let perKey = keys.allowance(of: key) else {
+                metrics.compatible(api, refusedKey: true)
+                return api.error(.unauthorized, api.unknownKeyMessage)
+            }
+            allowance = limits.allowance(apiKey: key, callsPerMinute: perKey)
+        } else {
+            let client = context
+            allowance = limits.allowance(device: nil, ip: { client.clientIP })
         }
         metrics.compatible(api, refusedKey: false)
-        return try await ClientAllowance.$current.withValue(limits.allowance(apiKey: key, callsPerMinute: allowance)) {
-            try await next(request, context)
-        }
+        return try await ClientAllowance.$current.withValue(allowance) { try await next(request, context) }
     }
 }
