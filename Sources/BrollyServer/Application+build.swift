@@ -109,7 +109,7 @@ func makeRouter(_ p: ServerParts, api: Bool, site: Bool) -> Router<AppRequestCon
                 .add(middleware: ETagMiddleware())
                 .add(
                     middleware: CompatibleAPIMiddleware(
-                        api: api, keys: p.settings.apiKeys, limits: p.limits, metrics: p.metrics, trustedProxies: p.settings.trustedProxies)
+                        api: api, keys: p.settings.apiKeys, limits: p.limits, metrics: p.metrics)
                 )
         }
         func answers() -> CompatibleAnswers { CompatibleAnswers(documents: documents, metrics: p.metrics, useCases: p.useCases) }

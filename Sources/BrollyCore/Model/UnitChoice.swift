@@ -154,7 +154,4 @@ public struct UnitChoice: Codable, Sendable, Hashable {
         "\(temperature.rawValue)/\(wind.rawValue)/\(pressure.rawValue)/\(precipitation.rawValue)/\(distance.rawValue)"
     }
 
-    public func windSpeed(_ ms: Double) -> Double { wind.convert(ms) }
-    public func pressureValue(_ hpa: Double) -> Double { pressure.convert(hpa) }
-    public func precipitationValue(_ mm: Double) -> Double { precipitation.convert(mm) }
 }

@@ -21,18 +21,12 @@ public struct DarkSkyDocument: Codable, Sendable, Hashable {
             }
         }
 
-        func temperature(_ c: Double) -> Double { self == .us ? c * 9 / 5 + 32 : c }
-        func speed(_ ms: Double) -> Double {
-            switch self {
-            case .us, .uk: ms * 2.236_936_292_054_402
-            case .ca: ms * 3.6
-            case .si: ms
-            }
-        }
+        func temperature(_ c: Double) -> Double { (self == .us ? UnitSystem.imperial : .metric).temperature(c) }
+        func speed(_ ms: Double) -> Double { (self == .us || self == .uk ? WindUnit.mph : self == .ca ? .kmh : .ms).convert(ms) }
         /// mm (or mm/h) → the unit's.
-        func depth(_ mm: Double) -> Double { self == .us ? mm / 25.4 : mm }
+        func depth(_ mm: Double) -> Double { (self == .us ? PrecipitationUnit.inch : .mm).convert(mm) }
         /// m → km or mi.
-        func distance(_ m: Double) -> Double { self == .us || self == .uk ? m / 1609.344 : m / 1000 }
+        func distance(_ m: Double) -> Double { (self == .us || self == .uk ? DistanceUnit.mi : .km).convert(m) }
     }
 
     public struct DataPoint: Codable, Sendable, Hashable {

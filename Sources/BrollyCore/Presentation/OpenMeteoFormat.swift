@@ -196,30 +196,27 @@ public enum OpenMeteoFormat {
         let unix = q.timeformat == "unixtime"
         var cal = Calendar(identifier: .gregorian)
         cal.timeZone = zone
-        let stamp = DateFormatter()
-        stamp.locale = Locale(identifier: "en_US_POSIX")
-        stamp.timeZone = zone
+        func formatter(_ format: String) -> DateFormatter {
+            let f = DateFormatter()
+            f.locale = Locale(identifier: "en_US_POSIX")
+            f.timeZone = zone
+            f.dateFormat = format
+            return f
+        }
+        let minuteStamp = formatter("yyyy-MM-dd'T'HH:mm"), dayStamp = formatter("yyyy-MM-dd")
         func time(_ d: Date, day: Bool = false) -> JSONValue {
             if unix { return .number(d.timeIntervalSince1970) }
-            stamp.dateFormat = day ? "yyyy-MM-dd" : "yyyy-MM-dd'T'HH:mm"
-            return .string(stamp.string(from: d))
+            return .string((day ? dayStamp : minuteStamp).string(from: d))
         }
         func num(_ v: Double?, _ places: Double = 10) -> JSONValue { v.map { .number(($0 * places).rounded() / places) } ?? .null }
         let f = q.temperatureUnit == "fahrenheit"
         func temp(_ c: Double?) -> JSONValue { num(c.map { f ? $0 * 9 / 5 + 32 : $0 }) }
-        func speed(_ ms: Double?) -> JSONValue {
-            num(
-                ms.map {
-                    switch q.windSpeedUnit {
-                    case "ms": $0
-                    case "mph": $0 * 2.236_936_292_054_402
-                    case "kn": $0 * 1.943_844_492_440_6
-                    default: $0 * 3.6
-                    }
-                }, q.windSpeedUnit == "ms" ? 100 : 10)
-        }
+        // Open-Meteo's wind tokens are Brolly's (kmh, ms, mph, kn); its `inch` is Brolly's `in`.
+        let wind = WindUnit(rawValue: q.windSpeedUnit) ?? .kmh
+        func speed(_ ms: Double?) -> JSONValue { num(ms.map(wind.convert), wind == .ms ? 100 : 10) }
         let inch = q.precipitationUnit == "inch"
-        func depth(_ mm: Double?) -> JSONValue { num(mm.map { inch ? $0 / 25.4 : $0 }, inch ? 1000 : 100) }
+        let rain: PrecipitationUnit = inch ? .inch : .mm
+        func depth(_ mm: Double?) -> JSONValue { num(mm.map(rain.convert), inch ? 1000 : 100) }
         func snow(_ cm: Double?) -> JSONValue { num(cm.map { inch ? $0 / 2.54 : $0 }, inch ? 1000 : 100) }
         let units: [Variable: String] = [
             .temperature: f ? "°F" : "°C", .apparent: f ? "°F" : "°C", .maxTemperature: f ? "°F" : "°C", .minTemperature: f ? "°F" : "°C",
@@ -330,19 +327,25 @@ public enum OpenMeteoFormat {
             let byDate = Dictionary(report.days.map { ($0.date, $0) }, uniquingKeysWith: { a, _ in a })
             var block: [String: JSONValue] = ["time": .array(dayStarts.map { time($0, day: true) })]
             var u: [String: JSONValue] = ["time": .string(unix ? "unixtime" : "iso8601")]
+            // What each day is made of, worked out once for every variable asked.
+            let facts = dayStarts.map { start in
+                let end = cal.date(byAdding: .day, value: 1, to: start) ?? start.addingTimeInterval(86_400)
+                let hours = report.hours.filter { $0.time >= start && $0.time < end }
+                // The day's hours to its end; those before the report's first hour (before
+                // midnight at the place: past) may be missing, at most half of them.
+                let upToEnd = hours.last.map { $0.time.addingTimeInterval(3600) >= end } ?? false
+                return (
+                    hours: hours, day: sameZone ? byDate[LocalTime.dateString(start, in: zone)] : nil,
+                    sun: SkyCalculator.sunTimes(on: start.addingTimeInterval(12 * 3600), in: zone, at: place.coordinate),
+                    whole: upToEnd && hours.count >= 12
+                )
+            }
             for name in q.daily {
                 guard let v = dailyNames[name] else { continue }
                 u[name] = .string(units[v] ?? "")
                 block[name] = .array(
-                    dayStarts.map { start in
-                        let end = cal.date(byAdding: .day, value: 1, to: start) ?? start.addingTimeInterval(86_400)
-                        let hours = report.hours.filter { $0.time >= start && $0.time < end }
-                        let day = sameZone ? byDate[LocalTime.dateString(start, in: zone)] : nil
-                        let sun = SkyCalculator.sunTimes(on: start.addingTimeInterval(12 * 3600), in: zone, at: place.coordinate)
-                        // The day's hours to its end; those before the report's first hour (before
-                        // midnight at the place: past) may be missing, at most half of them.
-                        let upToEnd = hours.last.map { $0.time.addingTimeInterval(3600) >= end } ?? false
-                        if !sameZone && !(upToEnd && hours.count >= 12) && v != .sunrise && v != .sunset { return .null }
+                    facts.map { (hours, day, sun, whole) in
+                        if !sameZone && !whole && v != .sunrise && v != .sunset { return .null }
                         if sameZone && day == nil && v != .sunrise && v != .sunset { return .null }
                         switch v {
                         case .weatherCode:

@@ -16,7 +16,7 @@ public enum OpenWeatherMapFormat {
             case .imperial: r(c * 9 / 5 + 32)
             }
         }
-        func speed(_ ms: Double) -> Double { self == .imperial ? r(ms * 2.236_936_292_054_402) : r(ms) }
+        func speed(_ ms: Double) -> Double { r((self == .imperial ? WindUnit.mph : .ms).convert(ms)) }
     }
 
     static func r(_ v: Double) -> Double { (v * 100).rounded() / 100 }

@@ -60,8 +60,7 @@ enum CompatibleAPI: String, CaseIterable, Sendable {
     }
 }
 
-/// Finds the client (its address, through `BROLLY_TRUSTED_PROXIES`), checks a compatible API's key
-/// when the server has `BROLLY_API_KEYS` (401 in the API's shape for any other key), and runs the
+/// Checks a compatible API's key when the server has `BROLLY_API_KEYS` (401 in the API's shape for any other key), and runs the
 /// request with that key's allowance of upstream calls — without keys, the address's allowance.
 /// Counts the request for its surface. (One layer for all of it: each middleware is an async hop
 /// on the memoized hot path.)
@@ -70,16 +69,12 @@ struct CompatibleAPIMiddleware: RouterMiddleware {
     let keys: APIKeys?
     let limits: ClientLimits
     let metrics: ServerMetrics
-    let trustedProxies: Set<String>
 
     func handle(_ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response) async throws
         -> Response
     {
-        var context = context
-        if !trustedProxies.isEmpty {
-            context.trustedProxies = trustedProxies
-            context.forwardedFor = request.headers[.init("X-Forwarded-For")!]
-        }
+        // The client's address (X-Forwarded-For from a trusted proxy) was read by the API router's
+        // ClientMiddleware.
         let allowance: ClientAllowance
         if let keys {
             guard let key = api.key(of: request), let perKey = keys.allowance(of: key) else {
