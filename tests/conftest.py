@@ -230,6 +230,11 @@ class Browser:
         self.driver.set_page_load_timeout(30)
         self.base = base_url
         self.cdp("Network.enable", {})
+        if width < 500:
+            # Headless Chromium keeps a window at least 500 px wide: a phone's viewport is emulated
+            # (it holds for every page this tab opens).
+            self.cdp("Emulation.setDeviceMetricsOverride",
+                     {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": True})
 
     def cdp(self, cmd, params=None):
         return self.driver.execute_cdp_cmd(cmd, params or {})

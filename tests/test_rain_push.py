@@ -238,6 +238,10 @@ def test_the_page_sends_the_rain_settings_and_the_service_worker_shows_a_rain_pu
     b.cdp("Browser.setPermission", {"permission": {"name": "notifications"}, "setting": "granted", "origin": s.url})
     b.open()
     b.wait_state("ready")
+    # The rain settings are for saved places: shown once one is saved.
+    assert b.js("return document.getElementById('notify-row').hidden") is True
+    b.click("save-place")
+    b.wait(lambda: b.js("return document.getElementById('notify-row').hidden") is False, what="the settings shown")
     b.js("document.querySelector('#push-settings summary').click()")
     assert b.js("return document.getElementById('push-settings').open") is True
     b.js("document.getElementById('push-settings').scrollIntoView({block: 'center'})")

@@ -104,18 +104,22 @@ func makeRouter(_ p: ServerParts, api: Bool, site: Bool) -> Router<AppRequestCon
         PushController(useCases: p.useCases, vapid: p.settings.vapid, allowInsecure: p.settings.pushAllowInsecure).add(to: group)
         // The APIs other apps speak: no cookies, no same-origin rule; each client's allowance by its
         // address, or by its key when the server has `BROLLY_API_KEYS`.
-        func compatible(_ path: String, _ api: CompatibleAPI) -> RouterGroup<AppRequestContext> {
-            router.group(RouterPath(path))
+        func compatible(_ path: String, _ api: CompatibleAPI) -> (RouterGroup<AppRequestContext>, CompatibleAnswers) {
+            let answers = CompatibleAnswers(documents: documents, metrics: p.metrics, useCases: p.useCases)
+            let group = router.group(RouterPath(path))
                 .add(middleware: ETagMiddleware())
                 .add(
                     middleware: CompatibleAPIMiddleware(
-                        api: api, keys: p.settings.apiKeys, limits: p.limits, metrics: p.metrics)
+                        api: api, keys: p.settings.apiKeys, limits: p.limits, metrics: p.metrics, answers: answers)
                 )
+            return (group, answers)
         }
-        func answers() -> CompatibleAnswers { CompatibleAnswers(documents: documents, metrics: p.metrics, useCases: p.useCases) }
-        DarkSkyController(answers: answers()).add(to: compatible("/forecast", .darkSky))
-        OpenMeteoController(answers: answers()).add(to: compatible("/v1", .openMeteo))
-        OpenWeatherMapController(answers: answers()).add(to: compatible("/data/2.5", .openWeatherMap))
+        let darkSky = compatible("/forecast", .darkSky)
+        DarkSkyController(answers: darkSky.1).add(to: darkSky.0)
+        let openMeteo = compatible("/v1", .openMeteo)
+        OpenMeteoController(answers: openMeteo.1).add(to: openMeteo.0)
+        let openWeatherMap = compatible("/data/2.5", .openWeatherMap)
+        OpenWeatherMapController(answers: openWeatherMap.1).add(to: openWeatherMap.0)
     }
     return router
 }

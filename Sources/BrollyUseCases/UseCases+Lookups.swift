@@ -25,6 +25,6 @@ extension UseCases {
             place.timezone = Place.offsetLabel(place.utcOffsetSeconds!)
         }
         let items = try await services.news.today(for: place)
-        return NewsDocument(place: place, items: items)
+        return NewsDocument(place: place, items: items, feed: services.news.feed(for: place))
     }
 }

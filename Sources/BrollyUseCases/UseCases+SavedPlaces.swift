@@ -16,6 +16,18 @@ extension UseCases {
         try await services.store.places(device: device).map(SavedPlaceDocument.init)
     }
 
+    /// The saved places, each with the weather the cache already has for it (`now`; the condition
+    /// in `language`): read from this server's cache only, so the list costs no upstream call.
+    public func savedPlacesAtAGlance(device: String, language: String) async throws -> [SavedPlaceDocument] {
+        let weather = services.weather
+        let pack = Localization.pack(for: language)
+        return try await savedPlaces(device: device).map {
+            $0.glancing(
+                at: weather.cached(for: Coordinate(latitude: $0.latitude, longitude: $0.longitude)),
+                freshFor: weather.policy.freshFor, language: pack)
+        }
+    }
+
     /// Saves a place at the end of the device's list, with an optional custom name ("Home").
     public func savePlace(
         _ new: NewPlace, customName: String? = nil, device: String, offline: Bool = false

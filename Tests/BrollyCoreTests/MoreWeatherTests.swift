@@ -88,14 +88,34 @@ import Testing
 
 /// Air quality, UV and pollen: decoding, bands, the service's window and the document block.
 @Suite struct AirQualityTests {
+    /// Today's highest UV: from a whole day's hours, never below the value now.
+    @Test func todaysHighestUVNeedsTheWholeDayAndIsNeverBelowNow() throws {
+        func answer(now uv: Double, hours: [Double]) -> Data {
+            let times = hours.indices.map { String(format: "\"2026-06-01T%02d:00\"", $0) }.joined(separator: ",")
+            return Data(
+                """
+                {"timezone":"UTC","utc_offset_seconds":0,"current":{"time":"2026-06-01T12:00","uv_index":\(uv)},
+                 "hourly":{"time":[\(times)],"uv_index":[\(hours.map { String($0) }.joined(separator: ","))]}}
+                """.utf8)
+        }
+        let fetched = utc("2026-06-01T12:05:00Z")
+        let day = (0..<24).map { h in max(0, 6.2 * sin(Double(h - 6) / 12 * .pi)) }
+        #expect(try OpenMeteoAirQuality.decode(answer(now: 5.0, hours: day), fetchedAt: fetched).uvIndexMax == day.max())
+        // The value now above every hour's (the hours are a different run): no highest.
+        #expect(try OpenMeteoAirQuality.decode(answer(now: 7.0, hours: day), fetchedAt: fetched).uvIndexMax == nil)
+        // Only the morning: no highest.
+        #expect(try OpenMeteoAirQuality.decode(answer(now: 2.0, hours: Array(day.prefix(13))), fetchedAt: fetched).uvIndexMax == nil)
+    }
+
     @Test func decodesEuropeInSeason() throws {
         let a = try OpenMeteoAirQuality.decode(
             try fixture("open-meteo/air-quality-europe-in-season.json"), fetchedAt: utc("2026-04-14T11:05:00Z"))
         #expect(a.time == utc("2026-04-14T11:00:00Z"))
         #expect(a.europeanAQI == 63 && a.usAQI == 104 && a.pm2_5 == 36.4 && a.nitrogenDioxide == 19.7)
         #expect(a.uvIndex == 4.65)
-        // Today's highest, not tomorrow's 7.9.
-        #expect(a.uvIndexMax == 4.7)
+        // The answer's hours of today stop at 14:00: today's highest is not known (not 4.7, and
+        // not tomorrow's 7.9).
+        #expect(a.uvIndexMax == nil)
         #expect(a.pollen["birch"] == 310.5 && a.pollen["grass"] == 0 && a.pollen.count == 6)
         #expect(AirQualityBand.european(63).category == "Poor")
         #expect(AirQualityBand.us(104) == AirQualityBand(category: "Unhealthy for sensitive groups", colour: "#ff7e00"))
@@ -103,7 +123,7 @@ import Testing
 
         let doc = WeatherDocument.airQuality(a, stale: false, in: TimeZone(identifier: "Europe/Berlin")!)
         #expect(doc.europeanAqi == WeatherDocument.Index(value: 63, category: "Poor", colour: "#ff5050"))
-        #expect(doc.uvIndex?.value == 4.7 && doc.uvIndexMax?.category == "Moderate")
+        #expect(doc.uvIndex?.value == 4.7 && doc.uvIndexMax == nil)
         #expect(doc.pollen?["birch"] == 310.5)
         #expect(doc.time == "2026-04-14T13:00:00+02:00")
     }

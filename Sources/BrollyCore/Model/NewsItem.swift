@@ -16,3 +16,18 @@ public struct NewsItem: Codable, Sendable, Hashable {
         self.source = source
     }
 }
+
+/// Where a place's news comes from: BBC News publishes by region (`code`: `uk`, `us-and-canada`,
+/// `europe`, …, `world`), NewsAPI is searched for the place's name (`code` `place`).
+public struct NewsFeed: Codable, Sendable, Hashable {
+    public var source: String
+    /// The region in English (the page names it in the reader's language by `code`).
+    public var region: String
+    public var code: String
+
+    public init(source: String, region: String, code: String) {
+        self.source = source
+        self.region = region
+        self.code = code
+    }
+}

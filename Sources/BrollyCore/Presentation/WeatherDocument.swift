@@ -28,6 +28,13 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
         public var title: String
         public var description: String
         public var icon: String
+
+        public init(code: Int, title: String, description: String, icon: String) {
+            self.code = code
+            self.title = title
+            self.description = description
+            self.icon = icon
+        }
     }
     public struct Current: Codable, Sendable, Hashable {
         public var time: String

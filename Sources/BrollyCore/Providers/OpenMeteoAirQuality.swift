@@ -69,11 +69,18 @@ public struct OpenMeteoAirQuality: Sendable {
         // Today's highest UV, from the hourly values of the local day of `time`.
         if let hourly = json["hourly"], let times = hourly["time"]?.array {
             let day = LocalTime.dateString(quality.time, in: zone)
-            let uv = times.indices.compactMap { i -> Double? in
-                guard let t = time(times[i]), LocalTime.dateString(t, in: zone) == day else { return nil }
-                return value(hourly["uv_index"]?[i])
+            var uv: [Double] = []
+            var lastHour = -1
+            for i in times.indices {
+                guard let t = time(times[i]), LocalTime.dateString(t, in: zone) == day else { continue }
+                if let v = value(hourly["uv_index"]?[i]) {
+                    uv.append(v)
+                    lastHour = max(lastHour, LocalTime.hour(t, in: zone))
+                }
             }
-            quality.uvIndexMax = uv.max()
+            // Only a day whose hours reach the evening (the sun down) has a known highest, and it is
+            // never below the value now: an answer lacking today's later hours has none ("—").
+            if let highest = uv.max(), lastHour >= 20, highest >= (quality.uvIndex ?? 0) { quality.uvIndexMax = highest }
         }
         return quality
     }

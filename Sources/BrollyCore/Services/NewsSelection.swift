@@ -28,6 +28,18 @@ public enum NewsSelection {
     }
 
     /// The BBC News feed path that covers a country (ISO code).
+    /// The region the BBC feed of `bbcFeedPath(countryCode:)` covers: a code and its English name.
+    public static func bbcFeedRegion(countryCode: String?) -> (code: String, name: String) {
+        let path = bbcFeedPath(countryCode: countryCode)
+        let regions: [(String, String, String)] = [
+            ("/news/uk/", "uk", "UK"), ("/us_and_canada/", "us-and-canada", "US & Canada"), ("/australia/", "australia", "Australia"),
+            ("/europe/", "europe", "Europe"), ("/asia/", "asia", "Asia"), ("/middle_east/", "middle-east", "Middle East"),
+            ("/africa/", "africa", "Africa"), ("/latin_america/", "latin-america", "Latin America"),
+        ]
+        for (part, code, name) in regions where path.contains(part) { return (code, name) }
+        return ("world", "World")
+    }
+
     public static func bbcFeedPath(countryCode: String?) -> String {
         switch countryCode?.uppercased() {
         case "GB", "UK", "IE", "IM", "JE", "GG": "/news/uk/rss.xml"

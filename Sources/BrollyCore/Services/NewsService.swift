@@ -24,6 +24,16 @@ public struct NewsService: Sendable {
     }
 
     /// Up to 10 of today's items (in the place's time zone) for the place's city and country.
+    /// Where the items for `place` come from: the news source and the region its feed covers.
+    public func feed(for place: Place) -> NewsFeed {
+        switch source {
+        case .bbc:
+            let region = NewsSelection.bbcFeedRegion(countryCode: place.countryCode)
+            return NewsFeed(source: "BBC News", region: region.name, code: region.code)
+        case .newsAPI: return NewsFeed(source: "NewsAPI", region: place.name, code: "place")
+        }
+    }
+
     public func today(for place: Place, limit: Int = 10) async throws -> [NewsItem] {
         let items = try await fetch(for: place)
         return NewsSelection.today(

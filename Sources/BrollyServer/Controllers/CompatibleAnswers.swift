@@ -41,8 +41,8 @@ struct CompatibleAnswers: Sendable {
         return (result, pack)
     }
 
-    /// The key of a request.
-    static func key(_ request: Request) -> String { request.uri.path + "?" + (request.uri.query ?? "") }
+    /// The key of a request: its target as it came (path and query), not parsed again.
+    static func key(_ request: Request) -> String { request.head.path ?? "" }
 
     /// The remembered answer to `request`, while it holds.
     func answer(_ request: Request, now: Date = Date()) -> Response? {

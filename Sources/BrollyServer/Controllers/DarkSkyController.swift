@@ -85,7 +85,6 @@ struct DarkSkyController: Sendable {
     }
 
     @Sendable func forecast(_ request: Request, context: AppRequestContext) async throws -> Response {
-        if let remembered = answers.remembered(request) { return remembered }
         do {
             let asked = try Asked(request, location: context.parameters.get("location") ?? "")
             let (result, pack) = try await answers.weather(for: .coordinate(asked.coordinate), language: asked.language, full: true)

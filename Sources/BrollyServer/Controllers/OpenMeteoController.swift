@@ -16,7 +16,6 @@ struct OpenMeteoController: Sendable {
     }
 
     @Sendable func forecast(_ request: Request, context: AppRequestContext) async throws -> Response {
-        if let remembered = answers.remembered(request) { return remembered }
         let api = CompatibleAPI.openMeteo
         do {
             let query = try OpenMeteoQuery(request.uri.queryParameters.map { (String($0.key), String($0.value)) })

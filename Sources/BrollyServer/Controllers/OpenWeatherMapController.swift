@@ -77,7 +77,6 @@ struct OpenWeatherMapController: Sendable {
     func answer(
         _ request: Request, _ make: @Sendable (Asked, WeatherResult, LanguagePack) -> some Encodable
     ) async throws -> Response {
-        if let remembered = answers.remembered(request) { return remembered }
         let api = CompatibleAPI.openWeatherMap
         do {
             let asked = try Asked(request)

@@ -37,7 +37,10 @@ struct PlacesController: Sendable {
 
     /// `GET /api/v1/places`: this device's saved places in order.
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<[SavedPlaceDocument]> {
-        EditedResponse(headers: CacheControl.privateData, response: try await useCases.savedPlaces(device: context.deviceID))
+        let language = try Language.of(request)
+        return EditedResponse(
+            headers: CacheControl.privateData,
+            response: try await useCases.savedPlacesAtAGlance(device: context.deviceID, language: language))
     }
 
     /// The body of `POST /api/v1/places`.

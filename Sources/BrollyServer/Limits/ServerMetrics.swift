@@ -27,7 +27,8 @@ public final class ServerMetrics: Sendable {
     private let upstreamCalls: [String: CoreMetrics.Counter]
     private let cacheAnswers: [String: CoreMetrics.Counter]
     /// Requests to the compatible APIs by surface and result (never by key).
-    private let compatibleRequests: [String: CoreMetrics.Counter]
+    /// By API (`CompatibleAPI.allCases` order), answered then refused: looked up without building a key.
+    private let compatibleRequests: [(answered: CoreMetrics.Counter, refused: CoreMetrics.Counter)]
     /// Read when scraped.
     nonisolated(unsafe) private var sources: (guards: UpstreamGuards, history: HistoryWriter?)?
     nonisolated(unsafe) private var store: (any DataStore)?
@@ -62,20 +63,20 @@ public final class ServerMetrics: Sendable {
             answers[kind] = CoreMetrics.Counter(label: "brolly_cache_answers_total", dimensions: [("result", kind)], factory: factory)
         }
         cacheAnswers = answers
-        var compatible: [String: CoreMetrics.Counter] = [:]
-        for api in CompatibleAPI.allCases {
-            for result in ["answered", "refused-key"] {
-                compatible[api.rawValue + "|" + result] = CoreMetrics.Counter(
+        compatibleRequests = CompatibleAPI.allCases.map { api in
+            func counter(_ result: String) -> CoreMetrics.Counter {
+                CoreMetrics.Counter(
                     label: "brolly_compatible_api_requests_total", dimensions: [("api", api.rawValue), ("result", result)], factory: factory
                 )
             }
+            return (counter("answered"), counter("refused-key"))
         }
-        compatibleRequests = compatible
     }
 
     /// Counts a request to a compatible API: `answered` (whatever its status) or `refused-key`.
     func compatible(_ api: CompatibleAPI, refusedKey: Bool) {
-        compatibleRequests[api.rawValue + "|" + (refusedKey ? "refused-key" : "answered")]?.increment()
+        let counters = compatibleRequests[api.index]
+        (refusedKey ? counters.refused : counters.answered).increment()
     }
 
     func watch(guards: UpstreamGuards, history: HistoryWriter?, store: (any DataStore)? = nil) {

@@ -8,6 +8,15 @@ enum CompatibleAPI: String, CaseIterable, Sendable {
     case openMeteo = "open-meteo"
     case openWeatherMap = "openweathermap"
 
+    /// Its place in `allCases`.
+    var index: Int {
+        switch self {
+        case .darkSky: 0
+        case .openMeteo: 1
+        case .openWeatherMap: 2
+        }
+    }
+
     /// Where the request carries its key: Dark Sky in the path (`/forecast/{key}/…`), Open-Meteo's
     /// commercial API in `apikey=`, OpenWeatherMap in `appid=`.
     func key(of request: Request) -> String? {
@@ -62,13 +71,16 @@ enum CompatibleAPI: String, CaseIterable, Sendable {
 
 /// Checks a compatible API's key when the server has `BROLLY_API_KEYS` (401 in the API's shape for any other key), and runs the
 /// request with that key's allowance of upstream calls — without keys, the address's allowance.
-/// Counts the request for its surface. (One layer for all of it: each middleware is an async hop
-/// on the memoized hot path.)
+/// Counts the request for its surface. A request whose answer is remembered (`answers`) is answered
+/// here, before the router's parameters, the allowance and its task-local: it costs no upstream
+/// call. (One layer for all of it: each middleware is an async hop on the memoized hot path.)
 struct CompatibleAPIMiddleware: RouterMiddleware {
     let api: CompatibleAPI
     let keys: APIKeys?
     let limits: ClientLimits
     let metrics: ServerMetrics
+    /// The surface's remembered answers.
+    let answers: CompatibleAnswers
 
     func handle(_ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response) async throws
         -> Response
@@ -87,6 +99,7 @@ struct CompatibleAPIMiddleware: RouterMiddleware {
             allowance = limits.allowance(device: nil, ip: { client.clientIP })
         }
         metrics.compatible(api, refusedKey: false)
+        if let remembered = answers.remembered(request) { return remembered }
         return try await ClientAllowance.$current.withValue(allowance) { try await next(request, context) }
     }
 }

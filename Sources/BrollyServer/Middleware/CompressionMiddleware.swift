@@ -43,7 +43,7 @@ struct CompressionMiddleware: RouterMiddleware {
         if let key, let hit = compressed.get(key) {
             body = hit.value
         } else {
-            var collector = Collector()
+            let collector = Collector()
             try await response.body.write(collector)
             guard var plain = collector.box.current else { return response }
             body = try plain.compress(with: .gzip())

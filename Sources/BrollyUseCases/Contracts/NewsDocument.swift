@@ -14,11 +14,14 @@ public struct NewsDocument: Codable, Sendable, Hashable {
 
     /// The place's display name.
     public var place: String
+    /// Where the items come from (the feed's region, which may be wider than the place).
+    public var feed: NewsFeed?
     /// At most 10, published today in the place's time zone, those mentioning the place first.
     public var items: [Item]
 
-    public init(place: Place, items: [NewsItem]) {
+    public init(place: Place, items: [NewsItem], feed: NewsFeed? = nil) {
         self.place = place.displayName
+        self.feed = feed
         let zone = place.timeZone
         self.items = items.map {
             Item(

@@ -18,6 +18,19 @@ public struct SavedPlaceDocument: Codable, Sendable, Hashable {
     public var timezone: String?
     /// Position in the list, from 0; the first is the default place.
     public var position: Int
+    /// The weather the cache already has for the place, shown beside its name; nil when the cache
+    /// has none (the list never makes an upstream call).
+    public var now: Glance?
+
+    /// A saved place's weather at a glance: the temperature (°C) and condition of the cached answer.
+    public struct Glance: Codable, Sendable, Hashable {
+        public var temperature: Double
+        public var condition: WeatherDocument.ConditionInfo
+        /// When the provider's answer arrived (ISO 8601, the place's offset).
+        public var fetchedAt: String
+        /// Past the cache's freshness: shown, marked as old.
+        public var stale: Bool
+    }
 
     public init(_ p: SavedPlace) {
         id = p.id ?? 0
@@ -31,6 +44,24 @@ public struct SavedPlaceDocument: Codable, Sendable, Hashable {
         longitude = p.longitude
         timezone = p.timezone
         position = p.orderIndex
+    }
+
+    /// The place with the weather `entry` holds (temperature rounded to a tenth, the condition in `language`).
+    public func glancing(at entry: CacheEntry<WeatherReport>?, freshFor: TimeInterval, language: LanguagePack, now: Date = Date())
+        -> SavedPlaceDocument
+    {
+        guard let entry else { return self }
+        var copy = self
+        let report = entry.value
+        let (title, description) = language.localized(
+            report.current.condition, provider: report.provider, textLanguage: report.language)
+        let c = report.current.condition
+        copy.now = Glance(
+            temperature: (report.current.temperature * 10).rounded() / 10,
+            condition: WeatherDocument.ConditionInfo(code: c.code, title: title, description: description, icon: c.icon),
+            fetchedAt: LocalTime.iso8601(report.fetchedAt, in: report.place.timeZone),
+            stale: now.timeIntervalSince(report.fetchedAt) >= freshFor)
+        return copy
     }
 
     /// The place for weather lookups.

@@ -1,6 +1,7 @@
 // The weather region: its state (loading, empty, error, ready), notices, and the weather card.
 // Staleness is the API's (`source.stale`, `source.fetchedAt`); the page adds only what it knows
 // itself: a copy restored from this browser, or a refresh that failed.
+import { renderAirQuality } from './air.js';
 import { renderAlerts } from './alerts.js';
 import { $, el, text } from './dom.js';
 import { i18n, t } from './i18n.js';
@@ -134,18 +135,20 @@ function dayItem(d, index, isSnapshot, week) {
   const name = el('span', { className: 'dname', title: d.date, text: label });
   const icon = el('span', { className: 'mini' });
   setIcon(icon, d.condition.icon, d.condition.description);
-  const range = el('span', { className: 'drange' }, el('span', { className: 'dlow', text: shortTemp(d.temperatureMin) }), ` / ${shortTemp(d.temperatureMax)}`);
-  // The day's range drawn across the week's range.
+  // The day's range drawn across the fortnight's range, in columns of the same width on every row
+  // (the bars line up on one scale).
   const span = Math.max(1, week.max - week.min);
   const fill = el('span', { className: 'fill', style: {
     left: `${((d.temperatureMin - week.min) / span) * 100}%`, width: `${Math.max(4, ((d.temperatureMax - d.temperatureMin) / span) * 100)}%`,
   } });
   const bar = el('span', { className: 'rangebar', ariaHidden: 'true' }, fill);
-  // The day's chance and amount.
-  const amount = typeof d.precipitation === 'number' && d.precipitation > 0 ? ` ${amountText(d.precipitation)}` : '';
-  const chance = typeof d.precipitationProbability === 'number' ? `💧${Math.round(d.precipitationProbability)}%${amount}` : amount.trim();
-  const li = el('li', {}, name, icon, el('span', { className: 'ddesc', text: d.condition.description }),
-    el('span', { className: 'dchance', title: t('chanceOfRain', 'Chance of rain'), text: chance }), bar, range);
+  // The day's chance and amount, one above the other.
+  const chance = el('span', { className: 'dchance', title: t('chanceOfRain', 'Chance of rain') },
+    el('span', { text: typeof d.precipitationProbability === 'number' ? `💧${Math.round(d.precipitationProbability)}%` : '' }),
+    el('span', { className: 'damount', text: typeof d.precipitation === 'number' && d.precipitation > 0 ? amountText(d.precipitation) : '' }));
+  const li = el('li', {}, name, icon, el('span', { className: 'ddesc', text: d.condition.description }), chance,
+    el('span', { className: 'dlow', text: shortTemp(d.temperatureMin), title: t('min', 'Min') }), bar,
+    el('span', { className: 'dhigh', text: shortTemp(d.temperatureMax), title: t('max', 'Max') }));
   if (index >= 7) {
     // The second week: forecasts this far ahead are less certain, and the page says so.
     li.classList.add('later');
@@ -219,7 +222,7 @@ export function render(doc, opts = {}) {
   const clock = (t) => String(t).slice(11, 16);
   text('sun', sky && sky.sunrise && sky.sunset ? `↑ ${clock(sky.sunrise)} · ↓ ${clock(sky.sunset)}` : '—');
   text('twilight', sky && sky.dawn && sky.dusk ? `${clock(sky.dawn)} – ${clock(sky.dusk)}` : '—');
-  text('moon', sky ? `${sky.moon.symbol} ${sky.moon.phase}, ${Math.round(sky.moon.illumination * 100)}% lit` : '—');
+  text('moon', sky ? `${sky.moon.symbol} ${t('moonPhases', {})[sky.moon.phase] || sky.moon.phase}, ${t('lit', `${Math.round(sky.moon.illumination * 100)}% lit`, { n: Math.round(sky.moon.illumination * 100) })}` : '—');
   $('hours').replaceChildren(...doc.hours.slice(0, 24).map(hourItem));
   // Two weeks: the second marked as less certain.
   const shownDays = doc.days.slice(0, 14);
@@ -239,41 +242,6 @@ function renderMeasured(m) {
   p.textContent = t('measuredAt', `Measured ${tempText(m.temperature)} at ${m.station.name}, ${ago}`, { temp: tempText(m.temperature), station: m.station.name, ago });
   p.title = t('measuredTitle', `${m.station.name} (${m.station.id}), ${m.station.distanceKm} km away`,
     { station: m.station.name, id: m.station.id, distance: m.station.distanceKm });
-}
-
-const PLANTS = ['alder', 'birch', 'grass', 'mugwort', 'olive', 'ragweed'];
-
-/** One fact of the air-quality list: a term and its value, with the scale's colour when it has one. */
-function fact(term, value, index) {
-  const dd = el('span', { className: 'value' });
-  if (index) {
-    const swatch = el('span', { className: 'swatch', ariaHidden: 'true', style: { background: index.colour } });
-    dd.append(swatch, `${Math.round(index.value * 10) / 10} · ${index.category}`);
-  } else {
-    dd.append(value);
-  }
-  return el('li', {}, el('span', { className: 'term', text: term }), dd);
-}
-
-/** The air-quality block: absent when the API has none (it never hides the weather). */
-function renderAirQuality(a) {
-  $('air').hidden = !a;
-  if (!a) return;
-  const facts = [];
-  if (a.europeanAqi) facts.push(fact('European AQI', '', a.europeanAqi));
-  if (a.usAqi) facts.push(fact('US AQI', '', a.usAqi));
-  const ug = (v) => `${Math.round(v)} μg/m³`;
-  if (typeof a.pm2_5 === 'number') facts.push(fact('PM2.5', ug(a.pm2_5)));
-  if (typeof a.pm10 === 'number') facts.push(fact('PM10', ug(a.pm10)));
-  if (typeof a.ozone === 'number') facts.push(fact('Ozone', ug(a.ozone)));
-  if (typeof a.nitrogenDioxide === 'number') facts.push(fact('Nitrogen dioxide', ug(a.nitrogenDioxide)));
-  if (a.uvIndex) facts.push(fact('UV index', '', a.uvIndex));
-  if (a.uvIndexMax) facts.push(fact('UV today, highest', '', a.uvIndexMax));
-  if (a.pollen) {
-    const text = PLANTS.filter((p) => typeof a.pollen[p] === 'number').map((p) => `${p} ${Math.round(a.pollen[p])}`).join(', ');
-    if (text) facts.push(fact('Pollen (grains/m³)', text));
-  }
-  $('air-facts').replaceChildren(...facts);
 }
 
 /** Renders again what is shown (after a unit switch). */

@@ -6,8 +6,10 @@ import { api } from './api.js';
 import { KEYS, store } from './storage.js';
 export const i18n = { code: 'en', page: null };
 
-/** The chosen language, else the first of the browser's. */
+/** The language the address asks for (`/?lang=ru`), else the chosen one, else the browser's first. */
 export function preferredLanguage() {
+  const asked = new URLSearchParams(window.location.search).get('lang');
+  if (asked && /^[a-z]{2,3}$/i.test(asked)) return asked.toLowerCase();
   const saved = store.get(KEYS.language, null);
   if (saved) return saved;
   for (const tag of navigator.languages || [navigator.language || 'en']) {

@@ -4,6 +4,7 @@ import { applyStatic, initLanguageSwitch, loadLanguage, preferredLanguage } from
 import { $ } from './dom.js';
 import { initHistory, loadHistory } from './history.js';
 import { locate } from './location.js';
+import { initLayout } from './layout.js';
 import { initMap, removeMarker, showPlace, showUnitedStates } from './map.js';
 import { initAlerts } from './alerts.js';
 import { initPushSettings, syncLanguageAndUnits } from './pushsettings.js';
@@ -34,6 +35,7 @@ setInterval(updateAge, 30000);
 initSearch();
 initPlaces();
 initHistory();
+initLayout();
 
 initMap();
 // The radar's and the chart's code run after the card (the radar only matters once the map is there).

@@ -1,6 +1,7 @@
 // Today's news for the place: up to 10 items, linked to the articles.
 import { api, newsURL } from './api.js';
 import { $, el, text } from './dom.js';
+import { t } from './i18n.js';
 import { sameTarget, state } from './state.js';
 
 function newsItem(item) {
@@ -20,7 +21,11 @@ export async function loadNews(target) {
     const data = await api(newsURL(target));
     if (!sameTarget(state.target, target)) return;
     const items = (data && Array.isArray(data.items) ? data.items : []).slice(0, 10);
-    text('news-place', data && data.place ? `· ${data.place}` : '');
+    // Where the items really come from: BBC News by region ("US & Canada" for New York), NewsAPI by
+    // the place's name.
+    const feed = data && data.feed;
+    const region = feed ? (feed.code === 'place' ? feed.region : t('newsRegions', {})[feed.code] || feed.region) : data && data.place;
+    text('news-place', region ? `· ${feed ? `${feed.source}, ` : ''}${region}` : '');
     text('news-status', items.length ? '' : 'No news published today for this place yet.');
     $('news-list').replaceChildren(...items.map(newsItem));
   } catch (e) {

@@ -1,20 +1,23 @@
-// Saved places: open, save (☆ Save on the card), rename, move up or down, remove. Kept in this
-// browser too, so the list shows offline.
+// Saved places: open, save (☆ Save on the card), rename (in the row), move up or down (when there
+// is more than one), remove. Each shows the weather the server's cache has for it (no upstream
+// call). Kept in this browser too, so the list shows offline.
 import { badgePlaces } from './alerts.js';
 import { api } from './api.js';
-import { t } from './i18n.js';
+import { i18n, t } from './i18n.js';
+import { setIcon } from './icons.js';
 import { hideNotice, showNotice } from './card.js';
 import { $, el } from './dom.js';
 import { KEYS, store } from './storage.js';
 import { showPlace } from './map.js';
 import { sameTarget, state } from './state.js';
+import { shortTemp } from './units.js';
 import { loadWeather } from './weather.js';
 
 
 /** Loads this device's places; the first call also gives the browser its device cookie. */
 export async function loadPlaces() {
   try {
-    const list = await api('/api/v1/places');
+    const list = await api(`/api/v1/places?lang=${encodeURIComponent(i18n.code || 'en')}`);
     store.set(KEYS.places, list);
     renderPlaces(list);
     badgePlaces(list);
@@ -39,19 +42,35 @@ function updateSaveButton(list = store.get(KEYS.places, [])) {
   button.dataset.saved = String(saved);
 }
 
+/** The place's weather at a glance (from the server's cache): icon and temperature, or nothing. */
+function glance(p) {
+  const now = p.now;
+  if (!now || typeof now.temperature !== 'number') return el('span', { className: 'glance' });
+  const icon = el('span', { className: 'mini' });
+  setIcon(icon, now.condition.icon, now.condition.description);
+  return el('span', { className: now.stale ? 'glance old' : 'glance', dataset: { testid: 'place-now' }, title: now.condition.description },
+    icon, el('span', { className: 'gtemp', text: shortTemp(now.temperature) }),
+    el('span', { className: 'visually-hidden', text: `, ${now.condition.description}` }));
+}
+
 function renderPlaces(list) {
   updateSaveButton(list);
   $('places-empty').hidden = list.length > 0;
+  // The alert and rain controls are for saved places: shown once there is one.
+  $('notify-row').hidden = list.length === 0;
+  const several = list.length > 1;
   $('places-list').replaceChildren(...list.map((p, i) => {
     const label = p.displayName;
     const sub = [p.customName ? p.name : null, p.region, p.country].filter(Boolean).join(', ');
     const open = el('button', { type: 'button', className: 'open', dataset: { testid: 'place-open' } }, label, el('small', { text: sub }));
     open.addEventListener('click', () => openPlace(p));
-    const li = el('li', { dataset: { testid: 'place-item', id: String(p.id) } }, open,
-      button(`Rename ${label}`, '✎', 'place-rename', () => renamePlace(p)),
-      button(`Move ${label} up`, '↑', 'place-up', () => movePlace(list, i, -1), i === 0),
-      button(`Move ${label} down`, '↓', 'place-down', () => movePlace(list, i, 1), i === list.length - 1),
-      button(`Remove ${label}`, '×', 'place-remove', () => removePlace(p)));
+    const li = el('li', { dataset: { testid: 'place-item', id: String(p.id) } }, open, glance(p),
+      button(t('renamePlace', `Rename ${label}`, { name: label }), '✎', 'place-rename', () => renamePlace(p, li)));
+    if (several) {
+      li.append(button(t('moveUp', `Move ${label} up`, { name: label }), '↑', 'place-up', () => movePlace(list, i, -1), i === 0),
+        button(t('moveDown', `Move ${label} down`, { name: label }), '↓', 'place-down', () => movePlace(list, i, 1), i === list.length - 1));
+    }
+    li.append(button(t('removePlace', `Remove ${label}`, { name: label }), '×', 'place-remove', () => removePlace(p)));
     if (state.target && sameTarget(state.target, { lat: p.latitude, lon: p.longitude })) li.className = 'current';
     return li;
   }));
@@ -92,13 +111,24 @@ async function savePlace() {
   }
 }
 
-async function renamePlace(p) {
-  const name = window.prompt(`Custom name for ${p.name} (empty to clear)`, p.customName || '');
-  if (name === null) return;
-  try {
-    await api(`/api/v1/places/${p.id}`, { method: 'PATCH', body: { customName: name.trim() || null } });
-    loadPlaces();
-  } catch (e) { showNotice(`Could not rename: ${e.detail || e.kind}`); }
+/** Renames in the row: a field with the custom name (empty clears it); Enter or ✓ saves, Escape cancels. */
+function renamePlace(p, li) {
+  const input = el('input', { type: 'text', value: p.customName || '', maxLength: 100, placeholder: p.name,
+    ariaLabel: t('customName', `Custom name for ${p.name} (empty to clear)`, { name: p.name }), dataset: { testid: 'place-rename-input' } });
+  const form = el('form', { className: 'rename', dataset: { testid: 'place-rename-form' } }, input,
+    el('button', { type: 'submit', className: 'ghost', text: '✓', ariaLabel: t('saveName', 'Save the name'), dataset: { testid: 'place-rename-save' } }),
+    button(t('cancel', 'Cancel'), '✕', 'place-rename-cancel', () => renderPlaces(store.get(KEYS.places, []))));
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    try {
+      await api(`/api/v1/places/${p.id}`, { method: 'PATCH', body: { customName: input.value.trim() || null } });
+      await loadPlaces();
+    } catch (e) { showNotice(t('couldNotRename', `Could not rename: ${e.detail || e.kind}`, { why: e.detail || e.kind })); }
+  });
+  input.addEventListener('keydown', (event) => { if (event.key === 'Escape') renderPlaces(store.get(KEYS.places, [])); });
+  li.replaceChildren(form);
+  input.focus();
+  input.select();
 }
 
 async function movePlace(list, index, delta) {

@@ -9,6 +9,8 @@ export const KEYS = {
   units: 'brolly.units',
   /** Wind, pressure and precipitation units, each when chosen: { wind, pressure, precipitation }. */
   unitChoice: 'brolly.units.more.v1',
+  /** Whether the details grid is opened in full. */
+  details: 'brolly.details.v1',
   /** Whether the rain radar is shown on the map. */
   radar: 'brolly.radar.v1',
   /** The chosen language. */
