@@ -102,6 +102,7 @@ class Double:
             "BROLLY_OPEN_METEO_PREVIOUS_RUNS_URL": self.url + "/previous-runs",
             "BROLLY_AVIATIONWEATHER_URL": self.url,
             "BROLLY_RADAR_URL": self.url,
+            "BROLLY_OPENWEATHERMAP_TILES_URL": self.url,
         }
 
     def stop(self):

@@ -74,3 +74,43 @@ def test_the_page_says_radar_unavailable_when_the_radar_host_is_down(server, bro
     b.wait(lambda: b.attr("radar", "data-state") == "unavailable", what="radar unavailable")
     assert "unavailable" in b.text("radar-toggle").lower() and b.state() == "ready"
     b.wait(lambda: b.js("return document.getElementById('map').dataset.ready") == "true", what="the map, still")
+
+
+def test_openweathermap_precipitation_tiles_come_through_the_server_with_its_key(server_factory, browser_factory, double):
+    s = server_factory(args=("--timeout", "2"), extra_env={"OPENWEATHERMAP_API_KEY": "tiles-key"})
+    status, _, d = get(f"{s.url}/api/v1/radar")
+    assert status == 200 and d["precipitation"]["tiles"] == "/api/v1/radar/precipitation/{z}/{x}/{y}.png"
+    assert d["precipitation"]["maxZoom"] == 9 and d["precipitation"]["attribution"] == "OpenWeatherMap"
+    # A tile: fetched once with the key, then kept for everyone.
+    for _ in range(3):
+        status, headers, _ = call(f"{s.url}/api/v1/radar/precipitation/5/17/10.png")
+        assert status == 200 and headers["Content-Type"] == "image/png"
+    asked = [p for p in double.paths() if p.startswith("/map/precipitation_new/")]
+    assert asked == ["/map/precipitation_new/5/17/10.png"] and double.calls(asked[0]) == 1, asked
+    assert "appid=tiles-key" in double.queries(asked[0])[0]
+    # No such tile: a 400 problem, and no call.
+    for bad in ("10/1/1.png", "3/8/1.png", "3/1/1.jpg", "a/1/1.png"):
+        status, headers, _ = call(f"{s.url}/api/v1/radar/precipitation/{bad}")
+        assert status == 400 and headers["Content-Type"].startswith("application/problem+json"), bad
+    # The page: a box beside the radar, its tiles asked from this server at zoom 9 at most.
+    b = browser_factory(s.url)
+    b.allow_location(*BERLIN)
+    b.open()
+    b.wait_state("ready")
+    b.wait(lambda: b.js("return document.getElementById('map').dataset.ready") == "true", what="the map")
+    b.click("radar-toggle")
+    b.wait(lambda: b.attr("radar", "data-state") == "on", what="the radar on")
+    assert b.js("return document.getElementById('precipitation-row').hidden") is False
+    b.click("precipitation-layer")
+    zooms = lambda: [int(m.group(1)) for p in double.paths() for m in [re.match(r"/map/precipitation_new/(\d+)/", p)] if m]
+    b.wait(lambda: len(zooms()) > 1, what="precipitation tiles through the server")
+    assert max(zooms()) <= 9
+    assert b.js("return performance.getEntriesByType('resource').some(r => r.name.startsWith(location.origin + '/api/v1/radar/precipitation/'))")
+
+
+def test_without_an_openweathermap_key_there_are_no_precipitation_tiles(server, double):
+    status, _, d = get(f"{server.url}/api/v1/radar")
+    assert status == 200 and "precipitation" not in d
+    status, headers, _ = call(f"{server.url}/api/v1/radar/precipitation/5/17/10.png")
+    assert status == 404 and headers["Content-Type"].startswith("application/problem+json")
+    assert not [p for p in double.paths() if p.startswith("/map/")]

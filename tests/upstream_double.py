@@ -3,6 +3,7 @@
 
 Serves, on 127.0.0.1:
   RainViewer        GET /public/weather-maps.json (13 past frames, 10 min apart), GET /v2/radar/{time}/…png (tiles)
+  OWM tiles         GET /map/precipitation_new/{z}/{x}/{y}.png?appid= (401 without a key)
   Open-Meteo        GET /v1/forecast (with minutely_15, past_days), GET /v1/search,
                     GET /v1/air-quality
   OpenWeatherMap    GET /data/2.5/weather, /data/2.5/forecast, /geo/1.0/direct, /geo/1.0/reverse
@@ -744,7 +745,10 @@ class Handler(BaseHTTPRequestHandler):
                 past = [{"time": now - 600 * k, "path": f"/v2/radar/{now - 600 * k}"} for k in range(12, -1, -1)]
                 return self.send_json(200, {"version": "2.0", "generated": int(time.time()), "host": "http://" + self.headers.get("Host"),
                                             "radar": {"past": past, "nowcast": []}, "satellite": {"infrared": []}})
-            if path.startswith("/v2/radar/") and path.endswith(".png"):
+            if (path.startswith("/v2/radar/") or path.startswith("/map/precipitation_new/")) and path.endswith(".png"):
+                # RainViewer's radar tiles, and OpenWeatherMap's precipitation tiles (which need its key).
+                if path.startswith("/map/") and not q.get("appid", [""])[0]:
+                    return self.send_json(401, {"cod": 401, "message": "Invalid API key."})
                 data = RADAR_TILE
                 self.send_response(200)
                 self.send_header("Content-Type", "image/png")

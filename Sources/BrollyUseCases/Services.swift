@@ -28,6 +28,8 @@ public struct Services: Sendable {
     public let openMeteoPassthrough: OpenMeteoPassthrough?
     /// The rain radar's frames (RainViewer's weather-maps API).
     public let radar: RadarService?
+    /// OpenWeatherMap's precipitation tiles, when the server has its key.
+    public let precipitationTiles: PrecipitationTiles?
     /// The one-time IP location lookup (used by the CLI when it has no place at all).
     public let ipLocator: IPLocator
     /// Saved places, history and devices.
@@ -76,9 +78,11 @@ public struct Services: Sendable {
         configuration: BrollyConfiguration, weather: WeatherService, search: PlaceSearch, namer: PlaceNamer,
         addresses: AddressService, news: NewsService, airQuality: AirQualityService, alerts: AlertService,
         accuracy: AccuracyService, ipLocator: IPLocator, store: any DataStore, guards: UpstreamGuards = UpstreamGuards(),
-        openMeteoPassthrough: OpenMeteoPassthrough? = nil, radar: RadarService? = nil
+        openMeteoPassthrough: OpenMeteoPassthrough? = nil, radar: RadarService? = nil,
+        precipitationTiles: PrecipitationTiles? = nil
     ) {
         self.radar = radar
+        self.precipitationTiles = precipitationTiles
         self.accuracy = accuracy
         self.openMeteoPassthrough = openMeteoPassthrough
         self.alerts = alerts
@@ -176,7 +180,12 @@ public struct Services: Sendable {
                 network: standard, baseURL: c.urls.openMeteo, cache: cache, keepsEntriesInMemory: options.keepsEntriesInMemory,
                 now: options.now),
             radar: RadarService(
-                network: network(timeout: min(c.timeout, 5), retry: .none), baseURL: c.urls.radar, cache: cache, now: options.now))
+                network: network(timeout: min(c.timeout, 5), retry: .none), baseURL: c.urls.radar, cache: cache, now: options.now),
+            precipitationTiles: c.openWeatherMapAPIKey.map {
+                PrecipitationTiles(
+                    network: network(timeout: min(c.timeout, 5), retry: .none), baseURL: c.urls.openWeatherMapTiles, key: $0,
+                    now: options.now)
+            })
     }
 
     /// The configured weather provider on `network`.

@@ -25,6 +25,8 @@ public enum Upstream: String, Sendable, CaseIterable, Hashable {
     case aviationWeather = "aviationweather"
     /// The rain radar's frame list (RainViewer's weather-maps API): one call every 5 minutes for all.
     case radar
+    /// OpenWeatherMap's precipitation tiles (with its key): a share of OpenWeatherMap's own budget.
+    case openWeatherMapTiles = "openweathermap-tiles"
 
     /// The upstream a request for `provider` (the label providers give `NetworkService.get`) goes to.
     public init?(providerLabel label: String) {
@@ -32,6 +34,7 @@ public enum Upstream: String, Sendable, CaseIterable, Hashable {
         case "Open-Meteo air quality": self = .openMeteoAirQuality
         case "Open-Meteo previous runs": self = .openMeteoPreviousRuns
         case let l where l.hasPrefix("Open-Meteo"): self = .openMeteo
+        case "OpenWeatherMap tiles": self = .openWeatherMapTiles
         case let l where l.hasPrefix("OpenWeatherMap"): self = .openWeatherMap
         case "Nominatim": self = .nominatim
         case let l where l.hasPrefix("Google"): self = .google
@@ -50,7 +53,13 @@ public enum Upstream: String, Sendable, CaseIterable, Hashable {
     /// The upstream whose budget this one's calls also count against: the Previous Runs API is
     /// Open-Meteo's, so each of its calls takes from Open-Meteo's budget too (never waiting for it:
     /// when Open-Meteo's budget is tight, scoring forecasts gives way to the forecast).
-    public var parent: Upstream? { self == .openMeteoPreviousRuns ? .openMeteo : nil }
+    public var parent: Upstream? {
+        switch self {
+        case .openMeteoPreviousRuns: .openMeteo
+        case .openWeatherMapTiles: .openWeatherMap
+        default: nil
+        }
+    }
 
     /// The environment variable that overrides the budget: `BROLLY_OPEN_METEO_BUDGET`, …
     public var budgetVariable: String {
@@ -80,6 +89,8 @@ public enum Upstream: String, Sendable, CaseIterable, Hashable {
         case .aviationWeather: Budget([.init(60, per: 60), .init(1_000, per: 3_600)])
         // The frame list is cached 5 minutes for every client: a dozen calls an hour are plenty.
         case .radar: Budget([.init(10, per: 60), .init(100, per: 3_600)])
+        // A third of OpenWeatherMap's free 60 a minute at most (tiles are kept 10 minutes for all).
+        case .openWeatherMapTiles: Budget([.init(20, per: 60), .init(600, per: 3_600)])
         }
     }
 }

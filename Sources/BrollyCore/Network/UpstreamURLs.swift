@@ -18,6 +18,8 @@ public struct UpstreamURLs: Sendable, Hashable {
     public var aviationWeather: URL = URL(string: "https://aviationweather.gov")!
     /// A server speaking RainViewer's public weather-maps API (RainViewer, or a self-hosted LibreWXR).
     public var radar: URL = URL(string: "https://api.rainviewer.com")!
+    /// OpenWeatherMap's map tiles (used only with its key).
+    public var openWeatherMapTiles: URL = URL(string: "https://tile.openweathermap.org")!
 
     public init(
         openMeteo: URL = URL(string: "https://api.open-meteo.com")!,
@@ -69,6 +71,7 @@ public struct UpstreamURLs: Sendable, Hashable {
         try read("BROLLY_OPEN_METEO_PREVIOUS_RUNS_URL", into: \.openMeteoPreviousRuns)
         try read("BROLLY_AVIATIONWEATHER_URL", into: \.aviationWeather)
         try read("BROLLY_RADAR_URL", into: \.radar)
+        try read("BROLLY_OPENWEATHERMAP_TILES_URL", into: \.openWeatherMapTiles)
         return urls
     }
 }

@@ -12,6 +12,7 @@ struct RadarController: Sendable {
 
     func add(to group: RouterGroup<AppRequestContext>) {
         group.get("radar", use: radar)
+        group.get("radar/precipitation/:z/:x/:y", use: precipitationTile)
     }
 
     struct Document: ResponseEncodable, Sendable {
@@ -28,6 +29,16 @@ struct RadarController: Sendable {
         var attribution: String
         var attributionURL: String
         var fetchedAt: String
+        /// OpenWeatherMap's precipitation layer, when the server has its key: tiles served by this
+        /// server (`/api/v1/radar/precipitation/{z}/{x}/{y}.png`).
+        var precipitation: Layer?
+    }
+
+    struct Layer: Codable, Sendable {
+        var tiles: String
+        var maxZoom: Int
+        var attribution: String
+        var attributionURL: String
     }
 
     @Sendable func radar(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<Document> {
@@ -43,7 +54,30 @@ struct RadarController: Sendable {
                     time: LocalTime.iso8601($0.time, in: utc), unixTime: Int($0.time.timeIntervalSince1970), tiles: $0.tiles,
                     forecast: $0.forecast)
             }, maxZoom: frames.maxZoom, attribution: frames.attribution, attributionURL: frames.attributionURL,
-            fetchedAt: LocalTime.iso8601(frames.fetchedAt, in: utc))
+            fetchedAt: LocalTime.iso8601(frames.fetchedAt, in: utc),
+            precipitation: useCases.services.precipitationTiles.map { _ in
+                Layer(
+                    tiles: "/api/v1/radar/precipitation/{z}/{x}/{y}.png", maxZoom: PrecipitationTiles.maxZoom,
+                    attribution: "OpenWeatherMap", attributionURL: "https://openweathermap.org/")
+            })
         return EditedResponse(headers: [.cacheControl: "public, max-age=60"], response: document)
+    }
+
+    /// `GET /api/v1/radar/precipitation/{z}/{x}/{y}.png`: one of OpenWeatherMap's precipitation tiles
+    /// (404 without an OpenWeatherMap key; 400 for a tile that does not exist).
+    @Sendable func precipitationTile(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard let tiles = useCases.services.precipitationTiles else {
+            throw Problem(.notFound, code: .notFound, title: "Not found", detail: "this server has no OpenWeatherMap key for its tiles")
+        }
+        let last = context.parameters.get("y") ?? ""
+        guard let z = context.parameters.get("z").flatMap({ Int($0) }), let x = context.parameters.get("x").flatMap({ Int($0) }),
+            last.hasSuffix(".png"), let y = Int(last.dropLast(4)), PrecipitationTiles.isTile(z: z, x: x, y: y)
+        else {
+            throw Problem.badRequest("a tile is /api/v1/radar/precipitation/{z}/{x}/{y}.png with zoom 0–\(PrecipitationTiles.maxZoom)")
+        }
+        let png = try await tiles.tile(z: z, x: x, y: y)
+        return Response(
+            status: .ok, headers: [.contentType: "image/png", .cacheControl: "public, max-age=600"],
+            body: .init(byteBuffer: ByteBuffer(bytes: png)))
     }
 }

@@ -3,7 +3,9 @@
 // host itself (its own per-address allowance), never above the host's highest zoom (Leaflet scales
 // the last zoom's tiles). A toggle (remembered), a timeline with play/pause and the frame's local
 // time, the attribution and a legend. No radar, or offline: the toggle says so and nothing else
-// changes — the map and the weather are never touched.
+// changes — the map and the weather are never touched. With an OpenWeatherMap key the server also
+// offers that service's precipitation map (its tiles through the server, which holds the key): a
+// second layer under a checkbox, remembered too.
 import { $ } from './dom.js';
 import { api } from './api.js';
 import { t } from './i18n.js';
@@ -15,6 +17,7 @@ let layers = [];
 let index = 0;
 let timer = null;
 let on = false;
+let precipitation = null;
 
 const toggle = () => $('radar-toggle');
 
@@ -61,6 +64,17 @@ function removeLayers() {
   stop();
   layers.forEach((layer) => layer.remove());
   layers = [];
+  if (precipitation) precipitation.remove();
+  precipitation = null;
+}
+
+/** OpenWeatherMap's layer, on while its box is ticked. */
+function showPrecipitation() {
+  const layer = frames && frames.precipitation;
+  const wanted = Boolean(layer) && $('precipitation-layer').checked && on && state.map && window.L;
+  if (!wanted) { if (precipitation) precipitation.remove(); precipitation = null; return; }
+  if (precipitation) return;
+  precipitation = window.L.tileLayer(layer.tiles, { maxNativeZoom: layer.maxZoom, maxZoom: 19, opacity: 0.6, zIndex: 401, attribution: '' }).addTo(state.map);
 }
 
 function addLayers() {
@@ -74,6 +88,7 @@ function addLayers() {
   }).addTo(map));
   const last = frames.frames.map((f) => f.forecast).lastIndexOf(false);
   show(last >= 0 ? last : frames.frames.length - 1);
+  showPrecipitation();
 }
 
 async function switchOn() {
@@ -92,6 +107,7 @@ async function switchOn() {
   const link = $('radar-attribution');
   link.textContent = frames.attribution;
   link.href = frames.attributionURL;
+  $('precipitation-row').hidden = !frames.precipitation;
   if (state.map) addLayers(); else document.addEventListener('brolly:map', addLayers, { once: true });
 }
 
@@ -109,6 +125,8 @@ export function initRadar() {
     if (on) { switchOff(); store.set(KEYS.radar, false); } else { store.set(KEYS.radar, true); switchOn(); }
   });
   $('radar-play').addEventListener('click', () => (timer ? stop() : play()));
+  $('precipitation-layer').checked = store.get(KEYS.precipitationLayer, false) === true;
+  $('precipitation-layer').addEventListener('change', () => { store.set(KEYS.precipitationLayer, $('precipitation-layer').checked); showPrecipitation(); });
   $('radar-frame').addEventListener('input', () => { stop(); show(Number($('radar-frame').value)); });
   window.addEventListener('offline', () => { if (on) { removeLayers(); unavailable(); } });
   if (store.get(KEYS.radar, false) === true) switchOn();

@@ -13,6 +13,8 @@ export const KEYS = {
   details: 'brolly.details.v1',
   /** Whether the rain radar is shown on the map. */
   radar: 'brolly.radar.v1',
+  /** Whether OpenWeatherMap's precipitation layer is shown with the radar. */
+  precipitationLayer: 'brolly.radar.precipitation.v1',
   /** The chosen language. */
   language: 'brolly.lang.v1',
   /** The saved places as last read, for offline. */
