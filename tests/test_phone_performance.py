@@ -21,7 +21,7 @@ def transfer(b):
                 ".map(r => [r.name.replace(location.origin, ''), r.transferSize, r.encodedBodySize, r.decodedBodySize])")
 
 
-def test_slow_3g_first_visit_within_5_s_and_repeat_within_1_s(server, browser_factory, double):
+def test_slow_3g_first_visit_within_3_5_s_and_repeat_within_1_s(server, browser_factory, double):
     # The server's cache is warm, as in the issue's measurement.
     urllib.request.urlopen(f"{server.url}/api/v1/weather?lat={BERLIN[0]}&lon={BERLIN[1]}", timeout=15).read()
     b = browser_factory(server.url)
@@ -36,7 +36,7 @@ def test_slow_3g_first_visit_within_5_s_and_repeat_within_1_s(server, browser_fa
         print(f"  {name[:60]:60} {sent:>7} {decoded:>7}")
     b.wait_state("ready")
     assert b.text("place-name") == "Berlin"
-    assert first < 5000, first
+    assert first < 3500, first  # issue 23's limit
     # The map follows the card.
     b.wait(lambda: b.attr("map", "data-ready") == "true", timeout=40, what="the map")
     # A repeat visit on the same network: the service worker and the page's own memory.

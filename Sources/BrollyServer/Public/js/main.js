@@ -2,7 +2,6 @@
 import { render, rerender, setState, updateAge } from './card.js';
 import { applyStatic, initLanguageSwitch, loadLanguage, preferredLanguage } from './i18n.js';
 import { $ } from './dom.js';
-import { initHistory, loadHistory } from './history.js';
 import { locate } from './location.js';
 import { initLayout } from './layout.js';
 import { initMap, removeMarker, showPlace, showUnitedStates } from './map.js';
@@ -34,7 +33,6 @@ window.addEventListener('online', refresh);
 setInterval(updateAge, 30000);
 initSearch();
 initPlaces();
-initHistory();
 initLayout();
 
 initMap();
@@ -81,7 +79,8 @@ if (Number.isFinite(lat) && Number.isFinite(lon) && Math.abs(lat) <= 90 && Math.
 } else {
   locate(false);
 }
-loadHistory();
+// The history's code after the card.
+import('./history.js').then((m) => { m.initHistory(); m.loadHistory(); });
 
 if ('serviceWorker' in navigator) {
   navigator.serviceWorker.register('/sw.js').catch(() => { /* offline support is a bonus */ });

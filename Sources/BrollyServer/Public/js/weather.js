@@ -1,13 +1,10 @@
 // Loading the weather for a target: the card, the device's memory, then the address, the news
-// and the history; a failed refresh keeps what is shown, marked stale.
-import { loadAddress } from './address.js';
+// and the history; a failed refresh keeps what is shown, marked stale. The helpers' code is
+// imported after the card (off a slow connection's critical path; the service worker keeps it).
 import { AppError, api, isWeatherDocument, weatherURL } from './api.js';
 import { ageMs, ageText, messageFor, region, render, setState, showNotice } from './card.js';
 import { $, text } from './dom.js';
 import { t } from './i18n.js';
-import { loadHistory } from './history.js';
-import { loadNews } from './news.js';
-import { loadAccuracy } from './accuracy.js';
 import { sameTarget, state } from './state.js';
 import { saveLast } from './storage.js';
 
@@ -37,10 +34,10 @@ export async function loadWeather(target, opts = {}) {
     Object.assign(state, { doc, target, viewing: null, forceStale: false, restored: false });
     saveLast(state.doc, state.target);
     render(doc);
-    if (target.here) loadAddress(target);
-    loadNews(target);
-    loadAccuracy(target);
-    setTimeout(loadHistory, 1200);
+    if (target.here) import('./address.js').then((m) => m.loadAddress(target));
+    import('./news.js').then((m) => m.loadNews(target));
+    import('./accuracy.js').then((m) => m.loadAccuracy(target));
+    setTimeout(() => import('./history.js').then((m) => m.loadHistory()), 1200);
     // The API said the answer is stale and is refreshing it, or that a helper's part (the
     // place's name, air quality, warnings) is still on its way: look again shortly (three times at
     // most, further apart each time).
