@@ -55,7 +55,7 @@ func makeRouter(_ p: ServerParts, api: Bool, site: Bool) -> Router<AppRequestCon
                 p.settings.webDirectory, cacheControl: .init([(MediaType(type: .any), [.noCache])]), searchForIndexHtml: true))
         // The page's texts: one file per language (BrollyCore's Languages), and the list of them.
         router.get("/lang/index.json") { _, _ -> Response in
-            let list = Localization.codes.map { ["code": $0, "name": Localization.packs[$0]!.name] }
+            let list = Localization.codes.map { ["code": $0, "name": Localization.pack(code: $0)!.name] }
             let body = try JSONSerialization.data(withJSONObject: list, options: [.sortedKeys])
             return Response(
                 status: .ok, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "public, max-age=3600"],

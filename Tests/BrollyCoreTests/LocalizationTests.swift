@@ -29,6 +29,31 @@ import Testing
         }
     }
 
+    /// The page's texts too: every key of English's `page` in every file (nested lists the same
+    /// length), none extra.
+    @Test func everyLanguageFileHasEveryPageKeyOfEnglish() throws {
+        func paths(_ value: Any, _ prefix: String = "") -> Set<String> {
+            if let dict = value as? [String: Any] {
+                return dict.reduce(into: Set<String>()) { $0.formUnion(paths($1.value, prefix + "." + $1.key)) }
+            }
+            if let list = value as? [Any] {
+                return list.enumerated().reduce(into: Set<String>()) { $0.formUnion(paths($1.element, prefix + "[\($1.offset)]")) }
+            }
+            return [prefix]
+        }
+        func page(_ code: String) throws -> Set<String> {
+            let file = try #require(Localization.file(code))
+            let json = try #require(try JSONSerialization.jsonObject(with: file) as? [String: Any])
+            return paths(try #require(json["page"]))
+        }
+        let english = try page("en")
+        for code in Localization.codes {
+            let keys = try page(code)
+            #expect(keys.subtracting(english).isEmpty, "\(code): extra page keys \(keys.subtracting(english).sorted())")
+            #expect(english.subtracting(keys).isEmpty, "\(code): missing page keys \(english.subtracting(keys).sorted())")
+        }
+    }
+
     @Test func pluralFormsFollowCLDR() {
         let ru = Localization.pack(for: "ru")
         #expect([1, 2, 5, 21, 0.5, 11, 22, 111].map(ru.pluralCategory) == ["one", "few", "many", "one", "other", "many", "few", "many"])

@@ -106,7 +106,7 @@ struct OutputOptions: ParsableArguments {
     }
 
     func validate() throws {
-        if let lang, Localization.packs[lang.lowercased().prefix(while: { $0.isLetter }).description] == nil {
+        if let lang, !Localization.codes.contains(lang.lowercased().prefix(while: { $0.isLetter }).description) {
             throw ValidationError("unknown language '\(lang)'; use one of: \(Localization.codes.joined(separator: ", "))")
         }
         if let units, UnitSystem(userInput: units) == nil {

@@ -99,34 +99,47 @@ public struct LanguagePack: Decodable, Sendable {
 }
 
 public enum Localization {
-    /// The languages there are files for, by code.
-    public static let packs: [String: LanguagePack] = {
-        var out: [String: LanguagePack] = [:]
-        let dir = Bundle.module.resourceURL?.appendingPathComponent("Languages")
-        let files = (dir.flatMap { try? FileManager.default.contentsOfDirectory(at: $0, includingPropertiesForKeys: nil) }) ?? []
-        for file in files where file.pathExtension == "json" {
-            if let data = try? Data(contentsOf: file), let pack = try? JSONDecoder().decode(LanguagePack.self, from: data) {
-                out[pack.code] = pack
-            }
-        }
-        return out
+    static let directory = Bundle.module.resourceURL?.appendingPathComponent("Languages")
+
+    /// The codes there are files for (the files' names: listing them reads none of them).
+    public static let codes: [String] = {
+        let files = (directory.flatMap { try? FileManager.default.contentsOfDirectory(at: $0, includingPropertiesForKeys: nil) }) ?? []
+        return files.filter { $0.pathExtension == "json" }.map { $0.deletingPathExtension().lastPathComponent }.sorted()
     }()
 
-    public static var english: LanguagePack { packs["en"]! }
+    /// The packs read so far: a command reads only the language it speaks (and English), not all
+    /// fourteen, so that adding languages costs its start nothing.
+    static let loaded = Locked<[String: LanguagePack]>([:])
+
+    /// The pack of `code` when there is a file for it.
+    public static func pack(code: String) -> LanguagePack? {
+        if let pack = loaded.withLock({ $0[code] }) { return pack }
+        guard codes.contains(code), let url = directory?.appendingPathComponent("\(code).json"),
+            let data = try? Data(contentsOf: url), let pack = try? JSONDecoder().decode(LanguagePack.self, from: data)
+        else { return nil }
+        loaded.withLock { $0[code] = pack }
+        return pack
+    }
+
+    /// Every language, by code (read on first use).
+    public static var packs: [String: LanguagePack] {
+        var out: [String: LanguagePack] = [:]
+        for code in codes { out[code] = pack(code: code) }
+        return out
+    }
+
+    public static var english: LanguagePack { pack(code: "en")! }
 
     /// The pack for a language tag (`ru`, `ru-RU`, `ru_RU.UTF-8`); English when there is none.
     public static func pack(for tag: String?) -> LanguagePack {
         guard let tag else { return english }
         let code = tag.lowercased().prefix { $0.isLetter }
-        return packs[String(code)] ?? english
+        return pack(code: String(code)) ?? english
     }
 
     /// The raw file of a language, for the page.
     public static func file(_ code: String) -> Data? {
-        guard packs[code] != nil, let url = Bundle.module.resourceURL?.appendingPathComponent("Languages/\(code).json") else { return nil }
+        guard codes.contains(code), let url = directory?.appendingPathComponent("\(code).json") else { return nil }
         return try? Data(contentsOf: url)
     }
-
-    /// The codes there are files for.
-    public static var codes: [String] { packs.keys.sorted() }
 }

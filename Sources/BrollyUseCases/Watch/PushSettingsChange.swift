@@ -96,7 +96,7 @@ public struct PushSettingsChange: Decodable, Sendable {
             s.places = places
         }
         if let language {
-            guard Localization.packs[language] != nil else {
+            guard Localization.codes.contains(language) else {
                 throw BrollyError.invalidInput("'language' must be one of \(Localization.codes.joined(separator: ", ")), got \(language)")
             }
             s.language = language

@@ -10,7 +10,7 @@ function fact(term, value, index) {
   const dd = el('span', { className: 'value' });
   if (index) {
     const swatch = el('span', { className: 'swatch', ariaHidden: 'true', style: { background: index.colour } });
-    const band = t('bands', {})[index.category] || index.category;
+    const band = t(`band_${index.category.toLowerCase().replaceAll(' ', '_')}`, index.category);
     dd.append(swatch, `${Math.round(index.value * 10) / 10} · ${band}`);
   } else {
     dd.append(value);
@@ -24,7 +24,7 @@ export function renderAirQuality(a) {
   const facts = [];
   if (a.europeanAqi) facts.push(fact(t('aqiEuropean', 'European AQI'), '', a.europeanAqi));
   if (a.usAqi) facts.push(fact(t('aqiUS', 'US AQI'), '', a.usAqi));
-  const ug = (v) => `${Math.round(v)} ${t('u_ugm3', 'μg/m³')}`;
+  const ug = (v) => `${Math.round(v)} ${t('unit_ugm3', 'μg/m³')}`;
   if (typeof a.pm2_5 === 'number') facts.push(fact('PM2.5', ug(a.pm2_5)));
   if (typeof a.pm10 === 'number') facts.push(fact('PM10', ug(a.pm10)));
   if (typeof a.ozone === 'number') facts.push(fact(t('ozone', 'Ozone'), ug(a.ozone)));
@@ -36,9 +36,8 @@ export function renderAirQuality(a) {
     facts.push(highest ? fact(t('uvMax', 'UV today, highest'), '', highest) : fact(t('uvMax', 'UV today, highest'), '—'));
   }
   if (a.pollen) {
-    const names = t('plants', {});
-    const text = PLANTS.filter((p) => typeof a.pollen[p] === 'number').map((p) => `${names[p] || p} ${Math.round(a.pollen[p])}`).join(', ');
-    if (text) { const li = fact(t('pollen', 'Pollen (grains/m³)'), text); li.className = 'wide'; facts.push(li); }
+    const text = PLANTS.filter((p) => typeof a.pollen[p] === 'number').map((p) => `${t(`plant_${p}`, p)} ${Math.round(a.pollen[p])}`).join(', ');
+    if (text) { const li = fact(t('pollenUnit', 'Pollen (grains/m³)'), text); li.className = 'wide'; facts.push(li); }
   }
   $('air-facts').replaceChildren(...facts);
 }

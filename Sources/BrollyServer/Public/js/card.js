@@ -222,7 +222,8 @@ export function render(doc, opts = {}) {
   const clock = (t) => String(t).slice(11, 16);
   text('sun', sky && sky.sunrise && sky.sunset ? `↑ ${clock(sky.sunrise)} · ↓ ${clock(sky.sunset)}` : '—');
   text('twilight', sky && sky.dawn && sky.dusk ? `${clock(sky.dawn)} – ${clock(sky.dusk)}` : '—');
-  text('moon', sky ? `${sky.moon.symbol} ${t('moonPhases', {})[sky.moon.phase] || sky.moon.phase}, ${t('lit', `${Math.round(sky.moon.illumination * 100)}% lit`, { n: Math.round(sky.moon.illumination * 100) })}` : '—');
+  const lit = sky ? Math.round(sky.moon.illumination * 100) : 0;
+  text('moon', sky ? `${sky.moon.symbol} ${t(`moon_${sky.moon.phase.replaceAll(' ', '_')}`, sky.moon.phase)}, ${t('litPercent', `${lit}% lit`, { n: lit })}` : '—');
   $('hours').replaceChildren(...doc.hours.slice(0, 24).map(hourItem));
   // Two weeks: the second marked as less certain.
   const shownDays = doc.days.slice(0, 14);

@@ -4,7 +4,10 @@
 // and the page is re-rendered in them.
 import { api } from './api.js';
 import { KEYS, store } from './storage.js';
-export const i18n = { code: 'en', page: null };
+export const i18n = { code: 'en', page: null, text: null };
+
+/** Languages written right to left. */
+const RTL = ['ar', 'fa', 'he', 'ur'];
 
 /** The language the address asks for (`/?lang=ru`), else the chosen one, else the browser's first. */
 export function preferredLanguage() {
@@ -21,7 +24,8 @@ export function preferredLanguage() {
 
 /** A page text by key, with `{name}` filled in; the English `fallback` when there is none. */
 export function t(key, fallback, vars = {}) {
-  let s = (i18n.page && i18n.page[key] !== undefined) ? i18n.page[key] : fallback;
+  // The page's own texts, else the ones it shares with the CLI and the API (moon, air, units…).
+  let s = (i18n.page && i18n.page[key] !== undefined) ? i18n.page[key] : (i18n.text && i18n.text[key] !== undefined) ? i18n.text[key] : fallback;
   if (typeof s === 'string') for (const [k, v] of Object.entries(vars)) s = s.replaceAll(`{${k}}`, String(v));
   return s;
 }
@@ -29,10 +33,14 @@ export function t(key, fallback, vars = {}) {
 /** Texts in the HTML: `data-i18n` (text), `data-i18n-label` (aria-label), `data-i18n-placeholder`. */
 export function applyStatic() {
   document.documentElement.lang = i18n.code;
+  // Arabic (and any right-to-left language) mirrors the page.
+  document.documentElement.dir = RTL.includes(i18n.code) ? 'rtl' : 'ltr';
   if (!i18n.page) return;
-  document.querySelectorAll('[data-i18n]').forEach((e) => { const v = i18n.page[e.dataset.i18n]; if (typeof v === 'string') e.textContent = v; });
-  document.querySelectorAll('[data-i18n-label]').forEach((e) => { const v = i18n.page[e.dataset.i18nLabel]; if (typeof v === 'string') e.setAttribute('aria-label', v); });
-  document.querySelectorAll('[data-i18n-placeholder]').forEach((e) => { const v = i18n.page[e.dataset.i18nPlaceholder]; if (typeof v === 'string') e.placeholder = v; });
+  document.querySelectorAll('[data-i18n]').forEach((e) => { const v = t(e.dataset.i18n, null); if (typeof v === 'string') e.textContent = v; });
+  document.querySelectorAll('[data-i18n-label]').forEach((e) => { const v = t(e.dataset.i18nLabel, null); if (typeof v === 'string') e.setAttribute('aria-label', v); });
+  document.querySelectorAll('[data-i18n-title]').forEach((e) => { const v = t(e.dataset.i18nTitle, null); if (typeof v === 'string') e.title = v; });
+  document.querySelectorAll('[data-i18n-minutes]').forEach((e) => { e.textContent = t('minutesShort', `${e.dataset.i18nMinutes} min`, { n: e.dataset.i18nMinutes }); });
+  document.querySelectorAll('[data-i18n-placeholder]').forEach((e) => { const v = t(e.dataset.i18nPlaceholder, null); if (typeof v === 'string') e.placeholder = v; });
 }
 
 /** Loads the language's file (English needs none); a language without a file stays English. */
@@ -40,10 +48,13 @@ export async function loadLanguage(code) {
   i18n.code = code;
   if (code === 'en') return;
   try {
-    i18n.page = (await api(`/lang/${code}.json`, { counted: false })).page;
+    const file = await api(`/lang/${code}.json`, { counted: false });
+    i18n.page = file.page;
+    i18n.text = file.text;
   } catch (_) {
     i18n.code = 'en';
     i18n.page = null;
+    i18n.text = null;
   }
   applyStatic();
 }

@@ -24,7 +24,7 @@ export async function loadNews(target) {
     // Where the items really come from: BBC News by region ("US & Canada" for New York), NewsAPI by
     // the place's name.
     const feed = data && data.feed;
-    const region = feed ? (feed.code === 'place' ? feed.region : t('newsRegions', {})[feed.code] || feed.region) : data && data.place;
+    const region = feed ? (feed.code === 'place' ? feed.region : t(`news_${feed.code}`, feed.region)) : data && data.place;
     text('news-place', region ? `· ${feed ? `${feed.source}, ` : ''}${region}` : '');
     text('news-status', items.length ? '' : 'No news published today for this place yet.');
     $('news-list').replaceChildren(...items.map(newsItem));
