@@ -65,3 +65,30 @@ def test_openweathermap_is_asked_for_its_language_within_its_10_minute_rule(serv
     en = weather("en")
     assert en["current"]["condition"]["description"] == "rain" and en["current"]["condition"]["title"] == "Rain"
     assert double.calls("/data/2.5/weather") == calls
+
+
+def test_fourteen_languages_each_named_in_itself_and_arabic_mirrors(server, browser_factory, double):
+    from conftest import BERLIN, axe_violations
+    index = json.loads(urllib.request.urlopen(server.url + "/lang/index.json", timeout=10).read())
+    names = {entry["code"]: entry["name"] for entry in index}
+    assert len(names) >= 14 and names["de"] == "Deutsch" and names["ja"] == "日本語" and names["ar"] == "العربية", names
+    b = browser_factory(server.url, width=390, height=844)
+    b.allow_location(*BERLIN)
+    b.open("/?lang=ar")
+    b.wait_state("ready")
+    b.wait(lambda: b.js("return document.documentElement.dir") == "rtl", what="right to left")
+    b.wait(lambda: b.js("return document.querySelector('#days .dname').textContent") == "اليوم", what="Arabic days")
+    assert b.js("return document.documentElement.lang") == "ar"
+    # Mirrored: the place's name at the right, the save button at the left; nothing overlaps or
+    # overflows sideways.
+    name = b.js("const r = document.getElementById('place-name').getBoundingClientRect(); return [r.left, r.right]")
+    save = b.js("const r = document.getElementById('save-place').getBoundingClientRect(); return [r.left, r.right]")
+    assert save[1] <= name[0], (name, save)
+    assert b.js("return document.documentElement.scrollWidth <= window.innerWidth")
+    # Numbers stay readable: the temperature reads left to right.
+    assert b.js("return getComputedStyle(document.getElementById('temperature')).direction") == "ltr"
+    b.js("window.scrollTo(0, 0)")
+    b.screenshot("46-phone-arabic")
+    b.js("document.getElementById('days').scrollIntoView()")
+    b.screenshot("47-phone-arabic-days")
+    assert not axe_violations(b)

@@ -47,6 +47,7 @@ import Testing
             return paths(try #require(json["page"]))
         }
         let english = try page("en")
+        #expect(Localization.codes.count >= 14, "fourteen languages at least: \(Localization.codes)")
         for code in Localization.codes {
             let keys = try page(code)
             #expect(keys.subtracting(english).isEmpty, "\(code): extra page keys \(keys.subtracting(english).sorted())")
@@ -60,6 +61,27 @@ import Testing
         #expect([1, 2, 5, 21, 0.5].map(Localization.english.pluralCategory) == ["one", "other", "other", "other", "other"])
         #expect(ru.plural("unit_bft", 1) == "балл" && ru.plural("unit_bft", 3) == "балла" && ru.plural("unit_bft", 5) == "баллов")
         #expect(ru.plural("unit_bft", 21) == "балл" && Localization.english.plural("unit_bft", 5) == "Bft")
+    }
+
+    /// Each language's plural forms as CLDR has them, for 1, 2, 5, 21 and 0.5.
+    @Test func everyLanguagesPluralFormsFollowCLDR() {
+        let expected: [String: [String]] = [
+            "en": ["one", "other", "other", "other", "other"], "de": ["one", "other", "other", "other", "other"],
+            "nl": ["one", "other", "other", "other", "other"], "es": ["one", "other", "other", "other", "other"],
+            "it": ["one", "other", "other", "other", "other"], "tr": ["one", "other", "other", "other", "other"],
+            "fr": ["one", "other", "other", "other", "one"], "pt": ["one", "other", "other", "other", "one"],
+            "ru": ["one", "few", "many", "one", "other"], "uk": ["one", "few", "many", "one", "other"],
+            "pl": ["one", "few", "many", "many", "other"], "ar": ["one", "two", "few", "many", "other"],
+            "ja": ["other", "other", "other", "other", "other"], "zh": ["other", "other", "other", "other", "other"],
+        ]
+        #expect(Set(expected.keys) == Set(Localization.codes))
+        for (code, forms) in expected {
+            #expect([1, 2, 5, 21, 0.5].map(Localization.pack(for: code).pluralCategory) == forms, "\(code)")
+        }
+        // Arabic's zero, and each language's Beaufort unit in the right form.
+        #expect(Localization.pack(for: "ar").pluralCategory(0) == "zero")
+        #expect(Localization.pack(for: "uk").plural("unit_bft", 3) == "бали" && Localization.pack(for: "pl").plural("unit_bft", 5) == "stopni B")
+        #expect(Localization.pack(for: "ar").plural("unit_bft", 2) == "درجتا بوفورت")
     }
 
     @Test func russianConditionsSentencesAndNumbers() {

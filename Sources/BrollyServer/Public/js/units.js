@@ -59,8 +59,10 @@ const temp = (c) => state.units === 'F' ? c * 9 / 5 + 32 : state.units === 'K' ?
 /** Rounded for display as the CLI rounds (halves away from zero: -21.5 → -22); never "-0". */
 const whole = (v) => { const r = Math.sign(v) * Math.round(Math.abs(v)); return r === 0 ? 0 : r; };
 
-export const tempText = (c) => state.units === 'K' ? `${whole(temp(c))} K` : `${whole(temp(c))}°${state.units}`;
-export const shortTemp = (c) => state.units === 'K' ? `${whole(temp(c))}` : `${whole(temp(c))}°`;
+/** A number with its unit kept left to right inside right-to-left text (Unicode isolates). */
+const ltr = (s) => (document.documentElement.dir === 'rtl' ? `\u2066${s}\u2069` : s);
+export const tempText = (c) => ltr(state.units === 'K' ? `${whole(temp(c))} K` : `${whole(temp(c))}°${state.units}`);
+export const shortTemp = (c) => ltr(state.units === 'K' ? `${whole(temp(c))}` : `${whole(temp(c))}°`);
 /** A number with the page language's decimal separator (4.2 in English, 4,2 in Russian). */
 const fixed = (v, digits) => v.toLocaleString(i18n.code, { minimumFractionDigits: digits, maximumFractionDigits: digits });
 const more = () => state.more || rememberedMore();
@@ -91,7 +93,7 @@ export function pressureText(hpa) {
   return `${fixed(hpa * factor, digits)} ${unitName(unit, { hpa: 'hPa', mbar: 'mbar', mmhg: 'mmHg', inhg: 'inHg', kpa: 'kPa' }[unit])}`;
 }
 /** The JSON keeps the provider's precision (0.25 mm); the display rounds. */
-export const amountText = (mm) => more().precipitation === 'in' ? `${fixed(mm / 25.4, 2)} ${unitName('in', 'in')}` : `${fixed(mm, 1)} ${unitName('mm', 'mm')}`;
+export const amountText = (mm) => ltr(more().precipitation === 'in' ? `${fixed(mm / 25.4, 2)} ${unitName('in', 'in')}` : `${fixed(mm, 1)} ${unitName('mm', 'mm')}`);
 
 /** "3° warmer than yesterday", "about the same as yesterday" (within 1°), in the shown unit. */
 export function comparedWithYesterday(nowC, yesterdayC) {
