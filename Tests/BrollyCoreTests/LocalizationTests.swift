@@ -80,7 +80,8 @@ import Testing
         }
         // Arabic's zero, and each language's Beaufort unit in the right form.
         #expect(Localization.pack(for: "ar").pluralCategory(0) == "zero")
-        #expect(Localization.pack(for: "uk").plural("unit_bft", 3) == "бали" && Localization.pack(for: "pl").plural("unit_bft", 5) == "stopni B")
+        #expect(Localization.pack(for: "uk").plural("unit_bft", 3) == "бали")
+        #expect(Localization.pack(for: "pl").plural("unit_bft", 5) == "stopni B")
         #expect(Localization.pack(for: "ar").plural("unit_bft", 2) == "درجتا بوفورت")
     }
 
