@@ -212,7 +212,7 @@ def test_openapi_document_matches_the_server(server, double):
         ("get", "/api/v1/accuracy", "/api/v1/accuracy?lat=52.52&lon=13.41&units=imperial", None, 200, "#/components/schemas/Accuracy"),
         ("get", "/api/v1/radar", "/api/v1/radar", None, 200, None),
         # This server has no OpenWeatherMap key: no precipitation tiles.
-        ("get", "/api/v1/radar/precipitation/{z}/{x}/{y}.png", "/api/v1/radar/precipitation/3/4/2.png", None, 404, None),
+        ("get", "/api/v1/radar/precipitation/{z}/{x}/{y}", "/api/v1/radar/precipitation/3/4/2.png", None, 404, None),
         ("get", "/api/v1/push/key", "/api/v1/push/key", None, 200, None),
         ("get", "/api/v1/push/subscriptions", "/api/v1/push/subscriptions", None, 200, None),
         # This server has no BROLLY_PUSH_ALLOW_INSECURE: a loopback endpoint is refused.

@@ -1,6 +1,7 @@
 """Languages: the page, the API and the CLI in Russian, and OpenWeatherMap asked for its language
 within its 10-minute rule."""
 
+import re
 import json
 import urllib.error
 import urllib.request
@@ -92,3 +93,32 @@ def test_fourteen_languages_each_named_in_itself_and_arabic_mirrors(server, brow
     b.js("document.getElementById('days').scrollIntoView()")
     b.screenshot("47-phone-arabic-days")
     assert not axe_violations(b)
+
+
+def test_the_russian_table_of_issue_24_in_the_cli_and_the_terminal(server, cli, double):
+    """What issue 24 found still English in Russian: the CLI's air quality, UV, moon, outlook,
+    "2 min ago", every line of `forecast`, and the terminal's `%C` over curl."""
+    r = cli.run("now", "--lat", "40.71", "--lon", "-74.01", "--lang", "ru")
+    assert r.returncode == 0, r.stderr
+    out = r.stdout
+    for english in ("Moderate", "Low", "today's highest", "waning", "waxing", "full moon", "min ago", "just now", "grains", "Thu", "Fri"):
+        assert english not in out, (english, out)
+    assert "Европейский индекс качества воздуха" in out and "максимум сегодня" in out and "освещено" in out, out
+    assert re.search(r"Прогноз\s+(Пн|Вт|Ср|Чт|Пт|Сб|Вс) ", out), out
+    r = cli.run("forecast", "--lat", "40.71", "--lon", "-74.01", "--lang", "ru", "--days", "3")
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()[1:4]
+    assert all(re.match(r"(Пн|Вт|Ср|Чт|Пт|Сб|Вс)\s+\d{4}-\d\d-\d\d", line) for line in lines), lines
+    assert all(" мм" in line and not re.search(r"[A-Za-z]{3,}", line) for line in lines), lines
+    assert "данные Open-Meteo, обновлено" in r.stdout
+    # The one-line format and the full view over curl, by ?lang= or Accept-Language.
+    def curl(path, headers=None):
+        req = urllib.request.Request(server.url + path, headers={"User-Agent": "curl/8.5.0", **(headers or {})})
+        with urllib.request.urlopen(req, timeout=15) as resp:
+            return resp.read().decode()
+    assert curl("/40.71,-74.01?lang=ru&format=%C").strip() == "Небольшой дождь"
+    assert curl("/40.71,-74.01?format=%C", {"Accept-Language": "ru-RU,ru;q=0.9"}).strip() == "Небольшой дождь"
+    assert curl("/40.71,-74.01?lang=ja&format=%C").strip() == "弱い雨"
+    assert curl("/40.71,-74.01?format=%C").strip() == "Slight rain"
+    full = curl("/40.71,-74.01?lang=de&T")
+    assert "Leichter Regen" in full and "Luftfeuchtigkeit" in full, full

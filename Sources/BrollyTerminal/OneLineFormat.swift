@@ -31,6 +31,8 @@ public struct OneLineFormat: Sendable {
 
     public var units: UnitSystem
     public var windUnit: WindUnit
+    /// The language of the condition text (`%C`).
+    public var language: LanguagePack = Localization.english
 
     /// - Parameter windUnit: default m/s for metric and kelvin, mph for imperial.
     public init(units: UnitSystem, windUnit: WindUnit? = nil) {
@@ -93,7 +95,9 @@ public struct OneLineFormat: Sendable {
         }
         switch code {
         case "c": return Self.symbol(c.condition)
-        case "C": return c.condition.description.prefix(1).uppercased() + c.condition.description.dropFirst()
+        case "C":
+            let text = language.localized(c.condition, provider: r.provider, textLanguage: r.language).description
+            return text.prefix(1).uppercased() + text.dropFirst()
         case "x": return Self.plainSymbol(c.condition.kind)
         case "h": return c.humidity.map { "\(Int($0.rounded()))%" } ?? ""
         case "t": return temperature(c.temperature)

@@ -138,12 +138,13 @@ public struct TextRenderer: Sendable {
             let force = WindUnit.beaufort(ms)
             return "\(force) \(language.plural("unit_bft", Double(force))), \(language.beaufortName(force))"
         }
-        return String(format: "%.1f ", wind.convert(ms)) + language.text("unit_" + wind.rawValue)
+        return language.number(String(format: "%.1f ", wind.convert(ms))) + language.text("unit_" + wind.rawValue)
     }
 
     func amount(_ mm: Double) -> String {
         choice.precipitation == .inch
-            ? String(format: "%.2f ", mm / 25.4) + language.text("unit_in") : String(format: "%.1f ", mm) + language.text("unit_mm")
+            ? language.number(String(format: "%.2f ", mm / 25.4)) + language.text("unit_in")
+            : language.number(String(format: "%.1f ", mm)) + language.text("unit_mm")
     }
 
     /// "1012 hPa", "759 mmHg", "29.89 inHg".
@@ -152,14 +153,22 @@ public struct TextRenderer: Sendable {
         return String(format: "%.\(p.decimals)f ", p.convert(hpa)) + language.text("unit_" + p.rawValue)
     }
 
-    /// "just now", "4 min ago", "2 h ago".
-    public static func age(_ seconds: TimeInterval) -> String {
+    /// "just now", "4 min ago", "2 h ago" (in `language`).
+    public static func age(_ seconds: TimeInterval, language: LanguagePack = Localization.english) -> String {
         let s = Int(max(0, seconds))
-        if s < 60 { return "just now" }
-        if s < 3600 { return "\(s / 60) min ago" }
-        if s < 172_800 { return "\(s / 3600) h ago" }
-        return "\(s / 86_400) days ago"
+        if s < 60 { return language.text("justNow") }
+        if s < 3600 { return language.text("minutesAgo", ["n": String(s / 60)]) }
+        if s < 172_800 { return language.text("hoursAgo", ["n": String(s / 3600)]) }
+        return language.plural("daysAgo", Double(s / 86_400), ["n": String(s / 86_400)])
     }
+
+    /// An air-quality band's name ("Moderate") in the language.
+    func band(_ b: AirQualityBand) -> String {
+        language.text("band_" + b.category.lowercased().replacingOccurrences(of: " ", with: "_"))
+    }
+
+    /// A date's short weekday ("Fri", "пт", "金") in the language.
+    func weekday(_ date: String) -> String { language.weekday(ofDate: date) }
 
     /// `brolly now`: the place, current conditions, today's range and a short outlook.
     public func now(_ result: WeatherResult, now: Date = Date()) -> String {
@@ -191,7 +200,7 @@ public struct TextRenderer: Sendable {
                         [
                             "temp": temp(t), "station": m.observation.stationName, "id": m.observation.stationID,
                             "distance": l.number(String(format: "%.0f", m.distanceKm)),
-                            "ago": Self.age(now.timeIntervalSince(m.observation.time)),
+                            "ago": Self.age(now.timeIntervalSince(m.observation.time), language: l),
                         ])
                 ))
         }
@@ -224,30 +233,37 @@ public struct TextRenderer: Sendable {
         }
         if let air = result.airQuality?.airQuality {
             var parts: [String] = []
-            if let e = air.europeanAQI { parts.append("European AQI \(Int(e.rounded())) (\(AirQualityBand.european(e).category))") }
-            if let u = air.usAQI { parts.append("US AQI \(Int(u.rounded())) (\(AirQualityBand.us(u).category))") }
-            if let pm = air.pm2_5 { parts.append(String(format: "PM2.5 %.0f μg/m³", pm)) }
+            if let e = air.europeanAQI { parts.append("\(l.text("aqiEuropean")) \(Int(e.rounded())) (\(band(.european(e))))") }
+            if let u = air.usAQI { parts.append("\(l.text("aqiUS")) \(Int(u.rounded())) (\(band(.us(u))))") }
+            if let pm = air.pm2_5 { parts.append(String(format: "PM2.5 %.0f ", pm) + l.text("unit_ugm3")) }
             if !parts.isEmpty {
-                rows.append((l.text("air"), parts.joined(separator: " · ") + (result.airQuality!.isStale ? dim(" (stale)") : "")))
+                let stale = result.airQuality!.isStale ? dim(" (\(l.text("staleWord")))") : ""
+                rows.append((l.text("air"), parts.joined(separator: " · ") + stale))
             }
             if let uv = air.uvIndex {
-                var text = String(format: "%.0f (%@)", uv, AirQualityBand.uv(uv).category)
-                if let max = air.uvIndexMax { text += String(format: ", today's highest %.0f (%@)", max, AirQualityBand.uv(max).category) }
+                var text = String(format: "%.0f (", uv) + band(.uv(uv)) + ")"
+                if let max = air.uvIndexMax {
+                    text += ", " + l.text("todaysHighest") + String(format: " %.0f (", max) + band(.uv(max)) + ")"
+                }
                 rows.append((l.text("uv"), text))
             }
-            let pollen = AirQuality.plants.compactMap { plant in air.pollen[plant].map { "\(plant) \(Int($0.rounded()))" } }
-            if !pollen.isEmpty { rows.append((l.text("pollen"), pollen.joined(separator: ", ") + " grains/m³")) }
+            let pollen = AirQuality.plants.compactMap { plant in
+                air.pollen[plant].map { "\(l.text("plant_" + plant)) \(Int($0.rounded()))" }
+            }
+            if !pollen.isEmpty { rows.append((l.text("pollen"), pollen.joined(separator: ", ") + " " + l.text("unit_grains"))) }
         }
         let lit = Int((SkyCalculator.moonIllumination(at: c.time) * 100).rounded())
         rows.append(
             (
                 l.text("moon"),
-                "\(SkyCalculator.moonSymbol(at: c.time)) \(SkyCalculator.moonPhaseName(at: c.time)), \(lit) % \(l.text("lit"))"
+                "\(SkyCalculator.moonSymbol(at: c.time)) "
+                    + l.text("moon_" + SkyCalculator.moonPhaseName(at: c.time).replacingOccurrences(of: " ", with: "_")) + ", "
+                    + l.text("litPercent", ["n": String(lit)])
             ))
         let width = max(11, (rows.map(\.0) + [l.text("today"), l.text("outlook")]).map(\.count).max()! + 1)
         for (k, v) in rows { lines.append("   " + k.padding(toLength: width, withPad: " ", startingAt: 0) + l.number(v)) }
         let outlook = r.days.dropFirst().prefix(3).map {
-            "\(LocalTime.weekday(ofDate: $0.date)) \(Self.symbol($0.condition)) \(temp($0.temperatureMin))…\(temp($0.temperatureMax))"
+            "\(weekday($0.date)) \(Self.symbol($0.condition)) \(temp($0.temperatureMin))…\(temp($0.temperatureMax))"
         }
         if !outlook.isEmpty {
             lines.append("   " + l.text("outlook").padding(toLength: 11, withPad: " ", startingAt: 0) + outlook.joined(separator: "   "))
@@ -264,13 +280,13 @@ public struct TextRenderer: Sendable {
         // "from OpenWeatherMap (Open-Meteo unavailable), updated 3 min ago", in the renderer's language.
         let failed = result.fallbackFrom.map { " (\($0.displayName) \(language.text("unavailable")))" } ?? ""
         var s =
-            "   \(language.text("from")) \(result.report.provider.displayName)\(failed), \(language.text("updated")) \(Self.age(result.age))"
+            "   \(language.text("from")) \(result.report.provider.displayName)\(failed), \(language.text("updated")) \(Self.age(result.age, language: language))"
         if let model = result.report.model, let selection = result.report.modelSelection, selection != "default" {
             s +=
                 " · "
                 + language.text(selection == "auto" ? "modelAuto" : "modelNamed", ["model": WeatherDocument.modelNames[model] ?? model])
         }
-        if result.isStale { s += " " + paint("[stale]", "33") }
+        if result.isStale { s += " " + paint("[\(language.text("staleWord"))]", "33") }
         return dim(s)
     }
 
@@ -281,9 +297,9 @@ public struct TextRenderer: Sendable {
         let days = Array(r.days.prefix(count))
         let rows = days.map { d -> [String] in
             [
-                LocalTime.weekday(ofDate: d.date), d.date, Self.symbol(d.condition), temp(d.temperatureMin),
+                weekday(d.date), d.date, Self.symbol(d.condition), temp(d.temperatureMin),
                 temp(d.temperatureMax), d.precipitation.map(amount) ?? "",
-                d.precipitationProbability.map { String(format: "%.0f%%", $0) } ?? "", d.condition.description,
+                d.precipitationProbability.map { String(format: "%.0f%%", $0) } ?? "", describe(d.condition, in: r),
             ]
         }
         lines += Self.table(rows, rightAligned: [3, 4, 5, 6])
@@ -294,7 +310,7 @@ public struct TextRenderer: Sendable {
                 [
                     "  " + LocalTime.clock(h.time, in: zone), Self.symbol(h.condition), temp(h.temperature),
                     h.precipitationProbability.map { String(format: "%.0f%%", $0) } ?? "",
-                    h.precipitation.map { $0 > 0 ? amount($0) : "" } ?? "", h.windSpeed.map(speed) ?? "", h.condition.description,
+                    h.precipitation.map { $0 > 0 ? amount($0) : "" } ?? "", h.windSpeed.map(speed) ?? "", describe(h.condition, in: r),
                 ]
             }
             let table = Self.table(rows, rightAligned: [2, 3, 4, 5])
@@ -303,7 +319,7 @@ public struct TextRenderer: Sendable {
                 let date = LocalTime.dateString(slot.time, in: zone)
                 if date != previous {
                     lines.append("")
-                    lines.append(bold("\(LocalTime.weekday(ofDate: date)) \(date)"))
+                    lines.append(bold("\(weekday(date)) \(date)"))
                     previous = date
                 }
                 lines.append(row)
@@ -311,6 +327,11 @@ public struct TextRenderer: Sendable {
         }
         lines.append(footer(result))
         return joined(lines)
+    }
+
+    /// A condition's description in the language (the provider's own text when it speaks it).
+    func describe(_ condition: Condition, in report: WeatherReport) -> String {
+        language.localized(condition, provider: report.provider, textLanguage: report.language).description
     }
 
     public func places(_ places: [Place]) -> String {

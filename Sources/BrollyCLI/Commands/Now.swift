@@ -47,8 +47,10 @@ struct Now: AsyncParsableCommand {
                 let data = try JSONEncoder().encode(WaybarDocument(result, units: units))
                 print(String(decoding: data, as: UTF8.self))
             } else if let format {
+                var line = OneLineFormat(units: units)
+                line.language = output.language
                 print(
-                    OneLineFormat(units: units).render(
+                    line.render(
                         format, result.report, airQuality: result.airQuality?.airQuality, alerts: result.alerts?.here,
                         measured: result.measured))
             } else if output.json {

@@ -77,6 +77,18 @@ public struct LanguagePack: Decodable, Sendable {
         return self.text(key, values)
     }
 
+    /// A date's (`yyyy-MM-dd`) short weekday name from the language's locale: "Fri", "пт", "金".
+    public func weekday(ofDate date: String) -> String {
+        guard code != "en", let day = LocalTime.parse(date, in: TimeZone(secondsFromGMT: 0)!) else {
+            return LocalTime.weekday(ofDate: date)
+        }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: code)
+        formatter.timeZone = TimeZone(secondsFromGMT: 0)
+        formatter.setLocalizedDateFormatFromTemplate("EEE")
+        return formatter.string(from: day).trimmingCharacters(in: CharacterSet(charactersIn: "."))
+    }
+
     /// The name of a Beaufort force (0–12): "fresh breeze".
     public func beaufortName(_ force: Int) -> String { text("beaufort\(min(max(force, 0), 12))") }
 

@@ -29,7 +29,8 @@ struct TerminalController: Sendable {
             let query = try Self.placeQuery(location)
             let place = try await useCases.resolve(query, device: "").place
             let result = try await useCases.weather(
-                for: place, mode: .staleWhileRevalidate, withAirQuality: options.wantsAirQuality, withAlerts: options.wantsAlerts)
+                for: place, mode: .staleWhileRevalidate, withAirQuality: options.wantsAirQuality, withAlerts: options.wantsAlerts,
+                language: options.language.code)
             metrics.weatherAnswer(result)
             return Self.text(options.render(result), status: .ok)
         } catch let error as BrollyError {
@@ -79,6 +80,8 @@ struct TextOptions {
     var units: UnitSystem = .metric
     var windUnit: OneLineFormat.WindUnit?
     var color: Bool
+    /// `?lang=` or `Accept-Language` (English when there is no file for it).
+    var language: LanguagePack
 
     init(_ request: Request) {
         var flags = Set<Character>()
@@ -97,6 +100,7 @@ struct TextOptions {
         }
         if flags.contains("M") { windUnit = .metresPerSecond }
         color = !flags.contains("T") && TerminalClient.isTerminal(request)
+        language = Localization.pack(for: (try? Language.of(request)) ?? "en")
     }
 
     /// Percent-decodes `%XX` where XX is hex and leaves any other `%` as it is, so that both
@@ -142,11 +146,15 @@ struct TextOptions {
 
     func render(_ result: WeatherResult) -> String {
         if let format, !format.isEmpty {
-            return OneLineFormat(units: units, windUnit: windUnit).render(
+            var line = OneLineFormat(units: units, windUnit: windUnit)
+            line.language = language
+            return line.render(
                 format, result.report, airQuality: result.airQuality?.airQuality, alerts: result.alerts?.here, measured: result.measured)
                 + "\n"
         }
-        return TextRenderer(units: units, color: color).now(result) + "\n"
+        var renderer = TextRenderer(units: units, color: color)
+        renderer.language = language
+        return renderer.now(result) + "\n"
     }
 }
 
