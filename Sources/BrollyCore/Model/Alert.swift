@@ -47,11 +47,14 @@ public struct Alert: Codable, Sendable, Hashable, Identifiable {
     public var url: String?
     /// When the message was sent (an update is newer than what it replaces).
     public var sent: Date?
+    /// The language of its texts (CAP's `language`): the reader's where the source offers it, else
+    /// the source's own, marked so.
+    public var language: String?
 
     public init(
         id: String, source: String, sender: String, event: String, severity: AlertSeverity, urgency: String = "unknown",
         certainty: String = "unknown", headline: String, description: String, instruction: String? = nil, onset: Date? = nil,
-        expires: Date? = nil, areas: [String] = [], url: String? = nil, sent: Date? = nil
+        expires: Date? = nil, areas: [String] = [], url: String? = nil, sent: Date? = nil, language: String? = nil
     ) {
         self.id = id
         self.source = source
@@ -68,6 +71,7 @@ public struct Alert: Codable, Sendable, Hashable, Identifiable {
         self.areas = areas
         self.url = url
         self.sent = sent
+        self.language = language
     }
 
     /// Most severe first; then the most urgent onset first; then by event.

@@ -201,6 +201,8 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
         public var expires: String?
         public var areas: [String]
         public var url: String?
+        /// The language of its texts (the reader's where the source offers it).
+        public var language: String?
 
         public init(_ a: Alert, in zone: TimeZone) {
             id = a.id
@@ -217,6 +219,7 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
             expires = a.expires.map { LocalTime.iso8601($0, in: zone) }
             areas = a.areas
             url = a.url
+            language = a.language
         }
     }
     public struct AlertsElsewhere: Codable, Sendable, Hashable {

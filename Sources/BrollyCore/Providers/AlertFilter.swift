@@ -18,7 +18,8 @@ public enum AlertFilter {
                 id: m.identifier, source: m.source, sender: info.senderName ?? m.sender, event: info.event,
                 severity: AlertSeverity(cap: info.severity), urgency: info.urgency.lowercased(), certainty: info.certainty.lowercased(),
                 headline: info.headline, description: info.description, instruction: info.instruction, onset: info.onset ?? info.effective,
-                expires: info.expires, areas: info.areas.map(\.description).filter { !$0.isEmpty }, url: info.web, sent: m.sent)
+                expires: info.expires, areas: info.areas.map(\.description).filter { !$0.isEmpty }, url: info.web, sent: m.sent,
+                language: info.language.isEmpty ? nil : info.language)
             out.append((alert, info))
         }
         return out.sorted { Alert.ordered($0.0, $1.0) }

@@ -3,6 +3,7 @@
 // warnings; and the "Notify me" switch that subscribes to Web Push through the service worker.
 import { api } from './api.js';
 import { $, el } from './dom.js';
+import { t } from './i18n.js';
 import { pushSettings } from './pushsettings.js';
 import { KEYS, store } from './storage.js';
 
@@ -18,21 +19,23 @@ function alertItem(a) {
   const summary = el('summary', {},
     el('span', { className: 'alert-icon', ariaHidden: 'true', text: ICONS[a.severity] || '⚠️' }),
     el('strong', { text: a.event }),
-    el('span', { className: 'alert-severity', text: ` · ${a.severity}` }),
-    a.expires ? el('span', { className: 'alert-until', text: ` · until ${when(a.expires)}` }) : '');
+    el('span', { className: 'alert-severity', text: ` · ${t(`sev_${a.severity}`, a.severity)}` }),
+    a.expires ? el('span', { className: 'alert-until', text: ` · ${t('alertUntil', `until ${when(a.expires)}`, { time: when(a.expires) })}` }) : '');
   const body = el('div', { className: 'alert-body' });
   if (a.headline && a.headline !== a.event) body.append(el('p', { className: 'alert-headline', text: a.headline }));
   for (const paragraph of String(a.description || '').split(/\n\s*\n/).filter(Boolean).slice(0, 8)) {
     body.append(el('p', { text: paragraph.trim() }));
   }
-  if (a.instruction) body.append(el('p', { className: 'alert-instruction' }, el('strong', { text: 'What to do: ' }), a.instruction));
-  const facts = [`From ${a.sender}`];
-  if (a.onset) facts.push(`starts ${when(a.onset)}`);
-  if (a.expires) facts.push(`ends ${when(a.expires)}`);
-  if (a.areas && a.areas.length) facts.push(`areas: ${a.areas.slice(0, 6).join('; ')}`);
+  if (a.instruction) body.append(el('p', { className: 'alert-instruction' }, el('strong', { text: `${t('whatToDo', 'What to do:')} ` }), a.instruction));
+  // The source's own text keeps its language, marked for screen readers and translation tools.
+  if (a.language) body.lang = a.language;
+  const facts = [t('alertFrom', `From ${a.sender}`, { sender: a.sender })];
+  if (a.onset) facts.push(t('alertStarts', `starts ${when(a.onset)}`, { time: when(a.onset) }));
+  if (a.expires) facts.push(t('alertEnds', `ends ${when(a.expires)}`, { time: when(a.expires) }));
+  if (a.areas && a.areas.length) facts.push(t('alertAreas', `areas: ${a.areas.slice(0, 6).join('; ')}`, { areas: a.areas.slice(0, 6).join('; ') }));
   body.append(el('p', { className: 'alert-meta', text: facts.join(' · ') }));
   if (a.url && /^https?:\/\//.test(a.url)) {
-    body.append(el('p', {}, el('a', { href: a.url, target: '_blank', rel: 'noopener', text: 'Details from the issuer' })));
+    body.append(el('p', {}, el('a', { href: a.url, target: '_blank', rel: 'noopener', text: t('issuerDetails', 'Details from the issuer') })));
   }
   return el('details', { className: `alert sev-${a.severity}`, dataset: { testid: 'alert', severity: a.severity } }, summary, body);
 }
@@ -45,9 +48,9 @@ export function renderAlerts(doc) {
   const items = here.map(alertItem);
   if (elsewhere && elsewhere.alerts.length) {
     const list = el('ul', {}, ...elsewhere.alerts.slice(0, 20).map((a) =>
-      el('li', { text: `${a.event} (${a.severity}) — ${(a.areas || []).join(', ')}` })));
+      el('li', { text: `${a.event} (${t(`sev_${a.severity}`, a.severity)}) — ${(a.areas || []).join(', ')}` })));
     items.push(el('details', { className: 'alert elsewhere', dataset: { testid: 'alerts-elsewhere' } },
-      el('summary', { text: `Elsewhere in ${elsewhere.country}: ${elsewhere.alerts.length} warning${elsewhere.alerts.length === 1 ? '' : 's'}` }),
+      el('summary', { text: t('elsewhereIn', `Warnings elsewhere in ${elsewhere.country}: ${elsewhere.alerts.length}`, { country: elsewhere.country, n: elsewhere.alerts.length }) }),
       list));
   }
   box.replaceChildren(...items);
