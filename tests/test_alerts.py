@@ -137,7 +137,8 @@ def test_cli_alerts_and_now(cli, double):
     doc = json.loads(r.stdout)
     assert events(doc["alerts"]) == ["severe thunderstorm warning"] and doc["elsewhere"]["country"] == "Germany"
     r = cli.run("alerts", "--place", "Berlin", "--lang", "de", env=env)
-    assert "Unwetterwarnung vor Gewitter" in r.stdout and "Elsewhere in Germany" in r.stdout
+    # The German info of the CAP message, and the CLI's own words in German too (issue 24).
+    assert "Unwetterwarnung vor Gewitter" in r.stdout and "Anderswo in Germany" in r.stdout and "⚠ SCHWER" in r.stdout
     r = cli.run("now", "--lat", str(NEW_YORK[0]), "--lon", str(NEW_YORK[1]), env=env)
     assert r.returncode == 0 and r.stdout.splitlines()[0].startswith("⚠ SEVERE  Flood Warning")
     r = cli.run("now", "--lat", str(KATHMANDU[0]), "--lon", str(KATHMANDU[1]), "--format", "%a|%t", env=env)

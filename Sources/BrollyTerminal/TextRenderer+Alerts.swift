@@ -14,6 +14,8 @@ extension TextRenderer {
                 text += " " + language.text("alertUntil", ["time": time])
             }
             if a.headline != a.event { text += " — \(a.headline)" }
+            // The source's own text, in its language when that is not the reader's: marked so.
+            if let lang = a.language?.lowercased().prefix(2), lang != language.code.prefix(2) { text += " [\(lang)]" }
             return paint("⚠ \(label)", Self.severityColour(a.severity)) + "  " + text + dim("  (\(a.sender))")
         }
     }

@@ -28,7 +28,9 @@ struct AlertsCommand: AsyncParsableCommand {
             if json {
                 try Terminal.printJSON(AlertsDocument(place: zoned, set: set))
             } else {
-                print(Terminal.renderer(context.units(nil)).alerts(set, place: zoned))
+                var renderer = Terminal.renderer(context.units(nil))
+                renderer.language = Localization.pack(for: language)
+                print(renderer.alerts(set, place: zoned))
             }
         }
     }

@@ -3,6 +3,7 @@
 // policy (every 10 minutes, and when shown again), and keeps its last weather for offline use.
 // Its request goes through the page's one fetch helper and its storage through the one storage.
 import { api } from './js/api.js';
+import { i18n, loadLanguage, preferredLanguage, t } from './js/i18n.js';
 import { KEYS, store } from './js/storage.js';
 
 const params = new URLSearchParams(location.search);
@@ -15,6 +16,8 @@ const where = params.get('place')
   : `lat=${encodeURIComponent(params.get('lat') || '')}&lon=${encodeURIComponent(params.get('lon') || '')}`;
 const KEY = KEYS.widget(`${where}&units=${units}`);
 const REFRESH_MS = 10 * 60 * 1000;
+// In the reader's language (?lang=, else the browser's): its texts and the condition.
+const languageReady = loadLanguage(preferredLanguage());
 const SYMBOLS = {
   'clear-day': '☀️', 'clear-night': '🌙', 'partly-cloudy-day': '⛅️', 'partly-cloudy-night': '☁️', cloudy: '☁️', fog: '🌫',
   drizzle: '🌦', rain: '🌧', sleet: '🌧', snow: '❄️', thunderstorm: '⛈',
@@ -27,9 +30,9 @@ function deg(v, u) { return u === 'K' ? `${whole(v)} K` : `${whole(v)}${u}`; }
 
 function ageText(iso) {
   const m = Math.floor(Math.max(0, Date.now() - Date.parse(iso)) / 60000);
-  if (!Number.isFinite(m) || m < 1) return 'Updated just now';
-  if (m < 60) return `Updated ${m} min ago`;
-  return `Updated ${Math.floor(m / 60)} h ago`;
+  if (!Number.isFinite(m) || m < 1) return t('updatedJustNow', 'Updated just now');
+  if (m < 60) return t('updatedMinutes', `Updated ${m} min ago`, { n: m });
+  return t('updatedHours', `Updated ${Math.floor(m / 60)} h ago`, { n: Math.floor(m / 60) });
 }
 
 function render(doc) {
@@ -40,7 +43,7 @@ function render(doc) {
   $('icon').textContent = SYMBOLS[doc.condition.icon] || '☁️';
   $('icon').setAttribute('aria-label', doc.condition.description);
   $('temp').textContent = deg(doc.temperature, doc.units);
-  const feels = typeof doc.feelsLike === 'number' ? `, feels ${deg(doc.feelsLike, doc.units)}` : '';
+  const feels = typeof doc.feelsLike === 'number' ? ` · ${t('feelsLike', 'Feels like')} ${deg(doc.feelsLike, doc.units)}` : '';
   $('desc').textContent = `${doc.condition.description}${feels}`;
   $('range').textContent = `${deg(doc.temperatureMin, doc.units)} … ${deg(doc.temperatureMax, doc.units)}`;
   $('updated').textContent = ageText(doc.fetchedAt);
@@ -58,14 +61,15 @@ function showError(message) {
 
 async function load() {
   try {
-    const body = await api(`/api/v1/weather/now?${where}&units=${units}`);
-    if (!body || typeof body.temperature !== 'number') { showError('The weather is unavailable.'); return; }
+    await languageReady;
+    const body = await api(`/api/v1/weather/now?${where}&units=${units}&lang=${encodeURIComponent(i18n.code)}`);
+    if (!body || typeof body.temperature !== 'number') { showError(t('weatherUnavailable', 'The weather is unavailable.')); return; }
     offline = false;
     render(body);
     store.set(KEY, body);
   } catch (error) {
-    if (error.kind === 'offline' || error.kind === 'timeout') showError('No connection.');
-    else showError(error.detail || 'The weather is unavailable.');
+    if (error.kind === 'offline' || error.kind === 'timeout') showError(t('errors', { offline: ['No connection'] }).offline[0]);
+    else showError(error.detail || t('weatherUnavailable', 'The weather is unavailable.'));
   }
 }
 

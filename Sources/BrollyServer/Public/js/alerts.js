@@ -81,9 +81,9 @@ function status(text) { $('notify-status').textContent = text; }
 
 async function subscribe() {
   const severity = $('notify-severity').value;
-  if (!('serviceWorker' in navigator) || !('PushManager' in window)) throw new Error('This browser cannot receive push notifications.');
+  if (!('serviceWorker' in navigator) || !('PushManager' in window)) throw new Error(t('notifyUnsupported', 'This browser cannot receive push notifications.'));
   const permission = await Notification.requestPermission();
-  if (permission !== 'granted') throw new Error('Notifications are blocked for this site; allow them in the browser settings.');
+  if (permission !== 'granted') throw new Error(t('notifyBlocked', 'Notifications are blocked for this site; allow them in the browser settings.'));
   const { publicKey } = await api('/api/v1/push/key');
   const registration = await navigator.serviceWorker.ready;
   let subscription = await registration.pushManager.getSubscription();
@@ -92,7 +92,7 @@ async function subscribe() {
   }
   const saved = await api('/api/v1/push/subscriptions', { method: 'POST', body: { ...subscription.toJSON(), minimumSeverity: severity, ...pushSettings() } });
   store.set(KEYS.notify, { id: saved.id, severity, language: saved.language, units: saved.units });
-  status(`You will be notified of ${severity === 'minor' ? 'all' : severity + ' and worse'} warnings for your saved places.`);
+  status(t(`notifyOn${severity[0].toUpperCase()}${severity.slice(1)}`, `You will be notified of ${severity === 'minor' ? 'all' : severity + ' and worse'} warnings for your saved places.`));
 }
 
 async function unsubscribe() {
@@ -102,7 +102,7 @@ async function unsubscribe() {
   const subscription = registration && await registration.pushManager.getSubscription();
   if (subscription) await subscription.unsubscribe();
   store.set(KEYS.notify, null);
-  status('Notifications are off.');
+  status(t('notifyOff', 'Notifications are off.'));
 }
 
 export function initAlerts() {
@@ -118,7 +118,7 @@ export function initAlerts() {
       await Promise.race([$('notify').checked ? subscribe() : unsubscribe(), timeout]);
     } catch (e) {
       $('notify').checked = false;
-      status(`Could not turn notifications on: ${e.message || e.kind || 'unknown error'}`);
+      status(t('notifyFailed', `Could not turn notifications on: ${e.message || e.kind || 'unknown error'}`, { why: e.message || e.kind || '?' }));
     }
   };
   $('notify').addEventListener('change', apply);

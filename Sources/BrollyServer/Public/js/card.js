@@ -28,6 +28,8 @@ export function messageFor(kind) {
 }
 
 export function setState(name, opts = {}) {
+  // Kept, so that the texts can be shown again in the language once its file has arrived.
+  state.lastState = { name, opts };
   region.dataset.state = name;
   // For the slow-connection measurements: when weather first showed.
   if (name === 'ready' && !performance.getEntriesByName('brolly-weather-shown').length) performance.mark('brolly-weather-shown');
@@ -39,7 +41,7 @@ export function setState(name, opts = {}) {
   $('card').hidden = name !== 'ready';
   if (name !== 'ready') hideNotice();
   if (name === 'empty' || name === 'error') {
-    const [title, detail] = messageFor(opts.error) || ['Something went wrong', ''];
+    const [title, detail] = messageFor(opts.error) || [t('somethingWrong', 'Something went wrong'), ''];
     const prefix = name === 'empty' ? 'empty' : 'error';
     text(prefix + '-title', opts.title || title);
     text(prefix + '-detail', opts.detail || detail);
@@ -54,7 +56,7 @@ export function showNotice(message, withRetry, kind = 'info') {
   notice.textContent = message;
   notice.dataset.kind = kind;
   if (withRetry) {
-    const button = el('button', { type: 'button', className: 'ghost', text: 'Retry', dataset: { testid: 'notice-retry' }, style: { marginLeft: '.5rem' } });
+    const button = el('button', { type: 'button', className: 'ghost', text: t('retry', 'Retry'), dataset: { testid: 'notice-retry' }, style: { marginInlineStart: '.5rem' } });
     button.addEventListener('click', () => state.retry && state.retry());
     notice.append(button);
   }
@@ -71,6 +73,16 @@ const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 export function ageMs(doc) {
   const t = Date.parse(doc.source.fetchedAt);
   return Number.isFinite(t) ? Math.max(0, Date.now() - t) : 0;
+}
+
+/** "2 min ago", "just now", in the page's language. */
+export function agoText(ms) {
+  const m = Math.floor(ms / 60000);
+  if (m < 1) return t('justNow', 'just now');
+  if (m < 60) return t('minutesAgo', `${m} min ago`, { n: m });
+  const h = Math.floor(m / 60);
+  if (h < 48) return t('hoursAgo', `${h} h ago`, { n: h });
+  return t('daysAgo', `${Math.floor(h / 24)} days ago`, { n: Math.floor(h / 24) });
 }
 
 export function ageText(ms) {
@@ -105,7 +117,7 @@ export function updateAge() {
   if (stale && !marker) {
     slot.append(el('span', {
       className: 'stale', text: t('stale', 'Stale'), dataset: { testid: 'stale' },
-      title: 'This weather is not current; Brolly will refresh it when it can.',
+      title: t('staleTitle', 'This weather is not current; Brolly will refresh it when it can.'),
     }));
   } else if (!stale && marker) {
     marker.remove();

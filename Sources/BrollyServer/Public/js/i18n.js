@@ -4,7 +4,7 @@
 // and the page is re-rendered in them.
 import { api } from './api.js';
 import { KEYS, store } from './storage.js';
-export const i18n = { code: 'en', page: null, text: null };
+export const i18n = { code: 'en', page: null, text: null, conditions: null };
 
 /** Languages written right to left. */
 const RTL = ['ar', 'fa', 'he', 'ur'];
@@ -30,6 +30,13 @@ export function t(key, fallback, vars = {}) {
   return s;
 }
 
+/** A condition's description in the page's language (WMO codes have their own texts), as given otherwise. */
+export function conditionText(condition) {
+  if (!condition) return '';
+  const local = i18n.conditions && i18n.conditions[String(condition.code)];
+  return local ? local[1] : condition.description;
+}
+
 /** Texts in the HTML: `data-i18n` (text), `data-i18n-label` (aria-label), `data-i18n-placeholder`. */
 export function applyStatic() {
   document.documentElement.lang = i18n.code;
@@ -51,6 +58,7 @@ export async function loadLanguage(code) {
     const file = await api(`/lang/${code}.json`, { counted: false });
     i18n.page = file.page;
     i18n.text = file.text;
+    i18n.conditions = file.conditions;
   } catch (_) {
     i18n.code = 'en';
     i18n.page = null;

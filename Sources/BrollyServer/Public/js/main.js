@@ -21,7 +21,13 @@ function setUnits(unit) {
 }
 
 // The language is known at once (the weather is asked for in it); its texts follow.
-loadLanguage(preferredLanguage()).then(() => { applyStatic(); rerender(); syncLanguageAndUnits(); });
+loadLanguage(preferredLanguage()).then(() => {
+  applyStatic();
+  rerender();
+  // An empty or error state shown before the language's texts arrived: shown again in it.
+  if (state.lastState && ['empty', 'error'].includes(state.lastState.name)) setState(state.lastState.name, state.lastState.opts);
+  syncLanguageAndUnits();
+});
 initLanguageSwitch($('language'));
 // Back from a history entry: the live weather, refreshed.
 document.addEventListener('brolly:live', () => refresh());

@@ -16,7 +16,7 @@ function newsItem(item) {
 
 export async function loadNews(target) {
   $('news').hidden = false;
-  text('news-status', 'Loading today\u2019s news…');
+  text('news-status', t('newsLoading', 'Loading today\u2019s news…'));
   try {
     const data = await api(newsURL(target));
     if (!sameTarget(state.target, target)) return;
@@ -26,9 +26,9 @@ export async function loadNews(target) {
     const feed = data && data.feed;
     const region = feed ? (feed.code === 'place' ? feed.region : t(`news_${feed.code}`, feed.region)) : data && data.place;
     text('news-place', region ? `· ${feed ? `${feed.source}, ` : ''}${region}` : '');
-    text('news-status', items.length ? '' : 'No news published today for this place yet.');
+    text('news-status', items.length ? '' : t('newsNone', 'No news published today for this place yet.'));
     $('news-list').replaceChildren(...items.map(newsItem));
   } catch (e) {
-    text('news-status', e.kind === 'offline' ? 'News needs a connection.' : 'News is unavailable right now.');
+    text('news-status', e.kind === 'offline' ? t('newsOffline', 'News needs a connection.') : t('newsUnavailable', 'News is unavailable right now.'));
   }
 }

@@ -104,10 +104,10 @@ async function savePlace() {
       },
     });
     const already = store.get(KEYS.places, []).some((p) => p.id === saved.id);
-    showNotice(already ? `${doc.place.name} is already saved.` : `Saved ${doc.place.name}.`);
+    showNotice(already ? t('alreadySaved', `${doc.place.name} is already saved.`, { name: doc.place.name }) : t('savedPlace', `Saved ${doc.place.name}.`, { name: doc.place.name }));
     loadPlaces();
   } catch (e) {
-    showNotice(e.kind === 'offline' ? 'Saving needs a connection.' : `Could not save: ${e.detail || e.kind}`);
+    showNotice(e.kind === 'offline' ? t('savingOffline', 'Saving needs a connection.') : t('couldNotSave', `Could not save: ${e.detail || e.kind}`, { why: e.detail || e.kind }));
   }
 }
 
@@ -142,7 +142,7 @@ async function movePlace(list, index, delta) {
     const buttons = $('places-list').querySelectorAll(delta < 0 ? '[data-testid=place-up]' : '[data-testid=place-down]');
     const focus = buttons[index + delta];
     if (focus && !focus.disabled) focus.focus();
-  } catch (e) { showNotice(`Could not reorder: ${e.detail || e.kind}`); }
+  } catch (e) { showNotice(t('couldNotReorder', `Could not reorder: ${e.detail || e.kind}`, { why: e.detail || e.kind })); }
 }
 
 async function removePlace(p) {
@@ -152,7 +152,7 @@ async function removePlace(p) {
     await api(`/api/v1/places/${p.id}`, { method: 'DELETE' });
     await loadPlaces();
     // Undo for a few seconds: the place comes back where it was, with its custom name.
-    showNotice(`Removed ${p.displayName}.`, false, 'removed');
+    showNotice(t('removedPlace', `Removed ${p.displayName}.`, { name: p.displayName }), false, 'removed');
     const undo = el('button', { type: 'button', className: 'ghost', text: t('undo', 'Undo'), dataset: { testid: 'undo-remove' } });
     undo.addEventListener('click', async () => {
       try {
@@ -165,12 +165,12 @@ async function removePlace(p) {
         await api('/api/v1/places/order', { method: 'PUT', body: { ids } });
         hideNotice();
         loadPlaces();
-      } catch (e) { showNotice(`Could not undo: ${e.detail || e.kind}`); }
+      } catch (e) { showNotice(t('couldNotUndo', `Could not undo: ${e.detail || e.kind}`, { why: e.detail || e.kind })); }
     });
     $('notice').append(' ', undo);
     clearTimeout(removePlace.timer);
     removePlace.timer = setTimeout(() => { if ($('notice').dataset.kind === 'removed') hideNotice(); }, 6000);
-  } catch (e) { showNotice(`Could not remove: ${e.detail || e.kind}`); }
+  } catch (e) { showNotice(t('couldNotRemove', `Could not remove: ${e.detail || e.kind}`, { why: e.detail || e.kind })); }
 }
 
 export function initPlaces() {

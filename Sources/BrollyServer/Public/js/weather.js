@@ -2,9 +2,9 @@
 // and the history; a failed refresh keeps what is shown, marked stale. The helpers' code is
 // imported after the card (off a slow connection's critical path; the service worker keeps it).
 import { AppError, api, isWeatherDocument, weatherURL } from './api.js';
-import { ageMs, ageText, messageFor, region, render, setState, showNotice } from './card.js';
+import { ageMs, agoText, messageFor, region, render, setState, showNotice } from './card.js';
 import { $, text } from './dom.js';
-import { t } from './i18n.js';
+import { i18n, t } from './i18n.js';
 import { sameTarget, state } from './state.js';
 import { saveLast } from './storage.js';
 
@@ -52,15 +52,16 @@ export async function loadWeather(target, opts = {}) {
     if (keep && other) {
       region.setAttribute('aria-busy', 'false');
       const [title] = messageFor(kind) || messageFor('provider');
-      const name = target.name || (target.here ? 'your location' : `${target.lat.toFixed(2)}, ${target.lon.toFixed(2)}`);
-      showNotice(`${title}: could not show ${name}. Still showing ${state.doc.place.name}.`, true, kind);
+      const name = target.name || (target.here ? t('yourLocation', 'your location') : `${target.lat.toFixed(2)}, ${target.lon.toFixed(2)}`);
+      showNotice(t('couldNotShow', `${title}: could not show ${name}. Still showing ${state.doc.place.name}.`, { title, name, current: state.doc.place.name }), true, kind);
     } else if (keep) {
       state.forceStale = true;
       render(state.doc, { keepNotice: true });
       const [title] = messageFor(kind) || messageFor('provider');
-      showNotice(`${title}. Showing the weather from ${ageText(ageMs(state.doc)).replace('Updated ', '')}.`, true, kind);
+      showNotice(`${title}. ${t('showingFrom', `Showing the weather from ${agoText(ageMs(state.doc))}.`, { ago: agoText(ageMs(state.doc)) })}`, true, kind);
     } else {
-      setState('error', { error: kind, detail: e.detail || undefined });
+      // The server's detail is English: other languages get their own explanation of the kind.
+      setState('error', { error: kind, detail: (i18n.code === 'en' && e.detail) || undefined });
       // The server said when it is worth asking again (a provider's blip, a paused upstream):
       // count down, then try again by itself.
       if (e instanceof AppError && e.retryAfter && e.retryAfter <= 300) countdown(e.retryAfter, () => loadWeather(target));

@@ -1,0 +1,126 @@
+"""Issue 24's quality gate: in every translated language no English is left — the page (the weather
+shown with its details open, a saved place, the radar on, the units panel open; and the
+location-denied state) and the CLI's commands (now, forecast with hours, alerts, units). A word of
+English's texts (four letters or more) found in another language's output fails, unless that
+language's own file uses it too (Brolly, Beaufort, Celsius) or it is a proper name from the answer
+(the place, the address, the station, a warning's own text from its source, a news headline)."""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from conftest import BERLIN, SYDNEY
+
+LANGUAGES = Path(__file__).resolve().parent.parent / "Sources" / "BrollyCore" / "Languages"
+
+
+def words(value):
+    """The words of every text in a language file (its values, not its keys)."""
+    out = set()
+    if isinstance(value, dict):
+        for v in value.values():
+            out |= words(v)
+    elif isinstance(value, list):
+        for v in value:
+            out |= words(v)
+    elif isinstance(value, str):
+        out |= {w.lower() for w in re.findall(r"[A-Za-z][A-Za-z’']+", value)}
+    return out
+
+
+def load(code):
+    return json.loads((LANGUAGES / f"{code}.json").read_text(encoding="utf-8"))
+
+
+ENGLISH = {w for w in words(load("en")) if len(w) >= 4}
+CODES = sorted(p.stem for p in LANGUAGES.glob("*.json") if p.stem != "en")
+
+
+def english_in(text, code, allowed=()):
+    own = words(load(code))
+    names = set()
+    for name in allowed:
+        names |= {w.lower() for w in re.findall(r"[A-Za-z][A-Za-z’']+", name or "")}
+    text = re.sub(r"https?://\S+", " ", text)  # addresses are not words
+    found = {w.lower() for w in re.findall(r"[A-Za-z][A-Za-z’']+", text)}
+    return sorted(w for w in found if w in ENGLISH and w not in own and w not in names)
+
+
+def context(text, found):
+    """Each English word found with the text around it."""
+    out = []
+    for w in found:
+        m = re.search(r"\b" + re.escape(w) + r"\b", text, re.I)
+        out.append(f"{w}: …{text[max(0, m.start() - 40):m.end() + 30]}…" if m else w)
+    return out
+
+
+PAGE_TEXT = """
+const hide = [...document.querySelectorAll('#news-list, #language, [data-testid=place-alert], [data-testid=alert] .alert-body, [data-testid=alert] summary strong, .alert.elsewhere li, .leaflet-control-attribution, #radar-attribution, #precipitation-attribution')];
+hide.forEach((n) => { n.dataset.wasDisplay = n.style.display; n.style.display = 'none'; });
+const text = document.body.innerText;
+const labels = [...document.querySelectorAll('body *')].filter((e) => e.offsetParent !== null)
+  .flatMap((e) => ['aria-label', 'title', 'placeholder'].map((a) => e.getAttribute(a)).filter(Boolean));
+hide.forEach((n) => { n.style.display = n.dataset.wasDisplay || ''; });
+return text + '\\n' + labels.join('\\n');
+"""
+
+
+@pytest.mark.parametrize("code", CODES)
+def test_the_page_has_no_english_left(server, browser_factory, double, code):
+    b = browser_factory(server.url)
+    b.allow_location(*BERLIN)
+    b.open(f"/?lang={code}")
+    b.wait_state("ready")
+    b.wait(lambda: b.js("return document.documentElement.lang") == code, what=code)
+    b.click("save-place")
+    b.wait(lambda: b.exists("place-now"), what="a saved place")
+    b.click("details-toggle")
+    b.js("document.querySelector('.unit-panel').open = true; document.getElementById('push-settings').open = true;")
+    b.click("radar-toggle")
+    b.wait(lambda: b.attr("radar", "data-state") == "on", what="the radar")
+    doc = b.driver.execute_async_script(
+        "const done = arguments[0]; fetch('/api/v1/weather?lat=52.52&lon=13.41&lang=" + code + "').then(r => r.json()).then(done);")
+    names = [doc["place"]["name"], doc["place"]["country"], doc["place"].get("region"), doc.get("addressLine"),
+             (doc["current"].get("measured") or {}).get("station", {}).get("name")]
+    names += [a["event"] for a in doc.get("alerts", [])] + [a["headline"] for a in doc.get("alerts", [])]
+    names += ["Open-Meteo", "OpenWeatherMap", "OpenStreetMap", "RainViewer", "Leaflet", "Brolly", "Chrome", "Edge", "Android",
+              "Safari", "iPhone", "Firefox", "ECMWF", "GFS", "ICON", "Météo-France", "BBC News", "NewsAPI"]
+    text = b.js(PAGE_TEXT)
+    left = english_in(text, code, names)
+    assert not left, f"{code}: English left on the page: {context(text, left)}"
+    # Location denied on a first visit: the empty state and its help.
+    b2 = browser_factory(server.url)
+    b2.deny_location()
+    b2.open(f"/?lang={code}")
+    b2.wait_state("empty")
+    text = b2.js(PAGE_TEXT)
+    left = english_in(text, code, names)
+    assert not left, f"{code}: English left in the location-denied state: {context(text, left)}"
+    # The weather service failing for a new place: the error panel.
+    double.fault("500", path="/v1/forecast", times=-1)
+    b3 = browser_factory(server.url)
+    b3.allow_location(*SYDNEY)
+    b3.open(f"/?lang={code}")
+    b3.wait_state("error", timeout=30)
+    text = b3.js(PAGE_TEXT)
+    left = english_in(text, code, names)
+    assert not left, f"{code}: English left in the error state: {context(text, left)}"
+
+
+@pytest.mark.parametrize("code", CODES)
+def test_the_cli_has_no_english_left(cli, double, code):
+    # A warning's own texts come from its source in its language (NWS: English), marked "[en]".
+    alerts = json.loads(cli.run("alerts", "--lat", "40.71", "--lon", "-74.01", "--json").stdout or "{}")
+    source = [a.get(k) or "" for a in alerts.get("alerts", []) for k in ("event", "headline", "description", "instruction", "sender")]
+    source += [area for a in alerts.get("alerts", []) for area in a.get("areas", [])]
+    names = source + ["New York", "United States", "LaGuardia", "Arpt", "Open-Meteo", "NWS", "Upton", "Flood", "Warning", "Wind",
+             "Advisory", "issued", "KLGA", "Brolly"]
+    for args in (("now",), ("forecast", "--days", "3", "--hours", "6"), ("forecast", "--chart"), ("alerts",), ("units",)):
+        where = () if args == ("units",) else ("--lat", "40.71", "--lon", "-74.01")
+        r = cli.run(*args, *where, "--lang", code)
+        assert r.returncode == 0, (args, r.stderr)
+        left = english_in(r.stdout, code, names)
+        assert not left, f"{code}: English left in `brolly {' '.join(args)}`: {left}\n{r.stdout}"
