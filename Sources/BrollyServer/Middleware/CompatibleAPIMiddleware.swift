@@ -85,21 +85,24 @@ struct CompatibleAPIMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response) async throws
         -> Response
     {
-        // The client's address (X-Forwarded-For from a trusted proxy) was read by the API router's
-        // ClientMiddleware.
-        let allowance: ClientAllowance
+        // A key first, when the server has keys: an unknown one is refused even for a remembered answer.
+        var keyed: (key: String, perKey: Int?)?
         if let keys {
             guard let key = api.key(of: request), let perKey = keys.allowance(of: key) else {
                 metrics.compatible(api, refusedKey: true)
                 return api.error(.unauthorized, api.unknownKeyMessage)
             }
-            allowance = limits.allowance(apiKey: key, callsPerMinute: perKey)
-        } else {
-            let client = context
-            allowance = limits.allowance(device: nil, ip: { client.clientIP })
+            keyed = (key, perKey)
         }
         metrics.compatible(api, refusedKey: false)
+        // A remembered answer costs no upstream call: no allowance is made for it.
         if let remembered = answers.remembered(request) { return remembered }
+        // The client's address (X-Forwarded-For from a trusted proxy) was read by the API router's
+        // ClientMiddleware.
+        let client = context
+        let allowance =
+            keyed.map { limits.allowance(apiKey: $0.key, callsPerMinute: $0.perKey) }
+            ?? limits.allowance(device: nil, ip: { client.clientIP })
         return try await ClientAllowance.$current.withValue(allowance) { try await next(request, context) }
     }
 }
