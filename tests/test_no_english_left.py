@@ -124,3 +124,47 @@ def test_the_cli_has_no_english_left(cli, double, code):
         assert r.returncode == 0, (args, r.stderr)
         left = english_in(r.stdout, code, names)
         assert not left, f"{code}: English left in `brolly {' '.join(args)}`: {left}\n{r.stdout}"
+
+
+@pytest.mark.parametrize("code", CODES)
+def test_the_api_widget_and_terminal_have_no_english_left(server, browser_factory, double, code):
+    import urllib.request
+    def get(path, headers=None):
+        req = urllib.request.Request(server.url + path, headers=headers or {})
+        with urllib.request.urlopen(req, timeout=20) as resp:
+            return resp.read().decode()
+    doc = json.loads(get(f"/api/v1/weather?lat=40.71&lon=-74.01&lang={code}"))
+    names = [doc["place"]["name"], doc["place"]["country"], doc["place"].get("region"), doc.get("addressLine"),
+             (doc["current"].get("measured") or {}).get("station", {}).get("name"), "Open-Meteo", "Brolly"]
+    # The API's texts: every string of the document but the place, the address, the warnings (their
+    # source's own) and the codes and times.
+    texts = []
+    def walk(value, key=""):
+        # `category` and `phase` are stable tokens; their words in the language are `label`, `phaseName`.
+        if key in ("place", "alerts", "alertsElsewhere", "source", "units", "addressLine", "icon", "time", "date", "measured",
+                   "category", "phase"):
+            return
+        if isinstance(value, dict):
+            for k, v in value.items():
+                walk(v, k)
+        elif isinstance(value, list):
+            for v in value:
+                walk(v, key)
+        elif isinstance(value, str) and not re.match(r"^[\d:+\-T.Z ]+$", value):
+            texts.append(value)
+    walk(doc)
+    left = english_in("\n".join(texts), code, names)
+    assert not left, f"{code}: English left in the API's weather: {left}"
+    # The terminal over curl, by ?lang= and by Accept-Language.
+    for path, headers in ((f"/40.71,-74.01?lang={code}&T", {}), ("/40.71,-74.01?T", {"Accept-Language": code})):
+        text = get(path, {"User-Agent": "curl/8.5.0", **headers})
+        alerts = [a.get(k) or "" for a in doc.get("alerts", []) for k in ("event", "headline", "sender")]
+        left = english_in(text, code, names + alerts + ["NWS", "Upton", "LaGuardia", "Arpt", "KLGA"])
+        assert not left, f"{code}: English left in the terminal ({path}): {left}\n{text}"
+    # The widget.
+    b = browser_factory(server.url)
+    b.open(f"/widget?lat=40.71&lon=-74.01&lang={code}")
+    b.wait(lambda: b.js("return document.getElementById('widget').dataset.state") == "ready", what="the widget")
+    text = b.js("return document.body.innerText")
+    left = english_in(text, code, names)
+    assert not left, f"{code}: English left in the widget: {left}\n{text}"

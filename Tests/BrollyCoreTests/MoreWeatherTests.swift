@@ -122,7 +122,7 @@ import Testing
         #expect(AirQualityBand.uv(4.65).category == "Moderate")
 
         let doc = WeatherDocument.airQuality(a, stale: false, in: TimeZone(identifier: "Europe/Berlin")!)
-        #expect(doc.europeanAqi == WeatherDocument.Index(value: 63, category: "Poor", colour: "#ff5050"))
+        #expect(doc.europeanAqi == WeatherDocument.Index(value: 63, category: "Poor", colour: "#ff5050", label: nil))
         #expect(doc.uvIndex?.value == 4.7 && doc.uvIndexMax == nil)
         #expect(doc.pollen?["birch"] == 310.5)
         #expect(doc.time == "2026-04-14T13:00:00+02:00")

@@ -105,8 +105,10 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
         public var moon: Moon
     }
     public struct Moon: Codable, Sendable, Hashable {
-        /// "new moon", "waxing crescent", "first quarter", … "waning crescent".
+        /// "new moon", "waxing crescent", "first quarter", … "waning crescent" (a stable token).
         public var phase: String
+        /// The phase in the document's language ("полнолуние"); absent in English.
+        public var phaseName: String?
         public var symbol: String
         /// The lit fraction of the disc, 0 … 1.
         public var illumination: Double
@@ -147,8 +149,11 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
     /// A value on a published scale, with its category name and the scale's colour.
     public struct Index: Codable, Sendable, Hashable {
         public var value: Double
+        /// The scale's category as published (English, a stable token: "Fair").
         public var category: String
         public var colour: String
+        /// The category in the document's language ("удовлетворительно"); absent in English.
+        public var label: String?
     }
     /// Air quality, UV and pollen (Open-Meteo's air-quality API, refreshed hourly).
     public struct AirQualityInfo: Codable, Sendable, Hashable {
@@ -243,7 +248,7 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
         source.fallbackFrom = result.fallbackFrom?.rawValue
         source.lacking = result.lacking.isEmpty ? nil : result.lacking.map(\.rawValue)
         if let air = result.airQuality, !air.airQuality.isEmpty {
-            airQuality = Self.airQuality(air.airQuality, stale: air.isStale, in: result.report.place.timeZone)
+            airQuality = Self.airQuality(air.airQuality, stale: air.isStale, in: result.report.place.timeZone, language: language)
         }
         if let m = result.measured {
             let u = units
@@ -264,10 +269,15 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
         }
     }
 
-    static func airQuality(_ a: AirQuality, stale: Bool, in zone: TimeZone) -> AirQualityInfo {
+    static func airQuality(_ a: AirQuality, stale: Bool, in zone: TimeZone, language: LanguagePack = Localization.english)
+        -> AirQualityInfo
+    {
         func index(_ v: Double?, _ band: (Double) -> AirQualityBand, places: Int = 0) -> Index? {
             v.map {
-                let b = band($0); return Index(value: round($0, places), category: b.category, colour: b.colour)
+                let b = band($0)
+                let label =
+                    language.code == "en" ? nil : language.text("band_" + b.category.lowercased().replacingOccurrences(of: " ", with: "_"))
+                return Index(value: round($0, places), category: b.category, colour: b.colour, label: label)
             }
         }
         func r(_ v: Double?) -> Double? { v.map { round($0, 1) } }
@@ -339,7 +349,10 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
             dawn: iso(sun.dawn), sunrise: iso(cur.sunrise ?? sun.sunrise), solarNoon: LocalTime.iso8601(sun.zenith, in: zone),
             sunset: iso(cur.sunset ?? sun.sunset), dusk: iso(sun.dusk),
             moon: Moon(
-                phase: SkyCalculator.moonPhaseName(at: cur.time), symbol: SkyCalculator.moonSymbol(at: cur.time),
+                phase: SkyCalculator.moonPhaseName(at: cur.time),
+                phaseName: language.code == "en"
+                    ? nil : language.text("moon_" + SkyCalculator.moonPhaseName(at: cur.time).replacingOccurrences(of: " ", with: "_")),
+                symbol: SkyCalculator.moonSymbol(at: cur.time),
                 illumination: Self.round(SkyCalculator.moonIllumination(at: cur.time), 2),
                 age: Self.round(SkyCalculator.moonAge(at: cur.time), 1)))
         source = Source(

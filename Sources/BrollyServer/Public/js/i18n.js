@@ -46,6 +46,10 @@ export function applyStatic() {
   document.querySelectorAll('[data-i18n]').forEach((e) => { const v = t(e.dataset.i18n, null); if (typeof v === 'string') e.textContent = v; });
   document.querySelectorAll('[data-i18n-label]').forEach((e) => { const v = t(e.dataset.i18nLabel, null); if (typeof v === 'string') e.setAttribute('aria-label', v); });
   document.querySelectorAll('[data-i18n-title]').forEach((e) => { const v = t(e.dataset.i18nTitle, null); if (typeof v === 'string') e.title = v; });
+  // Leaflet's zoom buttons, when the map was made before the language's texts arrived.
+  for (const [cls, key, en] of [['in', 'zoomIn', 'Zoom in'], ['out', 'zoomOut', 'Zoom out']]) {
+    document.querySelectorAll(`.leaflet-control-zoom-${cls}`).forEach((e) => { e.title = t(key, en); e.setAttribute('aria-label', t(key, en)); });
+  }
   document.querySelectorAll('[data-i18n-minutes]').forEach((e) => { e.textContent = t('minutesShort', `${e.dataset.i18nMinutes} min`, { n: e.dataset.i18nMinutes }); });
   document.querySelectorAll('[data-i18n-placeholder]').forEach((e) => { const v = t(e.dataset.i18nPlaceholder, null); if (typeof v === 'string') e.placeholder = v; });
 }
