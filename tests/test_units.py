@@ -69,6 +69,8 @@ def test_the_page_has_a_units_panel_that_converts_without_a_call_and_follows_the
     # No region (the test browser's "en"): the metric preset.
     assert b.js("return document.getElementById('wind-text').textContent").split(" ")[1] == "m/s"
     assert b.js("return document.getElementById('pressure').textContent").endswith(" hPa")
+    # Snow as metric readers count it: centimetres where rain is in millimetres.
+    assert b.js("return document.getElementById('snow').textContent").endswith(" cm")
     fetches, upstream = b.js("return window.brolly.fetchCount"), double.calls()
     b.js("document.querySelector('[data-testid=unit-panel]').open = true")
     for testid, value in (("unit-wind", "bft"), ("unit-pressure", "mmhg"), ("unit-precipitation", "in")):
@@ -91,6 +93,7 @@ def test_the_page_has_a_units_panel_that_converts_without_a_call_and_follows_the
     assert us.text("temperature").endswith("°F")
     assert " mph" in us.js("return document.getElementById('wind-text').textContent")
     assert us.js("return document.getElementById('pressure').textContent").endswith(" inHg")
+    assert us.js("return document.getElementById('snow').textContent").endswith(" in")
     # In Russian: the units' own names.
     ru = browser_factory(server.url)
     ru.accept_language("ru-RU")

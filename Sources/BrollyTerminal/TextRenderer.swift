@@ -147,6 +147,14 @@ public struct TextRenderer: Sendable {
             : language.number(String(format: "%.1f ", mm)) + language.text("unit_mm")
     }
 
+    /// Fresh snow (mm of depth): centimetres where rain is in millimetres, as metric readers count
+    /// snow; else inches.
+    func snowDepth(_ mm: Double) -> String {
+        choice.precipitation == .inch
+            ? language.number(String(format: "%.1f ", mm / 25.4)) + language.text("unit_in")
+            : language.number(String(format: "%.1f ", mm / 10)) + language.text("unit_cm")
+    }
+
     /// "1012 hPa", "759 mmHg", "29.89 inHg".
     func pressure(_ hpa: Double) -> String {
         let p = choice.pressure
@@ -218,7 +226,7 @@ public struct TextRenderer: Sendable {
                 (l.text("visibility"), String(format: "%.1f ", choice.distance.convert(v)) + l.text("unit_" + choice.distance.rawValue)))
         }
         if let rain = c.rain, rain > 0 { rows.append((l.text("rain"), amount(rain))) }
-        if let snow = c.snow, snow > 0 { rows.append((l.text("snow"), amount(snow))) }
+        if let snow = c.snow, snow > 0 { rows.append((l.text("snow"), snowDepth(snow))) }
         let sun = SkyCalculator.sunTimes(on: c.time, in: zone, at: r.place.coordinate)
         if let sr = c.sunrise ?? sun.sunrise, let ss = c.sunset ?? sun.sunset {
             var text = "↑ \(LocalTime.clock(sr, in: zone))  ↓ \(LocalTime.clock(ss, in: zone))"

@@ -7,7 +7,7 @@ import { $, el, text } from './dom.js';
 import { i18n, t } from './i18n.js';
 import { setIcon } from './icons.js';
 import { state } from './state.js';
-import { amountText, comparedWithYesterday, pressureText, shortTemp, speedText, tempText, windShort } from './units.js';
+import { amountText, comparedWithYesterday, pressureText, shortTemp, snowText, speedText, tempText, windShort } from './units.js';
 
 export const region = $('weather');
 
@@ -229,7 +229,7 @@ export function render(doc, opts = {}) {
   text('clouds', typeof c.clouds === 'number' ? `${Math.round(c.clouds)}%` : '—');
   // "—" when the provider gives no value; a measured 0 stays 0.
   text('rain', typeof c.rain === 'number' ? amountText(c.rain) : '—');
-  text('snow', typeof c.snow === 'number' ? amountText(c.snow) : '—');
+  text('snow', typeof c.snow === 'number' ? snowText(c.snow) : '—');
   const sky = doc.sky;
   const clock = (t) => String(t).slice(11, 16);
   text('sun', sky && sky.sunrise && sky.sunset ? `↑ ${clock(sky.sunrise)} · ↓ ${clock(sky.sunset)}` : '—');

@@ -93,6 +93,8 @@ export function pressureText(hpa) {
   return `${fixed(hpa * factor, digits)} ${unitName(unit, { hpa: 'hPa', mbar: 'mbar', mmhg: 'mmHg', inhg: 'inHg', kpa: 'kPa' }[unit])}`;
 }
 /** The JSON keeps the provider's precision (0.25 mm); the display rounds. */
+/** Fresh snow (mm of depth): in centimetres where rain is in millimetres, as metric readers count snow; else inches. */
+export const snowText = (mm) => ltr(more().precipitation === 'in' ? `${fixed(mm / 25.4, 1)} ${unitName('in', 'in')}` : `${fixed(mm / 10, 1)} ${t('unit_cm', 'cm')}`);
 export const amountText = (mm) => ltr(more().precipitation === 'in' ? `${fixed(mm / 25.4, 2)} ${unitName('in', 'in')}` : `${fixed(mm, 1)} ${unitName('mm', 'mm')}`);
 
 /** "3° warmer than yesterday", "about the same as yesterday" (within 1°), in the shown unit. */
