@@ -52,19 +52,11 @@ extension TextRenderer {
         }
         // The hours every 6, under their column.
         var axis = Array(repeating: Character(" "), count: hours.count + 2)
-        for (i, h) in hours.enumerated() where Calendar.gregorian(in: zone).component(.hour, from: h.time) % 6 == 0 {
+        for (i, h) in hours.enumerated() where LocalTime.hour(h.time, in: zone) % 6 == 0 {
             for (k, ch) in LocalTime.clock(h.time, in: zone).prefix(2).enumerated() where i + k < axis.count { axis[i + k] = ch }
         }
         lines.append(label("") + String(axis))
         lines.append(dim(l.text("chartKey", ["unit": unit])))
         return lines.map { Self.fit($0, width: width) }.joined(separator: "\n")
-    }
-}
-
-extension Calendar {
-    static func gregorian(in zone: TimeZone) -> Calendar {
-        var c = Calendar(identifier: .gregorian)
-        c.timeZone = zone
-        return c
     }
 }

@@ -171,9 +171,7 @@ public struct TextRenderer: Sendable {
     }
 
     /// An air-quality band's name ("Moderate") in the language.
-    func band(_ b: AirQualityBand) -> String {
-        language.text("band_" + b.category.lowercased().replacingOccurrences(of: " ", with: "_"))
-    }
+    func band(_ b: AirQualityBand) -> String { language.bandName(b.category) }
 
     /// A date's short weekday ("Fri", "пт", "金") in the language.
     func weekday(_ date: String) -> String { language.weekday(ofDate: date) }
@@ -185,7 +183,7 @@ public struct TextRenderer: Sendable {
         // Warnings come first, coloured by severity.
         if let set = result.alerts { lines += alertLines(set.here, in: zone) }
         lines.append(bold(r.place.displayName) + dim(String(format: "  (%.2f, %.2f)", r.place.latitude, r.place.longitude)))
-        let description = l.localized(c.condition, provider: r.provider, textLanguage: r.language).description
+        let description = describe(c.condition, in: r)
         var headline = "\(Self.symbol(c.condition))  \(colouredTemp(c.temperature))  \(description.capitalizedFirst)"
         if let f = c.feelsLike { headline += dim("  \(l.text("feelsLike")) \(temp(f))") }
         lines.append(headline)
@@ -265,7 +263,7 @@ public struct TextRenderer: Sendable {
             (
                 l.text("moon"),
                 "\(SkyCalculator.moonSymbol(at: c.time)) "
-                    + l.text("moon_" + SkyCalculator.moonPhaseName(at: c.time).replacingOccurrences(of: " ", with: "_")) + ", "
+                    + l.moonPhaseName(SkyCalculator.moonPhaseName(at: c.time)) + ", "
                     + l.text("litPercent", ["n": String(lit)])
             ))
         let width = max(11, (rows.map(\.0) + [l.text("today"), l.text("outlook")]).map(\.count).max()! + 1)

@@ -92,6 +92,15 @@ public struct LanguagePack: Decodable, Sendable {
     /// The name of a Beaufort force (0–12): "fresh breeze".
     public func beaufortName(_ force: Int) -> String { text("beaufort\(min(max(force, 0), 12))") }
 
+    /// An air-quality scale's category ("Very poor", as `AirQualityBand` publishes it) in the language.
+    public func bandName(_ category: String) -> String { text("band_" + Self.token(category)) }
+
+    /// A moon phase ("waning gibbous", as `SkyCalculator` names it) in the language.
+    public func moonPhaseName(_ phase: String) -> String { text("moon_" + Self.token(phase)) }
+
+    /// "Very poor" → "very_poor": the part of a key an English name gives.
+    static func token(_ name: String) -> String { name.lowercased().replacingOccurrences(of: " ", with: "_") }
+
     /// A number with the language's decimal separator.
     /// Only a point between two digits is a decimal point ("мм рт. ст." keeps its own).
     public func number(_ text: String) -> String {

@@ -275,8 +275,7 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
         func index(_ v: Double?, _ band: (Double) -> AirQualityBand, places: Int = 0) -> Index? {
             v.map {
                 let b = band($0)
-                let label =
-                    language.code == "en" ? nil : language.text("band_" + b.category.lowercased().replacingOccurrences(of: " ", with: "_"))
+                let label = language.code == "en" ? nil : language.bandName(b.category)
                 return Index(value: round($0, places), category: b.category, colour: b.colour, label: label)
             }
         }
@@ -345,13 +344,12 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
             temperature: u.temperature.temperatureSymbol, windSpeed: u.wind.symbol, pressure: u.pressure.symbol,
             precipitation: u.precipitation.symbol)
         let sun = SkyCalculator.sunTimes(on: cur.time, in: zone, at: report.place.coordinate)
+        let phase = SkyCalculator.moonPhaseName(at: cur.time)
         sky = Sky(
             dawn: iso(sun.dawn), sunrise: iso(cur.sunrise ?? sun.sunrise), solarNoon: LocalTime.iso8601(sun.zenith, in: zone),
             sunset: iso(cur.sunset ?? sun.sunset), dusk: iso(sun.dusk),
             moon: Moon(
-                phase: SkyCalculator.moonPhaseName(at: cur.time),
-                phaseName: language.code == "en"
-                    ? nil : language.text("moon_" + SkyCalculator.moonPhaseName(at: cur.time).replacingOccurrences(of: " ", with: "_")),
+                phase: phase, phaseName: language.code == "en" ? nil : language.moonPhaseName(phase),
                 symbol: SkyCalculator.moonSymbol(at: cur.time),
                 illumination: Self.round(SkyCalculator.moonIllumination(at: cur.time), 2),
                 age: Self.round(SkyCalculator.moonAge(at: cur.time), 1)))

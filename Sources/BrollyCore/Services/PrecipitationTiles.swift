@@ -27,7 +27,7 @@ public struct PrecipitationTiles: Sendable {
     }
 
     /// Whether `z`/`x`/`y` names a tile of the layer.
-    public static func isTile(z: Int, x: Int, y: Int) -> Bool {
+    static func isTile(z: Int, x: Int, y: Int) -> Bool {
         (0...maxZoom).contains(z) && (0..<(1 << z)).contains(x) && (0..<(1 << z)).contains(y)
     }
 
