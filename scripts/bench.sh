@@ -16,8 +16,12 @@
 #   - the command's start (issue 22; a status bar runs it every few minutes, a prompt on every
 #     line): `brolly --version` <= 10 ms and a cached `brolly now --offline` <= 20 ms mean, with
 #     the Swift runtime and Foundation linked statically (the shared libraries loaded are listed).
+# BROLLY_BENCH_SECONDS (default 10) is each wrk run's length and BROLLY_BENCH_RUNS (default 50)
+# hyperfine's runs: the tests run the script with 1 and 5 to check that it still works end to end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+SECONDS_PER_RUN="${BROLLY_BENCH_SECONDS:-10}"
+RUNS="${BROLLY_BENCH_RUNS:-50}"
 
 need=()
 command -v wrk >/dev/null 2>&1 || need+=(wrk)
@@ -85,7 +89,7 @@ CALLS_BEFORE=$(curl -s "$UP/__calls")
 
 run() {  # name, extra wrk args...
   local name=$1; shift
-  wrk -t2 -c64 -d10s --latency "$@" > "$WORK/$name.txt"
+  wrk -t2 -c64 -d"${SECONDS_PER_RUN}s" --latency "$@" > "$WORK/$name.txt"
   local rps p50 p99
   rps=$(awk '/Requests\/sec/ {print $2}' "$WORK/$name.txt")
   p50=$(awk '$1 == "50%" {print $2}' "$WORK/$name.txt")
@@ -94,7 +98,7 @@ run() {  # name, extra wrk args...
   echo "$rps" > "$WORK/$name.rps"
 }
 
-echo "== wrk: 2 threads, 64 connections, 10 s each"
+echo "== wrk: 2 threads, 64 connections, ${SECONDS_PER_RUN} s each"
 run "bare Hummingbird route (reference)" "http://127.0.0.1:$REF_PORT/api/v1/weather"
 run "cached weather, cookie-less" "$URL"
 run "cached weather, returning browser" -H "Cookie: $COOKIE" "$URL"
@@ -118,7 +122,7 @@ echo "== the command's start: shared libraries loaded, then hyperfine"
 echo "shared libraries: $(ldd "$BIN" | wc -l) ($(ldd "$BIN" | awk '{print $1}' | tr '\n' ' '))"
 echo "binary: $(du -h "$BIN" | cut -f1)"
 $BIN now --lat 52.52 --lon 13.41 > /dev/null
-hyperfine -N --warmup 5 --runs 50 "$BIN --version" "$BIN now --lat 52.52 --lon 13.41 --offline"
+hyperfine -N --warmup 5 --runs "$RUNS" "$BIN --version" "$BIN now --lat 52.52 --lon 13.41 --offline"
 
 echo "== cluster: three instances on one PostgreSQL (scripts/postgres.sh) against one instance"
 # Cached weather: one wrk (2 threads, 64 connections) on one instance, then one wrk per instance
@@ -149,7 +153,7 @@ echo "upstream forecast calls for one place asked of three instances: $((CALLS_A
 run "one instance (of the cluster)" "http://127.0.0.1:18101$CURL_CLUSTER"
 WRKS=()
 for i in 1 2 3; do
-  wrk -t1 -c22 -d10s --latency "http://127.0.0.1:$((18100 + i))$CURL_CLUSTER" > "$WORK/cluster$i.txt" &
+  wrk -t1 -c22 -d"${SECONDS_PER_RUN}s" --latency "http://127.0.0.1:$((18100 + i))$CURL_CLUSTER" > "$WORK/cluster$i.txt" &
   WRKS+=($!)
 done
 wait "${WRKS[@]}"

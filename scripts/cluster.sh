@@ -39,7 +39,7 @@ echo "PostgreSQL: $DATABASE_URL"
 
 BIN="${BROLLY_BIN:-}"
 if [ -z "$BIN" ]; then
-  swift build -c release --product brolly
+  swift build -c release --static-swift-stdlib --product brolly   # the README's and serve.sh's build
   BIN=.build/release/brolly
 fi
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs Brolly's main job on a fresh machine: installs SQLite's headers and Leaflet if missing, then builds
-# and starts `brolly serve` on http://127.0.0.1:8080 (Open-Meteo, no key needed).
+# and starts `brolly serve` on http://127.0.0.1:8080 (Open-Meteo, no key needed). Its arguments go to
+# `brolly serve`: `bash scripts/serve.sh --port 8093 --host 0.0.0.0`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SUDO=""
@@ -14,4 +15,7 @@ if [ ! -f /usr/share/javascript/leaflet/leaflet.js ] && [ -z "${BROLLY_LEAFLET_D
 if [ ${#missing[@]} -gt 0 ]; then
   $SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q "${missing[@]}"
 fi
-exec swift run -c release --static-swift-stdlib brolly serve "$@"
+# `swift run` takes no --static-swift-stdlib (issue 34): build with it, then run the binary built.
+# The same line as the README's install command, so that both share one release build.
+swift build -c release --static-swift-stdlib --product brolly
+exec .build/release/brolly serve "$@"
