@@ -65,6 +65,7 @@ let package = Package(
             dependencies: [
                 "BrollyCore", "BrollyHTTP", "BrollyStore", "BrollyUseCases", "BrollyTerminal",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),

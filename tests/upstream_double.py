@@ -25,6 +25,7 @@ Faults are injected through a control API:
   POST /__control  {"mode": "ok|500|429|malformed|truncated|drop|delay|404",
                     "delay": seconds, "retry_after": seconds, "times": n (-1 = until reset),
                     "path": "/v1/forecast" (only requests whose path starts with this)}
+  (fault mode "large" with "bytes": an Open-Meteo forecast padded to that size)
   GET  /__calls    {"total": n, "paths": {"/v1/forecast": n, ...}, "queries": {"/v1/forecast": ["latitude=…", …]}}
   POST /__reset    clears faults and counters
   POST /__accuracy {"bias": {"model": °C}, "silent": ["KLGA"]}: each model's error one day ahead
@@ -719,6 +720,11 @@ class Handler(BaseHTTPRequestHandler):
             elif mode == "429":
                 return self.send_json(429, {"cod": 429, "message": "Your account is temporary blocked due to exceeding of requests limitation"},
                                       {"Retry-After": str(fault.get("retry_after", 1))})
+            elif mode == "large" and path == "/v1/forecast":
+                # A very large answer (many variables, 16 days, several models): `bytes` of it.
+                body = open_meteo_forecast(q)
+                body["hourly"]["many_variables"] = [12.5] * (int(fault.get("bytes", 6 << 20)) // 5)
+                return self.send_json(200, body)
             elif mode == "malformed":
                 data = b'{"latitude": 52.5, "current": {"temperature_2m": '
                 self.send_response(200)

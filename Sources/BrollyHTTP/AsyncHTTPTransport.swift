@@ -14,11 +14,14 @@ public final class AsyncHTTPTransport: HTTPTransport {
     /// The most bytes accepted in one response body.
     let maxBodyBytes: Int
 
-    /// - Parameter connectTimeout: seconds allowed to establish a connection.
-    public init(connectTimeout: TimeInterval = 5, maxBodyBytes: Int = 8 << 20) {
+    /// - Parameters:
+    ///   - connectTimeout: seconds allowed to establish a connection (TLS included).
+    ///   - followsRedirects: false for requests to addresses a client gave (push endpoints): a 3xx
+    ///     is then answered as it is, never followed to wherever it points.
+    public init(connectTimeout: TimeInterval = 5, maxBodyBytes: Int = 8 << 20, followsRedirects: Bool = true) {
         var config = HTTPClient.Configuration()
         config.timeout = .init(connect: .milliseconds(Int64(connectTimeout * 1000)))
-        config.redirectConfiguration = .follow(max: 3, allowCycles: false)
+        config.redirectConfiguration = followsRedirects ? .follow(max: 3, allowCycles: false) : .disallow
         config.decompression = .enabled(limit: .ratio(20))
         configuration = config
         self.maxBodyBytes = maxBodyBytes

@@ -2,6 +2,7 @@ import BrollyCore
 import BrollyUseCases
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import ServiceLifecycle
 
@@ -39,7 +40,7 @@ func makeRouter(_ p: ServerParts, api: Bool, site: Bool) -> Router<AppRequestCon
         radarTileOrigins: SecurityHeaders.radarTileOrigins(radarURL: p.useCases.services.configuration.urls.radar))
     router.add(middleware: MetricsMiddleware(metrics: p.metrics, policy: policy))
     router.add(middleware: CompressionMiddleware())
-    if p.settings.logLevel <= .info { router.add(middleware: LogRequestsMiddleware(.info)) }
+    if p.settings.logLevel <= .info { router.add(middleware: RequestLogMiddleware(level: .info)) }
     router.add(middleware: ProblemMiddleware(routes: p.routes))
     if site || !p.settings.trustedProxies.isEmpty {
         router.add(middleware: ClientMiddleware(limits: p.limits, trustedProxies: p.settings.trustedProxies, setsAllowance: site))
@@ -181,7 +182,8 @@ public func buildApplication(
             logger.warning("BROLLY_PUSH_ALLOW_INSECURE is set: http push endpoints on loopback are allowed (for tests only)")
         }
         let poller = AlertPoller(
-            useCases: useCases, vapid: vapid, transport: transport, interval: settings.alertPollSeconds, logger: logger,
+            useCases: useCases, vapid: vapid, transport: transport, allowInsecure: settings.pushAllowInsecure,
+            interval: settings.alertPollSeconds, logger: logger,
             holder: "\(ProcessInfo.processInfo.hostName):\(settings.port):\(getpid())",
             watcher: PushWatcher(useCases: useCases, interval: settings.watchSeconds, budget: settings.watchBudget))
         if let watcher = poller.watcher { metrics.watch(watcher, delivered: poller.watchPushes) }
@@ -191,9 +193,16 @@ public func buildApplication(
     let api = makeRouter(parts, api: true, site: false)
     let site = makeRouter(parts, api: false, site: true)
     parts.routes.load((api.routes + site.routes).map { ($0.path.description, $0.method) })
+    // Slow and greedy clients: a request head within the idle time-out, a cap per address, and all
+    // connections below the open-files limit (raised first).
+    ConnectionGuard.raiseOpenFilesLimit()
+    let connections = ConnectionGuard(perAddress: settings.maxConnectionsPerAddress, exempt: settings.trustedProxies)
     return Application(
         responder: TwoLaneResponder(api: api.buildResponder(), site: site.buildResponder()),
-        configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "Brolly"),
+        server: connections.serverBuilder(idleTimeout: settings.idleTimeout),
+        configuration: .init(
+            address: .hostname(settings.host, port: settings.port), serverName: "Brolly", backlog: 1_024,
+            availableConnectionsDelegate: MaximumAvailableConnections(ConnectionGuard.maxConnections())),
         services: services,
         logger: logger)
 }

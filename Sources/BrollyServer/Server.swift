@@ -94,11 +94,16 @@ public func buildApplication(
     let writer = HistoryWriter(store: store, failed: historyFailed)
     let useCases = UseCases(services: services, historyWriter: writer, historyFailed: historyFailed)
     // Stopped in reverse order: the server, the history writer (its last flush), then these.
-    var lastToStop: [any Service] = [Closing(name: "HTTP client") { await transport.shutdown() }]
+    // Pushes go to addresses that clients gave: a client of their own that never follows a
+    // redirect, with short connect (and TLS) time-outs and small answers.
+    let pushTransport = AsyncHTTPTransport(connectTimeout: 3, maxBodyBytes: 64 << 10, followsRedirects: false)
+    var lastToStop: [any Service] = [
+        Closing(name: "HTTP client") { await transport.shutdown() }, Closing(name: "push client") { await pushTransport.shutdown() },
+    ]
     if let cluster { lastToStop.insert(cluster, at: 0) }
     return buildApplication(
         useCases: useCases, settings: settings, logger: logger, metrics: metrics, exitsByShutdownDeadline: true,
-        pushTransport: transport, services: lastToStop)
+        pushTransport: pushTransport, services: lastToStop)
 }
 
 /// A database URL without its password, for logs and messages.

@@ -39,6 +39,12 @@ public struct ServerSettings: Sendable {
     /// `500/h,2500/day`: by default a quarter of Open-Meteo's free daily allowance). Places whose
     /// forecast is cached and young cost nothing.
     public var watchBudget = Budget([RateLimit(500, per: 3_600), RateLimit(2_500, per: 86_400)])
+    /// `BROLLY_MAX_CONNECTIONS_PER_ADDRESS` (default 64): open connections one client address may
+    /// hold (a trusted proxy's are not counted: it carries everybody's); more are closed at once.
+    public var maxConnectionsPerAddress = 64
+    /// `BROLLY_IDLE_TIMEOUT` (default 15 s): a connection that has not sent a whole request head
+    /// (or a next request) in this time is closed — a slow client cannot hold it open.
+    public var idleTimeout: Double = 15
     /// `BROLLY_PUSH_ALLOW_INSECURE=1`: allow `http` push endpoints on loopback (tests only).
     public var pushAllowInsecure = false
     /// `BROLLY_API_KEYS`: the keys the compatible APIs answer (nil: any key).
@@ -131,6 +137,13 @@ public struct ServerSettings: Sendable {
         }
         try count("BROLLY_CLIENT_CALLS_PER_MINUTE", into: \.clientCallsPerMinute)
         try count("BROLLY_NEW_DEVICES_PER_MINUTE", into: \.newDevicesPerMinute)
+        try count("BROLLY_MAX_CONNECTIONS_PER_ADDRESS", into: \.maxConnectionsPerAddress)
+        if let raw = value("BROLLY_IDLE_TIMEOUT") {
+            guard let n = Double(raw), n.isFinite, n >= 0.5, n <= 3_600 else {
+                throw BrollyServerError.invalidSetting("BROLLY_IDLE_TIMEOUT must be between 0.5 and 3600 seconds, got \(raw)")
+            }
+            settings.idleTimeout = n
+        }
         if let raw = value("BROLLY_VAPID_SUBJECT") {
             guard raw.hasPrefix("mailto:") || raw.hasPrefix("https://"), raw.count <= 200 else {
                 throw BrollyServerError.invalidSetting("BROLLY_VAPID_SUBJECT must be a mailto: or https: contact, got \(raw)")

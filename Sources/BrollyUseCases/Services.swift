@@ -117,7 +117,7 @@ public struct Services: Sendable {
         let standard = network(timeout: c.timeout, retry: RetryPolicy())
         // Refreshing stale data and naming points must not hold a user up: short, one attempt.
         let quick = network(timeout: min(c.timeout, 3), retry: .none)
-        let cache = FileCache(directory: c.cacheDirectory, shared: options.sharedCache)
+        let cache = FileCache(directory: c.cacheDirectory, shared: options.sharedCache, maxBytes: c.cacheMaxBytes)
         let accuracy = AccuracyService(
             previousRuns: OpenMeteoPreviousRuns(
                 network: network(timeout: min(c.timeout, 10), retry: .none), baseURL: c.urls.openMeteoPreviousRuns),

@@ -29,21 +29,46 @@ import Testing
         #expect(try UpstreamGuards.budgets(from: ["BROLLY_NOMINATIM_BUDGET": "2/s"])[.nominatim] == Budget([.init(2, per: 1)]))
     }
 
-    @Test func tokenBucketsRefillAndNeverQueueBeyondTheWait() {
+    @Test func aBudgetIsASlidingWindowAndNeverQueuesBeyondTheWait() {
         let start = Date(timeIntervalSince1970: 1_000_000)
         let buckets = TokenBuckets(Budget([.init(2, per: 1), .init(3, per: 60)]), now: start)
         #expect(buckets.reserve(maxWait: 0, now: start) == .granted(after: 0))
         #expect(buckets.reserve(maxWait: 0, now: start) == .granted(after: 0))
-        // The per-second bucket is empty: a call may wait half a second for its token, not more.
-        #expect(buckets.reserve(maxWait: 0, now: start) == .refused(retryAfter: 0.5))
-        #expect(buckets.reserve(maxWait: 2, now: start) == .granted(after: 0.5))
-        // Now the per-minute bucket (3/min) is spent too: 20 s per token, beyond any 2 s wait.
-        guard case .refused(let wait) = buckets.reserve(maxWait: 2, now: start.addingTimeInterval(1)) else {
-            Issue.record("expected a refusal")
-            return
+        // Two calls in this second: the third may come when the first leaves the window, 1 s on.
+        #expect(buckets.reserve(maxWait: 0, now: start) == .refused(retryAfter: 1))
+        #expect(buckets.reserve(maxWait: 2, now: start) == .granted(after: 1))
+        // Three calls in this minute (3/min): the next when the first is a minute old.
+        #expect(buckets.reserve(maxWait: 2, now: start.addingTimeInterval(1)) == .refused(retryAfter: 59))
+        #expect(buckets.reserve(maxWait: 0, now: start.addingTimeInterval(25)) == .refused(retryAfter: 35))
+        #expect(buckets.reserve(maxWait: 0, now: start.addingTimeInterval(60)) == .granted(after: 0))
+        #expect(buckets.remaining(now: start.addingTimeInterval(60)) == 1)
+    }
+
+    /// Issue 35: token buckets starting full and refilling at the budget's rate let through about
+    /// twice the budget in a window. Whatever the calls' times, no window of a limit's length
+    /// holds more than its count.
+    @Test func noWindowEverHoldsMoreThanTheBudget() {
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<20 {
+            let start = Date(timeIntervalSince1970: 1_000_000)
+            let limits = [RateLimit(5, per: 10), RateLimit(12, per: 60)]
+            let buckets = TokenBuckets(Budget(limits), now: start)
+            var t = start
+            var calls: [Date] = []
+            for _ in 0..<400 {
+                t = t.addingTimeInterval(Double.random(in: 0...2, using: &rng))
+                if case .granted(let wait) = buckets.reserve(maxWait: Double.random(in: 0...3, using: &rng), now: t) {
+                    calls.append(t.addingTimeInterval(wait))
+                }
+            }
+            #expect(calls.count > 50)
+            for limit in limits {
+                for (i, c) in calls.enumerated() {
+                    let inWindow = calls[i...].prefix { $0 < c.addingTimeInterval(limit.period) }.count
+                    #expect(inWindow <= limit.count, "\(inWindow) calls in \(limit.period) s from \(c)")
+                }
+            }
         }
-        #expect(wait > 2 && wait <= 20)
-        #expect(buckets.reserve(maxWait: 0, now: start.addingTimeInterval(25)) == .granted(after: 0))
     }
 
     @Test func aSpentBudgetRefusesTheCallWithoutAskingTheProvider() async {

@@ -35,11 +35,22 @@ public struct FileCache: Sendable {
     public let shared: (any SharedCacheTier)?
     /// When this process last asked the shared tier about a key.
     let sharedChecks: MemoryCache<Bool>?
+    /// The cap on the directory's size, enforced as entries are written (nil: none but the janitor's).
+    let size: SizeCap?
 
-    public init(directory: URL, shared: (any SharedCacheTier)? = nil) {
+    /// The bytes this process believes the directory holds, against `maxBytes`: counted once from
+    /// the files, then by each write; past the cap, the least recently written files go at once.
+    final class SizeCap: Sendable {
+        let maxBytes: Int
+        let total = Locked<Int?>(nil)
+        init(maxBytes: Int) { self.maxBytes = maxBytes }
+    }
+
+    public init(directory: URL, shared: (any SharedCacheTier)? = nil, maxBytes: Int? = nil) {
         self.directory = directory
         self.shared = shared
         sharedChecks = shared == nil ? nil : MemoryCache(capacity: 8192)
+        size = maxBytes.map(SizeCap.init)
     }
 
     struct Envelope: Codable {
@@ -88,7 +99,23 @@ public struct FileCache: Sendable {
         let payload = try Self.encoder.encode(value)
         let envelope = Envelope(format: 1, key: key, receivedAt: receivedAt, checksum: Checksum.hex(payload), payload: payload)
         // `.atomic` writes a temporary file in the same directory and renames it over the target.
-        try Self.encoder.encode(envelope).write(to: fileURL(for: key), options: .atomic)
+        let bytes = try Self.encoder.encode(envelope)
+        try bytes.write(to: fileURL(for: key), options: .atomic)
+        enforceCap(adding: bytes.count)
+    }
+
+    /// Keeps the directory within `maxBytes` as it is written, not only when the janitor passes
+    /// (a crowd of large answers filled 3.2 GB against a 256 MB cap between two sweeps).
+    func enforceCap(adding bytes: Int) {
+        guard let size else { return }
+        let over = size.total.withLock { total -> Bool in
+            guard let known = total else { return true }  // not counted yet: count now
+            total = known + bytes
+            return known + bytes > size.maxBytes
+        }
+        guard over else { return }
+        let left = evict(maxBytes: size.maxBytes).bytes
+        size.total.withLock { $0 = left }
     }
 
     /// Keeps the directory bounded: removes entries not written for `maxAge`, then the least

@@ -17,6 +17,28 @@ public struct ClientAllowance: Sendable {
     public let isAuxiliary: Bool
     /// Set by `once()`: the first call made under it is charged, the others are not.
     let charged: Locked<Bool>?
+    /// The client's allowance for each helper that has its own (news, accuracy, radar tiles); nil:
+    /// the same as this one.
+    public var lanes: (@Sendable (Lane) -> ClientAllowance)?
+
+    /// The helpers that spend an allowance of their own, never the weather's: what a person asks
+    /// for beside the forecast (a page of news, a look at accuracy, a map full of radar tiles).
+    public enum Lane: String, Sendable, CaseIterable {
+        case news, accuracy
+        case radarTiles = "tiles"
+    }
+
+    /// The client's allowance for `lane`: a helper's calls and everything they name or look up.
+    public func lane(_ lane: Lane) -> ClientAllowance {
+        guard let made = lanes?(lane) else { return self }
+        return ClientAllowance(
+            take: made.take, auxiliary: nil, sharedKey: made.sharedKey, sharedLimit: made.sharedLimit, isAuxiliary: true, charged: nil)
+    }
+
+    /// Runs `body` with the client's allowance for `lane`.
+    public static func inLane<T>(_ lane: Lane, _ body: () async throws -> T) async rethrows -> T {
+        try await $current.withValue(current?.lane(lane), operation: body)
+    }
 
     public init(
         take: @escaping @Sendable () -> TimeInterval?, auxiliary: (@Sendable () -> TimeInterval?)? = nil,
@@ -42,9 +64,11 @@ public struct ClientAllowance: Sendable {
         if isAuxiliary { return self }
         var auxiliaryKey: (@Sendable () -> String)?
         if let key = sharedKey { auxiliaryKey = { "x" + key() } }
-        return ClientAllowance(
+        var made = ClientAllowance(
             take: takeAuxiliary ?? take, auxiliary: nil, sharedKey: auxiliaryKey, sharedLimit: sharedLimit, isAuxiliary: true,
             charged: charged)
+        made.lanes = lanes
+        return made
     }
 
     /// This allowance for one operation that may make several calls (naming a place: the
@@ -52,9 +76,11 @@ public struct ClientAllowance: Sendable {
     /// call that is let through is charged. Already such an allowance: itself.
     public func once() -> ClientAllowance {
         if charged != nil { return self }
-        return ClientAllowance(
+        var made = ClientAllowance(
             take: take, auxiliary: takeAuxiliary, sharedKey: sharedKey, sharedLimit: sharedLimit, isAuxiliary: isAuxiliary,
             charged: Locked(false))
+        made.lanes = lanes
+        return made
     }
 
     /// True when a call made now must be charged (not yet charged for this operation).

@@ -66,4 +66,28 @@ public enum URLRedaction {
         }
         return comps.url?.absoluteString ?? url.absoluteString
     }
+
+    /// A request target as a server received it (`/forecast/KEY/52.5,13.4?units=si&APPID=…`), with
+    /// the Dark Sky / Pirate Weather key in the path and every secret query item (any letter case)
+    /// replaced by `REDACTED`, for request logs. Works on the raw text: nothing is decoded or
+    /// re-encoded, so what is logged is otherwise what came.
+    public static func redactTarget(_ target: String) -> String {
+        let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        var path = String(parts[0])
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+        // "", "forecast", KEY, … (Dark Sky and Pirate Weather put the key in the path).
+        if segments.count >= 3, segments[1] == "forecast", !segments[2].isEmpty {
+            var redacted = segments.map(String.init)
+            redacted[2] = "REDACTED"
+            path = redacted.joined(separator: "/")
+        }
+        guard parts.count == 2 else { return path }
+        let items = parts[1].split(separator: "&", omittingEmptySubsequences: false).map { item -> String in
+            let pair = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = String(pair[0])
+            let plainName = (name.removingPercentEncoding ?? name).lowercased()
+            return secretNames.contains(plainName) && pair.count == 2 ? name + "=REDACTED" : String(item)
+        }
+        return path + "?" + items.joined(separator: "&")
+    }
 }

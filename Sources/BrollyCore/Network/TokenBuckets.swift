@@ -1,52 +1,83 @@
 import Foundation
 
-/// Token buckets, one per limit of a budget, refilled continuously; a call takes one token from
-/// each. A call may reserve a token up to `maxWait` ahead (so the queue is bounded by
-/// `maxWait × rate`, never unbounded); beyond that it is refused with the time to wait.
+/// The calls a budget allows, as a sliding window per limit: a call is let through at the earliest
+/// moment when no window of any limit's length would hold more calls than its count — whatever the
+/// window (not only from midnight or from the top of the minute), and from the very start (a new
+/// budget does not begin with a full bucket plus a refill: at most `count` calls in any `period`).
+/// Each limit keeps the times of its last `count` calls. A call may reserve its moment up to
+/// `maxWait` ahead (so the queue is bounded); beyond that it is refused with the time to wait.
+/// (The name stays from the token buckets this replaced: they allowed up to twice a budget in a
+/// window, a full bucket and its refill.)
 public final class TokenBuckets: Sendable {
     public let budget: Budget
-    /// The tokens of each limit, and when they were last refilled.
-    private struct Buckets {
-        var tokens: [Double]
-        var updatedAt: Date
 
-        mutating func refill(_ now: Date, _ budget: Budget) {
-            let elapsed = now.timeIntervalSince(updatedAt)
-            guard elapsed > 0 else { return }
-            for (i, limit) in budget.limits.enumerated() {
-                tokens[i] = min(Double(limit.count), tokens[i] + elapsed * Double(limit.count) / limit.period)
+    /// The last `count` calls' times of one limit, oldest first once full (a ring).
+    private struct Window {
+        var times: [Date] = []
+        var head = 0
+        let count: Int
+        let period: TimeInterval
+
+        /// The earliest moment a further call may be made while the window holds fewer than `cap`.
+        func earliest(cap: Int) -> Date {
+            let n = times.count
+            guard cap > 0 else { return .distantFuture }
+            guard n >= cap else { return .distantPast }
+            let oldestFirst = n - cap
+            return times[n < count ? oldestFirst : (head + oldestFirst) % count].addingTimeInterval(period)
+        }
+
+        mutating func record(_ t: Date) {
+            if times.count < count {
+                times.append(t)
+            } else {
+                times[head] = t
+                head = (head + 1) % count
             }
-            updatedAt = now
+        }
+
+        func used(at now: Date) -> Int {
+            times.reduce(0) { $0 + ($1 > now.addingTimeInterval(-period) && $1 <= now ? 1 : 0) }
         }
     }
-    private let buckets: Locked<Buckets>
+
+    private struct State {
+        var windows: [Window]
+        /// The latest moment granted so far: calls are granted in order, so no window can gain a
+        /// call behind one already counted.
+        var last: Date = .distantPast
+    }
+    private let state: Locked<State>
 
     public init(_ budget: Budget, now: Date = Date()) {
         self.budget = budget
-        buckets = Locked(Buckets(tokens: budget.limits.map { Double($0.count) }, updatedAt: now))
+        state = Locked(State(windows: budget.limits.map { Window(count: max(1, $0.count), period: $0.period) }))
     }
 
-    /// Takes one token from each bucket. Returns the seconds the caller must wait before its call
-    /// (0: at once), or nil — and nothing is taken — when that would be longer than `maxWait`;
-    /// `retryAfter` then says when a token will be there.
-    public func reserve(maxWait: TimeInterval, now: Date = Date()) -> Reservation {
-        buckets.withLock { b in
-            b.refill(now, budget)
-            var wait: TimeInterval = 0
-            for (i, limit) in budget.limits.enumerated() where b.tokens[i] < 1 {
-                wait = max(wait, (1 - b.tokens[i]) * limit.period / Double(limit.count))
+    /// Takes one call's place in each limit. Returns the seconds the caller must wait before its
+    /// call (0: at once), or nil — and nothing is taken — when that would be longer than `maxWait`;
+    /// `retryAfter` then says when a place will be free. `keeping` is the share of each limit that
+    /// must stay free after the call (another upstream's calls counted in this budget keep a share
+    /// for the budget's own: the forecast first).
+    public func reserve(maxWait: TimeInterval, keeping: Double = 0, now: Date = Date()) -> Reservation {
+        state.withLock { s in
+            var at = max(now, s.last)
+            for w in s.windows {
+                at = max(at, w.earliest(cap: w.count - Int((Double(w.count) * keeping).rounded(.up))))
             }
+            guard at < .distantFuture else { return .refused(retryAfter: budget.limits.map(\.period).max() ?? 60) }
+            let wait = at.timeIntervalSince(now)
             guard wait <= maxWait else { return .refused(retryAfter: wait) }
-            for i in b.tokens.indices { b.tokens[i] -= 1 }
+            for i in s.windows.indices { s.windows[i].record(at) }
+            s.last = at
             return .granted(after: wait)
         }
     }
 
-    /// Tokens left in the tightest bucket (for metrics).
+    /// Calls left now in the tightest limit (for metrics).
     public func remaining(now: Date = Date()) -> Double {
-        buckets.withLock { b in
-            b.refill(now, budget)
-            return b.tokens.min() ?? 0
+        state.withLock { s in
+            Double(s.windows.map { $0.count - $0.used(at: now) }.min() ?? 0)
         }
     }
 

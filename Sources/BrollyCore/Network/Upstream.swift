@@ -53,13 +53,20 @@ public enum Upstream: String, Sendable, CaseIterable, Hashable {
     /// The upstream whose budget this one's calls also count against: the Previous Runs API is
     /// Open-Meteo's, so each of its calls takes from Open-Meteo's budget too (never waiting for it:
     /// when Open-Meteo's budget is tight, scoring forecasts gives way to the forecast).
+    /// Open-Meteo's free tier (600 a minute, 5,000 an hour, 10,000 a day per address) holds for all
+    /// its APIs together: the forecast, geocoding and the pass-through (labelled Open-Meteo), air
+    /// quality and Previous Runs all count in `.openMeteo`'s budget.
     public var parent: Upstream? {
         switch self {
-        case .openMeteoPreviousRuns: .openMeteo
+        case .openMeteoPreviousRuns, .openMeteoAirQuality: .openMeteo
         case .openWeatherMapTiles: .openWeatherMap
         default: nil
         }
     }
+
+    /// The share of a parent's budget its children leave free, for the parent's own calls: air
+    /// quality and scoring give way before the forecast runs out.
+    public static let parentShareKept = 0.2
 
     /// The environment variable that overrides the budget: `BROLLY_OPEN_METEO_BUDGET`, …
     public var budgetVariable: String {

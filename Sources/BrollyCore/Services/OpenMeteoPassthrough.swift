@@ -26,8 +26,14 @@ public final class OpenMeteoPassthrough: Sendable {
         self.now = now
         fetcher = CachedFetcher(
             cache: cache, freshFor: 900, usableFor: 6 * 3600, failures: FailureMemory(base: 10, max: 300),
-            keepsEntriesInMemory: keepsEntriesInMemory, memoryEntries: 256, shared: true, now: now)
+            keepsEntriesInMemory: keepsEntriesInMemory, memoryEntries: 32, shared: true, now: now)
     }
+
+    /// The largest answer passed through for one query (a week of 20 hourly variables is ~200 KB;
+    /// 16 days of every variable of several models runs to many MB). Larger ones are refused with
+    /// Open-Meteo's own 400 shape and not kept, so memory stays bounded (at most 32 kept in memory)
+    /// whatever clients ask.
+    public static let maxAnswerBytes = 1 << 20
 
     /// The cache key of a query: its normalized form's checksum.
     public func key(for q: OpenMeteoQuery) -> String {
@@ -41,6 +47,10 @@ public final class OpenMeteoPassthrough: Sendable {
         let url = baseURL.appending(providerPath: "/v1/forecast", query: q.normalized)
         let answer = try await fetcher.value(key(for: q), stamp: { $0.fetchedAt }) { [network, now] in
             let response = try await network.get(url, provider: "Open-Meteo", classify: Self.classify)
+            guard response.body.count <= Self.maxAnswerBytes else {
+                throw BrollyError.invalidInput(
+                    "the answer to this query is larger than this server passes on (\(Self.maxAnswerBytes >> 10) KB): ask for fewer variables, days or models")
+            }
             return Passed(body: response.body, fetchedAt: now())
         }
         return (answer.value.body, answer.isStale)

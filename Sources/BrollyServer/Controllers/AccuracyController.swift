@@ -16,8 +16,11 @@ struct AccuracyController: Sendable {
     @Sendable func accuracy(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<AccuracyDocument> {
         let query = Query(request)
         let units = try query.units()
-        let place = try await useCases.resolve(try query.placeOrCoordinate(), device: context.deviceID).place
-        let document = try await useCases.accuracy(for: place, units: units)
-        return EditedResponse(headers: CacheControl.revalidate, response: document)
+        // A look at accuracy spends the client's accuracy allowance, never the weather's.
+        return try await ClientAllowance.inLane(.accuracy) {
+            let place = try await useCases.resolve(try query.placeOrCoordinate(), device: context.deviceID).place
+            let document = try await useCases.accuracy(for: place, units: units)
+            return EditedResponse(headers: CacheControl.revalidate, response: document)
+        }
     }
 }

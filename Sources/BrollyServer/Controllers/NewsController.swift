@@ -13,7 +13,10 @@ struct NewsController: Sendable {
 
     @Sendable func news(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<NewsDocument> {
         let c = try Query(request).coordinate()
-        let place = try await useCases.resolve(.coordinate(c), device: context.deviceID).place
-        return EditedResponse(headers: CacheControl.privateData, response: try await useCases.news(for: place))
+        // News spends the client's news allowance, naming the place included: never the weather's.
+        return try await ClientAllowance.inLane(.news) {
+            let place = try await useCases.resolve(.coordinate(c), device: context.deviceID).place
+            return EditedResponse(headers: CacheControl.privateData, response: try await useCases.news(for: place))
+        }
     }
 }

@@ -75,7 +75,8 @@ struct RadarController: Sendable {
         else {
             throw Problem.badRequest("a tile is /api/v1/radar/precipitation/{z}/{x}/{y}.png with zoom 0–\(PrecipitationTiles.maxZoom)")
         }
-        let png = try await tiles.tile(z: z, x: x, y: y)
+        // Tiles spend the client's tile allowance (a third of the weather's), never the weather's.
+        let png = try await ClientAllowance.inLane(.radarTiles) { try await tiles.tile(z: z, x: x, y: y) }
         return Response(
             status: .ok, headers: [.contentType: "image/png", .cacheControl: "public, max-age=600"],
             body: .init(byteBuffer: ByteBuffer(bytes: png)))

@@ -21,7 +21,11 @@ final class ClientLimits: Sendable {
         self.shared = shared
     }
 
+    /// The client's window for `key` at `count` a minute: the size is part of the name, so the same
+    /// address asked with two sizes (a browser's backstop ×4, a cookie-less client's share) has two
+    /// windows, each of the size its kind of request gets, never the size of whichever came first.
     private func bucket(_ key: String, count: Int) -> TokenBuckets {
+        let key = key + "/" + String(count)
         if let hit = buckets.get(key) { return hit.value }
         let made = TokenBuckets(Budget([RateLimit(count, per: 60)]))
         buckets.set(key, CacheEntry(value: made, receivedAt: Date()))
@@ -50,7 +54,30 @@ final class ClientLimits: Sendable {
         // In a cluster the same allowance also holds across the instances, by device (else address).
         let limit = RateLimit(callsPerMinute, per: 60)
         let sharedKey: @Sendable () -> String = { device.flatMap { $0.isEmpty ? nil : "d:" + $0 } ?? "i:" + ip() }
-        return ClientAllowance(take: { take("") }, auxiliary: { take("x") }, sharedKey: sharedKey, sharedLimit: limit)
+        var allowance = ClientAllowance(take: { take("") }, auxiliary: { take("x") }, sharedKey: sharedKey, sharedLimit: limit)
+        allowance.lanes = { lane in
+            let size = Self.laneSize(lane, callsPerMinute: self.callsPerMinute)
+            let prefix = lane.rawValue + ":"
+            @Sendable func take() -> TimeInterval? {
+                if let device, !device.isEmpty {
+                    if let wait = Self.take(self.bucket(prefix + "d:" + device, count: size)) { return wait }
+                    return Self.take(self.bucket(prefix + "i:" + ip(), count: size * 4))
+                }
+                return Self.take(self.bucket(prefix + "i:" + ip(), count: size))
+            }
+            return ClientAllowance(take: take, sharedKey: { prefix + sharedKey() }, sharedLimit: RateLimit(size, per: 60))
+        }
+        return allowance
+    }
+
+    /// A helper lane's calls a minute for one client: news and accuracy as many as the weather's,
+    /// radar tiles a third (the server's tile budget is 20 a minute for everyone; tiles are kept
+    /// 10 minutes for all, so a map mostly costs nothing).
+    static func laneSize(_ lane: ClientAllowance.Lane, callsPerMinute: Int) -> Int {
+        switch lane {
+        case .news, .accuracy: callsPerMinute
+        case .radarTiles: max(1, callsPerMinute / 3)
+        }
     }
 
     /// The allowance of a compatible API's key (`BROLLY_API_KEYS`): `callsPerMinute` upstream calls

@@ -24,6 +24,8 @@ struct AlertPoller: Service {
     let useCases: UseCases
     let vapid: VAPID
     let transport: any HTTPTransport
+    /// Tests only: http push endpoints on loopback (checked again at every send, as at subscribing).
+    let allowInsecure: Bool
     let interval: Double
     let logger: Logger
     /// Failed attempts per subscription and alert, in memory (a restart starts the count again).
@@ -40,6 +42,19 @@ struct AlertPoller: Service {
     let watcher: PushWatcher?
     /// Rain and morning pushes delivered, by type (for metrics).
     let watchPushes = Locked<[String: Int]>([:])
+    /// Subscriptions whose push service failed (no answer, a refused address, a redirect, 5xx)
+    /// rounds in a row: how often, and when to try it again.
+    let troubled = Locked<[String: Trouble]>([:])
+    struct Trouble {
+        var failures: Int
+        var retryAt: Date
+    }
+    /// Pushes sent at once (each subscription's in turn, up to this many subscriptions together).
+    static let parallelSends = 64
+    /// Seconds for one push, connection and TLS included (a connection alone has 3).
+    static let sendTimeout: Double = 5
+    /// Rounds in a row a subscription's push service may fail before the subscription is removed.
+    static let maxFailures = 5
 
     func run() async throws {
         logger.info("alert poller: every \(interval) s (as \(holder))")
@@ -96,22 +111,58 @@ struct AlertPoller: Service {
             })
     }
 
-    /// Sends each push in turn while this instance keeps the lease, skipping the subscriptions found
-    /// gone; `done` records one that was delivered or given up on (see `outcome`).
-    func deliver<Push>(
-        _ pushes: [Push], subscription: (Push) -> String, key: (Push) -> String, what: (Push) -> String,
-        send: (Push) async -> Int?, done: (Push, Int?) async -> Void
+    /// Sends the pushes while this instance keeps the lease: up to `parallelSends` subscriptions at
+    /// once, each subscription's pushes in turn (skipping the rest of one found gone or failing);
+    /// a subscription whose push service is backed off waits for a later round. `done` records one
+    /// that was delivered or given up on (see `outcome`).
+    func deliver<Push: Sendable>(
+        _ pushes: [Push], subscription: @escaping @Sendable (Push) -> String, key: @escaping @Sendable (Push) -> String,
+        what: @escaping @Sendable (Push) -> String, send: @escaping @Sendable (Push) async -> Int?,
+        done: @escaping @Sendable (Push, Int?) async -> Void, now: Date = Date()
     ) async {
-        var gone = Set<String>()
-        for push in pushes where !gone.contains(subscription(push)) {
-            if Task.isCancelled { return }
-            if await !keepsLease() { return }
-            let status = await send(push)
-            switch await outcome(status, subscription: subscription(push), key: key(push), what: what(push)) {
-            case .delivered, .givenUp: await done(push, status)
-            case .gone: gone.insert(subscription(push))
-            case .retry: break
+        var order: [String] = []
+        var bySubscription: [String: [Push]] = [:]
+        for push in pushes {
+            let id = subscription(push)
+            if bySubscription[id] == nil { order.append(id) }
+            bySubscription[id, default: []].append(push)
+        }
+        let waiting = troubled.withLock { t in Set(order.filter { t[$0].map { $0.retryAt > now } ?? false }) }
+        let batches = order.filter { !waiting.contains($0) }.map { bySubscription[$0]! }
+        await withTaskGroup(of: Void.self) { group in
+            var next = 0
+            func start() {
+                guard next < batches.count else { return }
+                let batch = batches[next]
+                next += 1
+                group.addTask {
+                    for push in batch {
+                        if Task.isCancelled { return }
+                        if await !keepsLease() { return }
+                        let status = await send(push)
+                        switch await outcome(status, subscription: subscription(push), key: key(push), what: what(push)) {
+                        case .delivered, .givenUp: await done(push, status)
+                        case .gone: return
+                        case .retry: if troubled.withLock({ $0[subscription(push)] != nil }) { return }
+                        }
+                    }
+                }
             }
+            for _ in 0..<Self.parallelSends { start() }
+            while await group.next() != nil { start() }
+        }
+    }
+
+    /// Counts a failure of the subscription's push service; true when it has failed
+    /// `maxFailures` rounds in a row (the subscription is then removed). The next try waits
+    /// 1, 2, 4, … minutes (at most 6 hours).
+    func pushServiceFailed(_ subscription: String, now: Date = Date()) -> Bool {
+        troubled.withLock { t in
+            var trouble = t[subscription] ?? Trouble(failures: 0, retryAt: now)
+            trouble.failures += 1
+            trouble.retryAt = now.addingTimeInterval(min(6 * 3600, 60 * pow(2, Double(trouble.failures - 1))))
+            t[subscription] = trouble.failures >= Self.maxFailures ? nil : trouble
+            return trouble.failures >= Self.maxFailures
         }
     }
 
@@ -130,13 +181,31 @@ struct AlertPoller: Service {
         let answer = status.map(String.init) ?? "no answer"
         switch status {
         case .some(200..<300):
+            troubled.withLock { $0[subscription] = nil }
             logger.info("push: \(what) sent (\(answer))")
             return .delivered
         case .some(404), .some(410):
             try? await useCases.services.store.removeSubscription(id: subscription)
             logger.info("push: subscription \(subscription) is gone (\(answer)): removed")
             return .gone
+        case nil, .some(300..<400), .some(500...):
+            // No answer (or a refused address), a redirect (never followed), or the service's own
+            // failure: the subscription's push service is backed off, and removed when it keeps failing.
+            if pushServiceFailed(subscription) {
+                try? await useCases.services.store.removeSubscription(id: subscription)
+                logger.warning("push: subscription \(subscription) removed: its push service failed \(Self.maxFailures) rounds in a row (\(answer))")
+                return .gone
+            }
+            return retryOrGiveUp(status, subscription: subscription, key: key, what: what)
         default:
+            return retryOrGiveUp(status, subscription: subscription, key: key, what: what)
+        }
+    }
+
+    /// A 4xx gives up at once; anything else is retried at later rounds, at most `maxAttempts` times.
+    func retryOrGiveUp(_ status: Int?, subscription: String, key: String, what: String) -> Outcome {
+        let answer = status.map(String.init) ?? "no answer"
+        do {
             let attempt = subscription + "|" + key
             let n = attempts.withLock { a -> Int in
                 a[attempt, default: 0] += 1
@@ -219,6 +288,11 @@ struct AlertPoller: Service {
         guard let endpoint = URL(string: subscription.endpoint),
             let p256dh = Base64URL.decode(subscription.p256dh), let auth = Base64URL.decode(subscription.auth)
         else { return 400 }
+        // Checked again at every send: the name may resolve elsewhere now (DNS rebinding).
+        do { _ = try PushEndpointPolicy.check(subscription.endpoint, allowInsecure: allowInsecure) } catch {
+            logger.warning("push: \(endpoint.host ?? "?") refused at sending: \(error)")
+            return nil
+        }
         do {
             let body = try WebPushEncryption.encrypt(json, p256dh: p256dh, auth: auth)
             let request = HTTPRequest(
@@ -226,7 +300,7 @@ struct AlertPoller: Service {
                 headers: [
                     "Authorization": try vapid.authorization(for: endpoint, now: now), "Content-Encoding": "aes128gcm",
                     "Content-Type": "application/octet-stream", "TTL": String(ttl), "Urgency": urgency, "Topic": topic,
-                ], timeout: 10, body: body)
+                ], timeout: Self.sendTimeout, body: body)
             return try await transport.send(request).status
         } catch {
             logger.info("push: \(endpoint.host ?? "?") unreachable: \(error)")

@@ -8,6 +8,13 @@ struct PushController: Sendable {
     let useCases: UseCases
     let vapid: VAPID?
     let allowInsecure: Bool
+    /// Subscriptions one device may hold (a phone, a laptop, a tablet… each a browser of its own).
+    static let maxPerDevice = 10
+    /// New subscriptions one client address may make in a day, across its devices (a household or
+    /// an office behind one address; a script minting device cookies cannot go past it).
+    static let maxPerAddressPerDay = 50
+    /// When each client address made its subscriptions of the last day (memory: a restart forgets).
+    let madeByAddress = Locked<[String: [Date]]>([:])
 
     func add(to group: RouterGroup<AppRequestContext>) {
         group.get("push/key", use: key)
@@ -63,11 +70,38 @@ struct PushController: Sendable {
         guard let p256dh = body.keys?.p256dh, let auth = body.keys?.auth else {
             throw Problem.badRequest("'keys.p256dh' and 'keys.auth' are required")
         }
+        try PushEndpointPolicy.checkKeys(p256dh: p256dh, auth: auth)
         let url = try PushEndpointPolicy.check(endpoint, allowInsecure: allowInsecure)
+        let existing = try await useCases.subscriptions(device: context.deviceID)
+        if !existing.contains(where: { $0.endpoint == url.absoluteString }) {
+            if existing.count >= Self.maxPerDevice {
+                throw Problem(
+                    .tooManyRequests, code: .tooManyRequests, title: "Too many subscriptions",
+                    detail: "a device may hold \(Self.maxPerDevice) push subscriptions; remove one first")
+            }
+            try takeAddressAllowance(context.clientIP)
+        }
         let saved = try await useCases.subscribe(
             device: context.deviceID, endpoint: url, p256dh: p256dh, auth: auth, minimumSeverity: try change.severity() ?? .moderate,
             settings: change)
         return EditedResponse(status: .created, headers: CacheControl.privateData, response: saved)
+    }
+
+    /// Counts a new subscription against its address's day; 429 beyond `maxPerAddressPerDay`.
+    func takeAddressAllowance(_ address: String, now: Date = Date()) throws {
+        let retryAfter: TimeInterval? = madeByAddress.withLock { made in
+            if made.count > 10_000 { made = made.filter { $0.value.last.map { now.timeIntervalSince($0) < 86_400 } ?? false } }
+            var times = made[address, default: []].filter { now.timeIntervalSince($0) < 86_400 }
+            defer { made[address] = times }
+            guard times.count < Self.maxPerAddressPerDay else { return 86_400 - now.timeIntervalSince(times[0]) }
+            times.append(now)
+            return nil
+        }
+        if let retryAfter {
+            throw Problem(
+                .tooManyRequests, code: .tooManyRequests, title: "Too many subscriptions",
+                detail: "this address has made \(Self.maxPerAddressPerDay) push subscriptions today", retryAfter: Int(retryAfter.rounded(.up)))
+        }
     }
 
     /// `PATCH /api/v1/push/subscriptions/{id}` with any of `rain`, `morning`, `places`, `language`,

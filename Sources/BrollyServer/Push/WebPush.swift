@@ -85,22 +85,28 @@ enum WebPushEncryption {
     }
 }
 
-/// Checks a push endpoint before the server ever sends to it: `https` to a public host; never to
-/// loopback, private, link-local or otherwise internal addresses (so the server cannot be used to
-/// reach internal hosts). `allowInsecure` (tests only) allows `http` to loopback.
+/// Checks a push endpoint when it is subscribed and again before every send (a name may resolve
+/// elsewhere later: DNS rebinding): `https` to a host whose every address is public — none in
+/// IANA's special-purpose ranges (`SpecialAddresses`), embedded IPv4 unwrapped — so the server
+/// cannot be used to reach internal hosts. `allowInsecure` (tests only) allows `http` to loopback.
 enum PushEndpointPolicy {
-    static func check(_ text: String, allowInsecure: Bool) throws -> URL {
+    static func check(
+        _ text: String, allowInsecure: Bool, resolve: (String) -> [[UInt8]] = PushEndpointPolicy.resolve
+    ) throws -> URL {
         guard text.count <= 2048, let url = URL(string: text), let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty,
             url.user == nil, url.password == nil
         else { throw BrollyError.invalidInput("'endpoint' must be an absolute https URL") }
         let addresses = resolve(host)
-        let isPrivate = addresses.isEmpty || addresses.contains(where: isInternal)
-        if scheme == "https" && !isPrivate { return url }
-        if allowInsecure && (scheme == "http" || scheme == "https") && !addresses.isEmpty && addresses.allSatisfy(isLoopback) {
+        let isRefused = addresses.isEmpty || addresses.contains(where: SpecialAddresses.isRefused)
+        if scheme == "https" && !isRefused { return url }
+        if allowInsecure && (scheme == "http" || scheme == "https") && !addresses.isEmpty
+            && addresses.allSatisfy(SpecialAddresses.isLoopback)
+        {
             return url
         }
         if scheme != "https" { throw BrollyError.invalidInput("'endpoint' must be an https URL") }
-        throw BrollyError.invalidInput("'endpoint' must be a public push service, not a loopback, private or unresolvable address")
+        throw BrollyError.invalidInput(
+            "'endpoint' must be a public push service, not a loopback, private, special-purpose or unresolvable address")
     }
 
     /// The host's addresses (IPv4 and IPv6) as bytes.
@@ -128,23 +134,14 @@ enum PushEndpointPolicy {
         return out
     }
 
-    static func isLoopback(_ a: [UInt8]) -> Bool {
-        a.count == 4 ? a[0] == 127 : a == [UInt8](repeating: 0, count: 15) + [1] || isMappedV4(a, where: { $0[0] == 127 })
-    }
-
-    static func isMappedV4(_ a: [UInt8], where test: ([UInt8]) -> Bool) -> Bool {
-        a.count == 16 && a[0..<10].allSatisfy { $0 == 0 } && a[10] == 0xff && a[11] == 0xff && test(Array(a[12...]))
-    }
-
-    static func isInternalV4(_ a: [UInt8]) -> Bool {
-        a[0] == 0 || a[0] == 10 || a[0] == 127 || (a[0] == 169 && a[1] == 254) || (a[0] == 172 && (16...31).contains(a[1]))
-            || (a[0] == 192 && a[1] == 168) || (a[0] == 100 && (64...127).contains(a[1])) || a[0] >= 224
-    }
-
-    static func isInternal(_ a: [UInt8]) -> Bool {
-        if a.count == 4 { return isInternalV4(a) }
-        if isMappedV4(a, where: isInternalV4) { return true }
-        return isLoopback(a) || a.allSatisfy { $0 == 0 } || (a[0] & 0xfe) == 0xfc || (a[0] == 0xfe && (a[1] & 0xc0) == 0x80)
-            || a[0] == 0xff
+    /// A subscription's keys, checked: `p256dh` a point on P-256 (65 bytes, uncompressed) and
+    /// `auth` 16 bytes, both base64url.
+    static func checkKeys(p256dh: String, auth: String) throws {
+        guard p256dh.count <= 200, let point = Base64URL.decode(p256dh), point.count == 65,
+            (try? P256.KeyAgreement.PublicKey(x963Representation: point)) != nil
+        else { throw BrollyError.invalidInput("'keys.p256dh' must be an uncompressed P-256 public key (65 bytes, base64url)") }
+        guard auth.count <= 64, let secret = Base64URL.decode(auth), secret.count == 16 else {
+            throw BrollyError.invalidInput("'keys.auth' must be 16 bytes, base64url")
+        }
     }
 }

@@ -1,0 +1,20 @@
+import BrollyCore
+import Hummingbird
+import Logging
+
+/// One log line per request (method and target) with every API key redacted: the Dark Sky / Pirate
+/// Weather key in the path and `appid`, `APPID`, `apikey`, `key`, `token` in the query
+/// (`URLRedaction.redactTarget`). Hummingbird's `LogRequestsMiddleware` logs the target as it came.
+struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
+    let level: Logger.Level
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        context.logger.log(
+            level: level, "Request",
+            metadata: [
+                "hb.request.path": .string(URLRedaction.redactTarget(request.uri.description)),
+                "hb.request.method": .string(request.method.rawValue),
+            ])
+        return try await next(request, context)
+    }
+}

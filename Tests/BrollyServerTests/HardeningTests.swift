@@ -1,0 +1,93 @@
+import BrollyCore
+import Foundation
+import Testing
+
+@testable import BrollyServer
+
+/// Issue 35: where a push may go, and what a request log line may show.
+@Suite struct PushEndpointPolicyTests {
+    static func v6(_ text: String) -> [UInt8] {
+        var addr = in6_addr()
+        precondition(inet_pton(AF_INET6, text, &addr) == 1, text)
+        return withUnsafeBytes(of: &addr) { Array($0) }
+    }
+
+    @Test func everySpecialPurposeRangeIsRefused() {
+        let refused4: [[UInt8]] = [
+            [0, 1, 2, 3], [10, 0, 0, 1], [100, 64, 0, 1], [100, 127, 255, 254], [127, 0, 0, 1], [169, 254, 1, 1], [172, 16, 0, 1],
+            [172, 31, 255, 255], [192, 0, 0, 8], [192, 0, 2, 1], [192, 31, 196, 1], [192, 52, 193, 1], [192, 88, 99, 1],
+            [192, 168, 1, 1], [192, 175, 48, 1], [198, 18, 0, 1], [198, 19, 255, 255], [198, 51, 100, 7], [203, 0, 113, 9],
+            [224, 0, 0, 1], [239, 255, 255, 250], [240, 0, 0, 1], [255, 255, 255, 255],
+        ]
+        for a in refused4 { #expect(SpecialAddresses.isRefused(a), "\(a)") }
+        let public4: [[UInt8]] = [[8, 8, 8, 8], [1, 1, 1, 1], [100, 63, 255, 255], [100, 128, 0, 1], [172, 15, 0, 1], [172, 32, 0, 1], [198, 20, 0, 1], [223, 255, 255, 255]]
+        for a in public4 { #expect(!SpecialAddresses.isRefused(a), "\(a)") }
+        let refused6 = [
+            "::", "::1", "::7f00:1", "::ffff:7f00:1", "::ffff:10.0.0.1", "64:ff9b::7f00:1", "64:ff9b::a00:1", "64:ff9b:1::1",
+            "2002:7f00:1::1", "2002:c0a8:101::1", "2001::1", "2001:0:4136:e378:8000:63bf:3fff:fdd2", "2001:2::1", "2001:10::1",
+            "2001:db8::1", "2620:4f:8000::1", "3fff::1", "5f00::1", "100::1", "fc00::1", "fd00::2", "fe80::1", "fec0::1", "ff02::1",
+        ]
+        for a in refused6 { #expect(SpecialAddresses.isRefused(Self.v6(a)), "\(a)") }
+        // Public IPv6, and public IPv4 carried in IPv6, are allowed.
+        for a in ["2606:4700::1111", "2a00:1450:4001:82a::200e", "::ffff:8.8.8.8", "64:ff9b::808:808", "2002:808:808::1", "2001:4860::8888"] {
+            #expect(!SpecialAddresses.isRefused(Self.v6(a)), "\(a)")
+        }
+        #expect(SpecialAddresses.isRefused([1, 2, 3]))
+    }
+
+    @Test func theNameIsResolvedAndEveryAddressMustBePublic() throws {
+        let publicOnly: (String) -> [[UInt8]] = { _ in [[8, 8, 8, 8]] }
+        let mixed: (String) -> [[UInt8]] = { _ in [[8, 8, 8, 8], [127, 0, 0, 1]] }
+        #expect(try PushEndpointPolicy.check("https://push.example/x", allowInsecure: false, resolve: publicOnly).host == "push.example")
+        #expect(throws: BrollyError.self) { try PushEndpointPolicy.check("https://push.example/x", allowInsecure: false, resolve: mixed) }
+        #expect(throws: BrollyError.self) { try PushEndpointPolicy.check("http://push.example/x", allowInsecure: false, resolve: publicOnly) }
+        // A name that later resolves to loopback (DNS rebinding) is refused at that later check.
+        let rebound: (String) -> [[UInt8]] = { _ in [Self.v6("::ffff:127.0.0.1")] }
+        #expect(throws: BrollyError.self) { try PushEndpointPolicy.check("https://push.example/x", allowInsecure: false, resolve: rebound) }
+        #expect(throws: BrollyError.self) { try PushEndpointPolicy.check("https://push.example/x", allowInsecure: false, resolve: { _ in [] }) }
+        // Tests only: http to loopback.
+        let loopback: (String) -> [[UInt8]] = { _ in [[127, 0, 0, 1]] }
+        #expect(try PushEndpointPolicy.check("http://127.0.0.1:9/x", allowInsecure: true, resolve: loopback).port == 9)
+    }
+
+    @Test func keysMustBeAPointOnTheCurveAndSixteenBytes() throws {
+        let good = Base64URL.encode(Data(
+            [4] + [UInt8](repeating: 0, count: 64)))  // (0, 0) is not on P-256
+        #expect(throws: BrollyError.self) { try PushEndpointPolicy.checkKeys(p256dh: good, auth: Base64URL.encode(Data(count: 16))) }
+        let point = Crypto256.samplePoint
+        try PushEndpointPolicy.checkKeys(p256dh: point, auth: Base64URL.encode(Data(count: 16)))
+        #expect(throws: BrollyError.self) { try PushEndpointPolicy.checkKeys(p256dh: point, auth: Base64URL.encode(Data(count: 15))) }
+    }
+}
+
+/// A valid uncompressed P-256 point: the generator.
+enum Crypto256 {
+    static let samplePoint = Base64URL.encode(
+        Data(
+            [4]
+                + hex("6b17d1f2e12c4247f8bce6e563a440f277037d812deb33a0f4a13945d898c296")
+                + hex("4fe342e2fe1a7f9b8ee7eb4a7c0f9e162bce33576b315ececbb6406837bf51f5")))
+
+    static func hex(_ s: String) -> [UInt8] {
+        var out: [UInt8] = []
+        var i = s.startIndex
+        while i < s.endIndex {
+            let j = s.index(i, offsetBy: 2)
+            out.append(UInt8(s[i..<j], radix: 16)!)
+            i = j
+        }
+        return out
+    }
+}
+
+@Suite struct RequestLogRedactionTests {
+    @Test func keysInPathsAndQueriesAreRedacted() {
+        #expect(URLRedaction.redactTarget("/forecast/abc123/52.5,13.4?units=si") == "/forecast/REDACTED/52.5,13.4?units=si")
+        #expect(
+            URLRedaction.redactTarget("/data/2.5/weather?lat=1&APPID=s3cret&lon=2") == "/data/2.5/weather?lat=1&APPID=REDACTED&lon=2")
+        #expect(URLRedaction.redactTarget("/v1/forecast?apikey=x&Key=y&api%5Fkey=z") == "/v1/forecast?apikey=REDACTED&Key=REDACTED&api%5Fkey=REDACTED")
+        #expect(URLRedaction.redactTarget("/api/v1/weather?lat=1&lon=2") == "/api/v1/weather?lat=1&lon=2")
+        #expect(URLRedaction.redactTarget("/forecast/") == "/forecast/")
+        #expect(URLRedaction.redactTarget("/") == "/")
+    }
+}
