@@ -20,7 +20,10 @@ import Testing
             [224, 0, 0, 1], [239, 255, 255, 250], [240, 0, 0, 1], [255, 255, 255, 255],
         ]
         for a in refused4 { #expect(SpecialAddresses.isRefused(a), "\(a)") }
-        let public4: [[UInt8]] = [[8, 8, 8, 8], [1, 1, 1, 1], [100, 63, 255, 255], [100, 128, 0, 1], [172, 15, 0, 1], [172, 32, 0, 1], [198, 20, 0, 1], [223, 255, 255, 255]]
+        let public4: [[UInt8]] = [
+            [8, 8, 8, 8], [1, 1, 1, 1], [100, 63, 255, 255], [100, 128, 0, 1], [172, 15, 0, 1], [172, 32, 0, 1], [198, 20, 0, 1],
+            [223, 255, 255, 255],
+        ]
         for a in public4 { #expect(!SpecialAddresses.isRefused(a), "\(a)") }
         let refused6 = [
             "::", "::1", "::7f00:1", "::ffff:7f00:1", "::ffff:10.0.0.1", "64:ff9b::7f00:1", "64:ff9b::a00:1", "64:ff9b:1::1",
@@ -29,7 +32,9 @@ import Testing
         ]
         for a in refused6 { #expect(SpecialAddresses.isRefused(Self.v6(a)), "\(a)") }
         // Public IPv6, and public IPv4 carried in IPv6, are allowed.
-        for a in ["2606:4700::1111", "2a00:1450:4001:82a::200e", "::ffff:8.8.8.8", "64:ff9b::808:808", "2002:808:808::1", "2001:4860::8888"] {
+        for a in [
+            "2606:4700::1111", "2a00:1450:4001:82a::200e", "::ffff:8.8.8.8", "64:ff9b::808:808", "2002:808:808::1", "2001:4860::8888",
+        ] {
             #expect(!SpecialAddresses.isRefused(Self.v6(a)), "\(a)")
         }
         #expect(SpecialAddresses.isRefused([1, 2, 3]))
@@ -40,19 +45,24 @@ import Testing
         let mixed: (String) -> [[UInt8]] = { _ in [[8, 8, 8, 8], [127, 0, 0, 1]] }
         #expect(try PushEndpointPolicy.check("https://push.example/x", allowInsecure: false, resolve: publicOnly).host == "push.example")
         #expect(throws: BrollyError.self) { try PushEndpointPolicy.check("https://push.example/x", allowInsecure: false, resolve: mixed) }
-        #expect(throws: BrollyError.self) { try PushEndpointPolicy.check("http://push.example/x", allowInsecure: false, resolve: publicOnly) }
+        #expect(throws: BrollyError.self) {
+            try PushEndpointPolicy.check("http://push.example/x", allowInsecure: false, resolve: publicOnly)
+        }
         // A name that later resolves to loopback (DNS rebinding) is refused at that later check.
         let rebound: (String) -> [[UInt8]] = { _ in [Self.v6("::ffff:127.0.0.1")] }
         #expect(throws: BrollyError.self) { try PushEndpointPolicy.check("https://push.example/x", allowInsecure: false, resolve: rebound) }
-        #expect(throws: BrollyError.self) { try PushEndpointPolicy.check("https://push.example/x", allowInsecure: false, resolve: { _ in [] }) }
+        #expect(throws: BrollyError.self) {
+            try PushEndpointPolicy.check("https://push.example/x", allowInsecure: false, resolve: { _ in [] })
+        }
         // Tests only: http to loopback.
         let loopback: (String) -> [[UInt8]] = { _ in [[127, 0, 0, 1]] }
         #expect(try PushEndpointPolicy.check("http://127.0.0.1:9/x", allowInsecure: true, resolve: loopback).port == 9)
     }
 
     @Test func keysMustBeAPointOnTheCurveAndSixteenBytes() throws {
-        let good = Base64URL.encode(Data(
-            [4] + [UInt8](repeating: 0, count: 64)))  // (0, 0) is not on P-256
+        let good = Base64URL.encode(
+            Data(
+                [4] + [UInt8](repeating: 0, count: 64)))  // (0, 0) is not on P-256
         #expect(throws: BrollyError.self) { try PushEndpointPolicy.checkKeys(p256dh: good, auth: Base64URL.encode(Data(count: 16))) }
         let point = Crypto256.samplePoint
         try PushEndpointPolicy.checkKeys(p256dh: point, auth: Base64URL.encode(Data(count: 16)))
@@ -85,7 +95,9 @@ enum Crypto256 {
         #expect(URLRedaction.redactTarget("/forecast/abc123/52.5,13.4?units=si") == "/forecast/REDACTED/52.5,13.4?units=si")
         #expect(
             URLRedaction.redactTarget("/data/2.5/weather?lat=1&APPID=s3cret&lon=2") == "/data/2.5/weather?lat=1&APPID=REDACTED&lon=2")
-        #expect(URLRedaction.redactTarget("/v1/forecast?apikey=x&Key=y&api%5Fkey=z") == "/v1/forecast?apikey=REDACTED&Key=REDACTED&api%5Fkey=REDACTED")
+        #expect(
+            URLRedaction.redactTarget("/v1/forecast?apikey=x&Key=y&api%5Fkey=z")
+                == "/v1/forecast?apikey=REDACTED&Key=REDACTED&api%5Fkey=REDACTED")
         #expect(URLRedaction.redactTarget("/api/v1/weather?lat=1&lon=2") == "/api/v1/weather?lat=1&lon=2")
         #expect(URLRedaction.redactTarget("/forecast/") == "/forecast/")
         #expect(URLRedaction.redactTarget("/") == "/")

@@ -36,7 +36,8 @@ public struct OpenMeteoQuery: Sendable, Hashable {
     public init(_ items: [(String, String)]) throws(Refusal) {
         var seen: [String: String] = [:]
         for (name, value) in items {
-            if Self.ignored.contains(name) { continue }
+            // An empty value is no value (`timezone=&hourly=`), as Open-Meteo reads it.
+            if Self.ignored.contains(name) || value.isEmpty { continue }
             if let before = seen[name] {
                 seen[name] = before + "," + value  // Open-Meteo also takes `hourly=a&hourly=b`
             } else {

@@ -6,6 +6,9 @@ import Foundation
 
 /// Reads each source's format into ``CAPMessage``s.
 public enum CAPDecoding {
+    /// The largest CAP document or feed read (MeteoAlarm's and NWS's largest are a few hundred KB).
+    public static let maxXMLBytes = 8 << 20
+
     static func date(_ v: JSONValue?) -> Date? { v?.string.flatMap(LocalTime.parseISO8601) }
 
     /// NWS `GET /alerts/active?point=…` (GeoJSON FeatureCollection of CAP-shaped properties).
@@ -117,10 +120,15 @@ public enum CAPDecoding {
     /// Every CAP 1.2 `<alert>` in an XML document — a CAP message itself, or an Atom/RSS feed that
     /// embeds them — and the links of the feed's entries (CAP documents to fetch).
     public static func xml(_ data: Data) throws -> (messages: [CAPMessage], links: [URL]) {
+        // Bounded in size, and so in time: a feed larger than any real one is refused, and
+        // parsing stops at `CAPXMLDelegate.maxElements` elements.
+        guard data.count <= maxXMLBytes else {
+            throw BrollyError.unreadableResponse("CAP: the feed is larger than \(maxXMLBytes >> 20) MB")
+        }
         let parser = XMLParser(data: data)
         let delegate = CAPXMLDelegate()
         parser.delegate = delegate
-        guard parser.parse() || !delegate.messages.isEmpty else {
+        guard parser.parse() || !delegate.messages.isEmpty || delegate.stopped else {
             throw BrollyError.unreadableResponse("CAP: not XML (\(parser.parserError.map { "\($0)" } ?? "unknown error"))")
         }
         return (delegate.messages, delegate.links)
@@ -129,6 +137,11 @@ public enum CAPDecoding {
 
 /// Collects CAP elements by their local names (namespaced or not).
 private final class CAPXMLDelegate: NSObject, XMLParserDelegate {
+    /// The most elements read from one document (a real feed has a few thousand); past it the
+    /// parse stops and what was read so far is kept.
+    static let maxElements = 200_000
+    var elements = 0
+    var stopped = false
     var messages: [CAPMessage] = []
     var links: [URL] = []
     private var path: [String] = []
@@ -146,6 +159,12 @@ private final class CAPXMLDelegate: NSObject, XMLParserDelegate {
     func parser(
         _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]
     ) {
+        elements += 1
+        if elements > Self.maxElements {
+            stopped = true
+            parser.abortParsing()
+            return
+        }
         let n = Self.local(name)
         path.append(n)
         text = ""
@@ -173,6 +192,7 @@ private final class CAPXMLDelegate: NSObject, XMLParserDelegate {
     func parser(_ parser: XMLParser, foundCDATA block: Data) { text += String(decoding: block, as: UTF8.self) }
 
     func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+        if stopped || path.isEmpty { return }
         let n = Self.local(name)
         let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
         defer {

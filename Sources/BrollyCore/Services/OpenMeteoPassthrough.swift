@@ -49,7 +49,8 @@ public final class OpenMeteoPassthrough: Sendable {
             let response = try await network.get(url, provider: "Open-Meteo", classify: Self.classify)
             guard response.body.count <= Self.maxAnswerBytes else {
                 throw BrollyError.invalidInput(
-                    "the answer to this query is larger than this server passes on (\(Self.maxAnswerBytes >> 10) KB): ask for fewer variables, days or models")
+                    "the answer to this query is larger than this server passes on (\(Self.maxAnswerBytes >> 10) KB): ask for fewer variables, days or models"
+                )
             }
             return Passed(body: response.body, fetchedAt: now())
         }

@@ -34,7 +34,9 @@ struct DarkSkyController: Sendable {
         var version2: Bool
         var language: String
 
-        init(_ request: Request, location: String) throws {
+        init(_ request: Request, location raw: String) throws {
+            // The path segment as sent: a client may encode its comma (`52.5%2C13.4`).
+            let location = raw.removingPercentEncoding ?? raw
             let parts = location.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
             guard parts.count == 2 || parts.count == 3, let lat = Double(parts[0]), let lon = Double(parts[1]),
                 lat.isFinite, lon.isFinite, abs(lat) <= 90, abs(lon) <= 180

@@ -92,7 +92,8 @@ struct PlacesController: Sendable {
             if c.contains(.customName) {
                 customName = .some(try c.decodeNil(forKey: .customName) ? nil : try c.decode(String.self, forKey: .customName))
             }
-            position = try c.decodeIfPresent(Int.self, forKey: .position)
+            // A position, if given, is a number: `null` is refused, not read as "leave it".
+            if c.contains(.position) { position = try c.decode(Int.self, forKey: .position) }
         }
     }
 

@@ -21,6 +21,13 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             if Self.hasControlBytes(request.uri.path) {
                 throw Problem.badRequest("the path contains a control character")
             }
+            // A literal path asked with a method only a parameter route has (PATCH
+            // /api/v1/places/order would otherwise reach PATCH /api/v1/places/{id}): 405.
+            if let allowed = routes.literalMethods(request.uri.path), !allowed.contains(request.method),
+                !(request.method == .head && allowed.contains(.get))
+            {
+                return try methodNotAllowed(request, context: context, allowed: allowed)
+            }
             return try await next(request, context)
         } catch is CancellationError {
             throw CancellationError()
@@ -29,18 +36,23 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             guard !allowed.isEmpty, !allowed.contains(request.method) else {
                 return try Problem.answering(error, logger: context.logger).response(from: request, context: context)
             }
-            var names = allowed.map(\.rawValue)
-            if allowed.contains(.get) { names.append("HEAD") }
-            let allow = Set(names).sorted().joined(separator: ", ")
-            var response = try Problem(
-                .methodNotAllowed, code: .methodNotAllowed, title: "Method not allowed",
-                detail: "\(request.uri.path.prefix(100)) answers \(allow)"
-            ).response(from: request, context: context)
-            response.headers[.allow] = allow
-            return response
+            return try methodNotAllowed(request, context: context, allowed: allowed)
         } catch {
             return try Problem.answering(error, logger: context.logger).response(from: request, context: context)
         }
+    }
+
+    /// `405` problem+json with `Allow`.
+    func methodNotAllowed(_ request: Request, context: Context, allowed: Set<HTTPRequest.Method>) throws -> Response {
+        var names = allowed.map(\.rawValue)
+        if allowed.contains(.get) { names.append("HEAD") }
+        let allow = Set(names).sorted().joined(separator: ", ")
+        var response = try Problem(
+            .methodNotAllowed, code: .methodNotAllowed, title: "Method not allowed",
+            detail: "\(request.uri.path.prefix(100)) answers \(allow)"
+        ).response(from: request, context: context)
+        response.headers[.allow] = allow
+        return response
     }
 
     /// True when the path, raw or percent-decoded, holds a C0 control byte or DEL.
@@ -60,9 +72,23 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
 final class RouteTable: Sendable {
     private let box = Locked<[(segments: [Substring], method: HTTPRequest.Method)]>([])
 
+    /// The methods of each path written without parameters (`/api/v1/places/order`).
+    private let literal = Locked<[String: Set<HTTPRequest.Method>]>([:])
+
     /// Remembers the router's routes (called once the routes are added).
     func load(_ routes: [(path: String, method: HTTPRequest.Method)]) {
         box.withLock { $0 = routes.map { (Self.segments($0.path), $0.method) } }
+        var literal: [String: Set<HTTPRequest.Method>] = [:]
+        for route in routes where !route.path.contains(":") && !route.path.contains("*") && !route.path.contains("{") {
+            literal["/" + Self.segments(route.path).joined(separator: "/"), default: []].insert(route.method)
+        }
+        self.literal.withLock { $0 = literal }
+    }
+
+    /// The methods of the route written exactly as `path` (no parameters), if there is one.
+    func literalMethods(_ path: String) -> Set<HTTPRequest.Method>? {
+        let key = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+        return literal.withLock { $0[key] }
     }
 
     static func segments(_ path: String) -> [Substring] { path.split(separator: "/") }

@@ -193,7 +193,8 @@ struct AlertPoller: Service {
             // failure: the subscription's push service is backed off, and removed when it keeps failing.
             if pushServiceFailed(subscription) {
                 try? await useCases.services.store.removeSubscription(id: subscription)
-                logger.warning("push: subscription \(subscription) removed: its push service failed \(Self.maxFailures) rounds in a row (\(answer))")
+                logger.warning(
+                    "push: subscription \(subscription) removed: its push service failed \(Self.maxFailures) rounds in a row (\(answer))")
                 return .gone
             }
             return retryOrGiveUp(status, subscription: subscription, key: key, what: what)

@@ -100,7 +100,8 @@ struct PushController: Sendable {
         if let retryAfter {
             throw Problem(
                 .tooManyRequests, code: .tooManyRequests, title: "Too many subscriptions",
-                detail: "this address has made \(Self.maxPerAddressPerDay) push subscriptions today", retryAfter: Int(retryAfter.rounded(.up)))
+                detail: "this address has made \(Self.maxPerAddressPerDay) push subscriptions today",
+                retryAfter: Int(retryAfter.rounded(.up)))
         }
     }
 
