@@ -23,6 +23,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
         .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.21.0"),
+        // Tests only: property-based tests of the unit conversions, rounding and day grouping.
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         // Foundation only: models, providers, the network service (with a URLSession transport),
@@ -99,7 +101,13 @@ let package = Package(
         ),
         .testTarget(name: "BrollyStoreTests", dependencies: ["BrollyStore", "BrollyCore", "BrollyTestSupport"]),
         .testTarget(name: "BrollyUseCasesTests", dependencies: ["BrollyUseCases", "BrollyStore", "BrollyCore", "BrollyTestSupport"]),
-        .testTarget(name: "BrollyTerminalTests", dependencies: ["BrollyTerminal", "BrollyCore", "BrollyTestSupport"]),
+        .testTarget(
+            name: "BrollyTerminalTests",
+            dependencies: [
+                "BrollyTerminal", "BrollyCore", "BrollyTestSupport",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
         .testTarget(
             name: "BrollyServerTests",
             dependencies: [

@@ -19,6 +19,9 @@ cd "$(dirname "$0")/.."
 PER_TARGET="${1:-120}"
 shift || true
 JOBS="${FUZZ_JOBS:-2}"
+# FUZZ_CORPUS and FUZZ_CRASHES move the corpus and the findings (the tests use a directory of their own).
+CORPUS="${FUZZ_CORPUS:-Fuzz/corpus}"
+CRASHES="${FUZZ_CRASHES:-Fuzz/crashes}"
 swift build --package-path Fuzz -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library >/dev/null
 BIN=Fuzz/.build/release/BrollyFuzz
 python3 Fuzz/seed.py
@@ -26,20 +29,20 @@ if [ $# -gt 0 ]; then TARGETS=("$@"); else mapfile -t TARGETS < <(ls Fuzz/seeds)
 LOGS=$(mktemp -d)
 run_one() {
   local t=$1
-  mkdir -p "Fuzz/corpus/$t" "Fuzz/crashes/$t"
-  BROLLY_FUZZ_TARGET=$t "$BIN" -max_total_time="$PER_TARGET" -timeout=5 -rss_limit_mb=2048 -max_len=65536 \
-    -print_final_stats=1 -artifact_prefix="Fuzz/crashes/$t/" "Fuzz/corpus/$t" "Fuzz/seeds/$t" > "$LOGS/$t.log" 2>&1 || true
+  mkdir -p "$CORPUS/$t" "$CRASHES/$t"
+  LSAN_OPTIONS="suppressions=$PWD/Fuzz/lsan.supp:print_suppressions=0" BROLLY_FUZZ_TARGET=$t "$BIN" -max_total_time="$PER_TARGET" -timeout=5 -rss_limit_mb=2048 -max_len=65536 \
+    -print_final_stats=1 -artifact_prefix="$CRASHES/$t/" "$CORPUS/$t" "Fuzz/seeds/$t" > "$LOGS/$t.log" 2>&1 || true
   # Keep the corpus small: only inputs that add coverage.
   mkdir -p "$LOGS/$t.min"
-  BROLLY_FUZZ_TARGET=$t "$BIN" -merge=1 -timeout=5 "$LOGS/$t.min" "Fuzz/corpus/$t" > /dev/null 2>&1 || true
-  rm -rf "Fuzz/corpus/$t" && mv "$LOGS/$t.min" "Fuzz/corpus/$t"
+  BROLLY_FUZZ_TARGET=$t "$BIN" -merge=1 -timeout=5 "$LOGS/$t.min" "$CORPUS/$t" > /dev/null 2>&1 || true
+  rm -rf "$CORPUS/$t" && mv "$LOGS/$t.min" "$CORPUS/$t"
   local runs
   runs=$(awk '/stat::number_of_executed_units/ {print $2}' "$LOGS/$t.log")
-  printf '%-26s %12s executions   corpus %4s   crashes %s\n' "$t" "${runs:-0}" "$(ls "Fuzz/corpus/$t" | wc -l)" \
-    "$(ls "Fuzz/crashes/$t" | wc -l)"
+  printf '%-26s %12s executions   corpus %4s   crashes %s\n' "$t" "${runs:-0}" "$(ls "$CORPUS/$t" | wc -l)" \
+    "$(ls "$CRASHES/$t" | wc -l)"
 }
 export -f run_one
-export BIN PER_TARGET LOGS
+export BIN PER_TARGET LOGS CORPUS CRASHES
 printf '%s\n' "${TARGETS[@]}" | xargs -P "$JOBS" -I{} bash -c 'run_one {}' | tee "$LOGS/summary"
 total=$(awk '{s += $2} END {print s}' "$LOGS/summary")
 found=$(awk '{s += $NF} END {print s}' "$LOGS/summary")

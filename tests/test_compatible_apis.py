@@ -210,9 +210,17 @@ def test_open_meteo_client_reads_brolly_as_open_meteo(server, double):
     assert f["current"]["units"] == "°F" and abs(f["current"]["temperature"] - (c["current"]["temperature"] * 1.8 + 32)) < 0.11
     assert abs(c["current"]["wind"] - w["current"]["windSpeed"] * 3.6) < 0.06  # km/h, the client's default
     assert c["timezone"] == "UTC" and c["hours"] == 7 * 24 and len(c["days"]) == 7
-    # New York's hours before its midnight (UTC's 00–04) are not kept: null, as Open-Meteo writes a
-    # missing value; every later hour is there, and every day's high and low.
-    assert c["hourly_temperatures"][:5] == [None] * 5 and None not in c["hourly_temperatures"][5:]
+    # New York's hours before its midnight are not kept: null, as Open-Meteo writes a missing value;
+    # every later hour is there, and every day's high and low. From 05:00 UTC that is UTC's 00–04;
+    # before it New York's day began the evening before UTC's, and no hour of UTC's day is missing.
+    from datetime import datetime, timezone
+    from zoneinfo import ZoneInfo
+    now = datetime.now(timezone.utc)
+    ny_midnight = datetime.now(ZoneInfo("America/New_York")).replace(hour=0, minute=0, second=0, microsecond=0)
+    utc_midnight = now.replace(hour=0, minute=0, second=0, microsecond=0)
+    missing = max(0, int((ny_midnight - utc_midnight).total_seconds() // 3600))
+    assert missing in (0, 4, 5)
+    assert c["hourly_temperatures"][:missing] == [None] * missing and None not in c["hourly_temperatures"][missing:]
     assert None not in c["daily_max"] and all(hi >= lo for hi, lo in zip(c["daily_max"], c["daily_min"]))
     assert double.calls("/v1/forecast") == 1  # both unit systems from Brolly's one call
     # Variables Brolly does not keep (Home Assistant's integration asks some): passed on once.

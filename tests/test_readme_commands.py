@@ -296,13 +296,30 @@ def release_binary():
     return path
 
 
+# Where each script the README's code blocks show is run by the tests.
+SCRIPTS_RUN = {
+    "bash scripts/serve.sh": "test_the_readme_run_command_builds_and_serves",
+    "bash scripts/test.sh": "the test command itself (.ci/run)",
+    "bash scripts/cluster.sh": "test_the_readme_cluster_script_starts_three_servers",
+    "python3 scripts/bench-attacks.py": "test_the_readme_bench_scripts_run",
+    "bash scripts/fuzz.sh 120": "test_the_readme_bench_scripts_run (2 s a target, two targets)",
+}
+
+
+def test_every_script_the_readme_shows_is_run_by_a_test():
+    shown = {c for k, c in readme_commands() if k == "script"}
+    assert shown <= set(SCRIPTS_RUN), shown - set(SCRIPTS_RUN)
+    # Named in the prose: run below.
+    for inline in ("bash scripts/bench.sh", "python3 scripts/bench-accuracy.py"):
+        assert inline in README.read_text()
+
+
 def test_the_readme_bench_scripts_run(tmp_path):
-    """`bash scripts/bench.sh` in its short mode (1 s per wrk run) and `python3
-    scripts/bench-accuracy.py`: each runs to the end and prints its figures. The figures themselves
-    are for a quiet machine (see the README), not asserted here."""
+    """`bash scripts/bench.sh` in its short mode (1 s per wrk run), `python3
+    scripts/bench-accuracy.py`, `python3 scripts/bench-attacks.py` (1 s per wrk run) and
+    `bash scripts/fuzz.sh` (2 s on two targets): each runs to the end and prints its figures. The
+    figures themselves are for a quiet machine (see the README), not asserted here."""
     release_binary()
-    shown = [c for k, c in readme_commands() if k == "script"]
-    assert "bash scripts/bench.sh" in " ".join(shown) or "bash scripts/bench.sh" in README.read_text()
     env = {k: v for k, v in os.environ.items() if not k.startswith("BROLLY_")}
     env.update(BROLLY_BENCH_SECONDS="1", BROLLY_BENCH_RUNS="5")
     r = subprocess.run(["bash", "scripts/bench.sh"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
@@ -314,6 +331,15 @@ def test_the_readme_bench_scripts_run(tmp_path):
                        timeout=600)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     assert "cached GET /api/v1/accuracy" in r.stdout, r.stdout
+    r = subprocess.run(["python3", "scripts/bench-attacks.py"], cwd=ROOT, env=dict(env, BENCH_SECONDS="1"),
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    assert "× the baseline" in r.stdout and "server alive: True" in r.stdout, r.stdout
+    fuzz_env = dict(env, FUZZ_CORPUS=str(tmp_path / "corpus"), FUZZ_CRASHES=str(tmp_path / "crashes"))
+    r = subprocess.run(["bash", "scripts/fuzz.sh", "2", "json", "cap-xml"], cwd=ROOT, env=fuzz_env, capture_output=True,
+                       text=True, timeout=1200)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    assert "total:" in r.stdout and "kept: 0" in r.stdout, r.stdout
 
 
 def test_the_readme_cluster_script_starts_three_servers(tmp_path):

@@ -63,7 +63,7 @@ public final class TokenBuckets: Sendable {
         state.withLock { s in
             var at = max(now, s.last)
             for w in s.windows {
-                at = max(at, w.earliest(cap: w.count - Int((Double(w.count) * keeping).rounded(.up))))
+                at = max(at, w.earliest(cap: w.count - Int((Double(w.count) * keeping).rounded(.down))))
             }
             guard at < .distantFuture else { return .refused(retryAfter: budget.limits.map(\.period).max() ?? 60) }
             let wait = at.timeIntervalSince(now)

@@ -125,7 +125,7 @@ public enum CAPDecoding {
         guard data.count <= maxXMLBytes else {
             throw BrollyError.unreadableResponse("CAP: the feed is larger than \(maxXMLBytes >> 20) MB")
         }
-        let parser = XMLParser(data: data)
+        let parser = XMLParser(data: XMLInput.sanitized(data))
         let delegate = CAPXMLDelegate()
         parser.delegate = delegate
         guard parser.parse() || !delegate.messages.isEmpty || delegate.stopped else {

@@ -10,7 +10,7 @@ public enum NewsDecoding {
     /// text, RFC 822 dates with zone names or numeric offsets. Items without a date are dropped.
     public static func rss(_ data: Data, source: String = "BBC News") throws -> [NewsItem] {
         let delegate = RSSDelegate()
-        let parser = XMLParser(data: data)
+        let parser = XMLParser(data: XMLInput.sanitized(data))
         parser.delegate = delegate
         parser.shouldResolveExternalEntities = false
         guard parser.parse() || !delegate.items.isEmpty else {
