@@ -23,6 +23,16 @@ import Testing
         #expect(String(data: XMLInput.sanitized(data), encoding: .utf8) != nil)
     }
 
+    /// A declared encoding libxml2 does not know (`UTF-'8`) with bytes that are not UTF-8 in a name:
+    /// the second input fuzzing kept (Fuzz/found/cap-xml).
+    @Test func anEncodingNobodyKnowsIsReadAsUTF8() throws {
+        let data =
+            Data("<?xml version=\"1.0\" encoding=\"UTF-'8\"?><feed><tit".utf8) + Data([0xFF, 0xFF]) + Data("le>x</title></feed>".utf8)
+        _ = try? CAPDecoding.xml(data)
+        let clean = XMLInput.sanitized(data)
+        #expect(String(data: clean, encoding: .utf8)?.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?><feed>") == true)
+    }
+
     @Test func validUTF8AndOtherDeclaredEncodingsPassUnchanged() throws {
         let valid = Self.feed(Array("sent".utf8))
         #expect(XMLInput.sanitized(valid) == valid)
@@ -30,8 +40,40 @@ import Testing
         let latin1 =
             Data("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><rss><channel><item><title>Caf".utf8) + Data([0xE9])
             + Data("</title><link>https://e.com/1</link><pubDate>Wed, 25 Nov 2026 10:00:00 GMT</pubDate></item></channel></rss>".utf8)
-        #expect(XMLInput.sanitized(latin1) == latin1)
         #expect(XMLInput.declaredEncoding(latin1) == "iso-8859-1")
+        #expect(
+            String(data: XMLInput.sanitized(latin1), encoding: .utf8)?.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?><rss>") == true)
         #expect(try NewsDecoding.rss(latin1).first?.title == "Café")
+    }
+}
+
+/// Every input fuzzing found to crash a decoder (Fuzz/found/<target>/) is decoded here again: each
+/// must now be read or refused with an error, never trap.
+@Suite struct FuzzFindingsTests {
+    static let found = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Fuzz/found")
+
+    static let decoders: [String: @Sendable (Data) throws -> Void] = [
+        "cap-xml": { _ = try CAPDecoding.xml($0) },
+        "bbc-rss": { _ = try NewsDecoding.rss($0) },
+        "metar": { _ = try METAR.decode($0) },
+        "nws": { _ = try CAPDecoding.nws($0) },
+        "meteoalarm": { _ = try CAPDecoding.meteoAlarm($0) },
+        "json": { _ = try JSONValue.parse($0, provider: "fuzz") },
+    ]
+
+    @Test func everyFindingIsReadOrRefused() throws {
+        let targets = try FileManager.default.contentsOfDirectory(atPath: Self.found.path)
+        #expect(!targets.isEmpty)
+        var decoded = 0
+        for target in targets {
+            let decode = try #require(Self.decoders[target], "no decoder listed for Fuzz/found/\(target)")
+            for file in try FileManager.default.contentsOfDirectory(atPath: Self.found.appendingPathComponent(target).path) {
+                let data = try Data(contentsOf: Self.found.appendingPathComponent(target).appendingPathComponent(file))
+                _ = try? decode(data)
+                decoded += 1
+            }
+        }
+        #expect(decoded >= 4)
     }
 }

@@ -63,7 +63,8 @@ public enum JSONValue: Decodable, Sendable, Hashable {
     public var string: String? {
         switch self {
         case .string(let s): s
-        case .number(let d): d.rounded() == d ? String(Int(d)) : String(d)
+        // Int(exactly:) and not Int(_:), which traps past Int.max (fuzzing: an 'icaoId' of 4e19).
+        case .number(let d): Int(exactly: d).map(String.init) ?? String(d)
         default: nil
         }
     }

@@ -1,16 +1,40 @@
 import Foundation
 
-/// What Foundation's `XMLParser` may safely be given. On Linux its element callback traps on an
-/// element name that is not valid UTF-8 (found by fuzzing, issue 35: `<sent\u{FF}…>` in a CAP feed
-/// stopped the process), so a document that is, or claims to be, UTF-8 but holds invalid
-/// sequences has them replaced by U+FFFD first. A document in another declared encoding, or
-/// UTF-16 with its byte-order mark, is left to libxml2, which converts it to valid UTF-8 itself.
+/// What Foundation's `XMLParser` may safely be given: always valid UTF-8, declared as such. On Linux
+/// its element callback traps on an element name that is not valid UTF-8 (found by fuzzing, issue
+/// 35: `<sent\u{FF}>` in a CAP feed, or a document whose declared encoding libxml2 does not know,
+/// stopped the process). A document in UTF-8 with a UTF-8 (or no) declaration passes unchanged; one
+/// in UTF-16 (by its byte-order mark) or a declared single-byte encoding (ISO-8859-1, Windows-1252,
+/// ASCII) is converted; anything else is read as UTF-8 with invalid sequences replaced by U+FFFD.
+/// A converted document's XML declaration is rewritten to say UTF-8.
 enum XMLInput {
     static func sanitized(_ data: Data) -> Data {
-        if data.starts(with: [0xFE, 0xFF]) || data.starts(with: [0xFF, 0xFE]) { return data }
-        if let declared = declaredEncoding(data), declared != "utf-8", declared != "utf8" { return data }
-        if String(data: data, encoding: .utf8) != nil { return data }
-        return Data(String(decoding: data, as: UTF8.self).utf8)
+        let declared = declaredEncoding(data)
+        let isUTF8 = declared == nil || declared == "utf-8" || declared == "utf8"
+        if isUTF8 && !hasUTF16Mark(data) && String(data: data, encoding: .utf8) != nil { return data }
+        let text: String
+        if data.starts(with: [0xFE, 0xFF]) || data.starts(with: [0xFF, 0xFE]), let s = String(data: data, encoding: .utf16) {
+            text = s
+        } else if let encoding = declared.flatMap({ singleByte[$0] }), let s = String(data: data, encoding: encoding) {
+            text = s
+        } else {
+            text = String(decoding: data, as: UTF8.self)
+        }
+        return Data(withUTF8Declaration(text).utf8)
+    }
+
+    static let singleByte: [String: String.Encoding] = [
+        "iso-8859-1": .isoLatin1, "iso8859-1": .isoLatin1, "latin1": .isoLatin1, "latin-1": .isoLatin1,
+        "windows-1252": .windowsCP1252, "cp1252": .windowsCP1252, "us-ascii": .ascii, "ascii": .ascii,
+    ]
+
+    static func hasUTF16Mark(_ data: Data) -> Bool { data.starts(with: [0xFE, 0xFF]) || data.starts(with: [0xFF, 0xFE]) }
+
+    /// The text with its XML declaration (if any) replaced by one that declares UTF-8.
+    static func withUTF8Declaration(_ text: String) -> String {
+        let body = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
+        guard body.hasPrefix("<?xml"), let end = body.range(of: "?>") else { return body }
+        return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>" + body[end.upperBound...]
     }
 
     /// The `encoding` of the XML declaration, lower-cased, if the document starts with one.
