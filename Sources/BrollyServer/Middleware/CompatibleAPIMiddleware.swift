@@ -25,7 +25,9 @@ enum CompatibleAPI: String, CaseIterable, Sendable {
             let parts = request.uri.path.split(separator: "/")
             return parts.count >= 2 ? String(parts[1]) : nil
         case .openMeteo: return request.uri.queryParameters.get("apikey")
-        case .openWeatherMap: return request.uri.queryParameters.get("appid")
+        // pyowm and MagicMirror send `APPID`: the name in any letter case, as OpenWeatherMap takes it.
+        case .openWeatherMap:
+            return request.uri.queryParameters.first { $0.key.lowercased() == "appid" }.map { String($0.value) }
         }
     }
 
