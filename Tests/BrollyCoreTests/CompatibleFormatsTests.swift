@@ -68,6 +68,15 @@ import Testing
         #expect(try !OpenMeteoQuery([("latitude", "1"), ("longitude", "1"), ("hourly", "dew_point_2m")]).isAnsweredFromCache)
         #expect(try !OpenMeteoQuery([("latitude", "1"), ("longitude", "1"), ("past_days", "2")]).isAnsweredFromCache)
         #expect(try !OpenMeteoQuery([("latitude", "1"), ("longitude", "1"), ("forecast_hours", "5")]).isAnsweredFromCache)
+        // A date or hour range goes upstream without forecast_days and past_days (Open-Meteo refuses both).
+        let range = try OpenMeteoQuery([
+            ("latitude", "1"), ("longitude", "1"), ("hourly", "temperature_2m"), ("start_date", "2026-11-20"), ("end_date", "2026-11-27"),
+        ])
+        #expect(!range.isAnsweredFromCache && !range.normalized.contains { $0.0 == "forecast_days" || $0.0 == "past_days" })
+        #expect(range.normalized.contains { $0 == ("start_date", "2026-11-20") })
+        #expect(try OpenMeteoQuery([("latitude", "1"), ("longitude", "1")]).normalized.contains { $0 == ("forecast_days", "7") })
+        // An empty value is no value, as Open-Meteo reads it.
+        #expect(try OpenMeteoQuery([("latitude", "1"), ("longitude", "1"), ("timezone", ""), ("hourly", "")]).timezone == "GMT")
         #expect(throws: OpenMeteoQuery.Refusal.self) { try OpenMeteoQuery([("latitude", "91"), ("longitude", "0")]) }
         #expect(throws: OpenMeteoQuery.Refusal.self) {
             try OpenMeteoQuery([("latitude", "1"), ("longitude", "1"), ("timezone", "Mars/Base")])

@@ -114,14 +114,21 @@ public struct OpenMeteoQuery: Sendable, Hashable {
         if currentWeather { items.append(("current_weather", "true")) }
         items += [
             ("timezone", timezone), ("temperature_unit", temperatureUnit), ("wind_speed_unit", windSpeedUnit),
-            ("precipitation_unit", precipitationUnit), ("timeformat", timeformat), ("forecast_days", String(forecastDays)),
-            ("past_days", String(pastDays)),
+            ("precipitation_unit", precipitationUnit), ("timeformat", timeformat),
         ]
+        // Open-Meteo refuses forecast_days or past_days beside a date or hour range: a range is
+        // passed on as it came, without them.
+        if !Self.rangeNames.contains(where: { other[$0] != nil }) {
+            items += [("forecast_days", String(forecastDays)), ("past_days", String(pastDays))]
+        }
         if let forecastMinutely15 { items.append(("forecast_minutely_15", String(forecastMinutely15))) }
         if let pastMinutely15 { items.append(("past_minutely_15", String(pastMinutely15))) }
         items += other.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         return items
     }
+
+    /// Parameters that ask for a range of dates or hours instead of days from today.
+    static let rangeNames = ["start_date", "end_date", "start_hour", "end_hour", "start_minutely_15", "end_minutely_15"]
 
     /// The one model asked for, when one is (nil: Open-Meteo's or Brolly's choice).
     public var model: String? { models.count == 1 && models[0] != OpenMeteoProvider.defaultModel ? models[0] : nil }
