@@ -33,6 +33,21 @@ import Testing
         #expect(String(data: clean, encoding: .utf8)?.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?><feed>") == true)
     }
 
+    /// `<?xml-?>`: a processing instruction without data (Fuzz/found/bbc-rss) made Foundation's
+    /// XMLParser call strlen() on nothing. Processing instructions are removed; the declaration, and
+    /// one written inside a comment or CDATA, stay.
+    @Test func processingInstructionsAreRemoved() throws {
+        let data = Data(
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<?xml-?><?xml-stylesheet href=\"a.xsl\"?><rss><channel><item><title><![CDATA[a <?b?> c]]></title><!-- <?d?> --><link>https://e.com/1</link><pubDate>Wed, 25 Nov 2026 10:00:00 GMT</pubDate></item></channel></rss>"
+                .utf8)
+        let clean = String(decoding: XMLInput.sanitized(data), as: UTF8.self)
+        #expect(clean.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<rss>"))
+        #expect(clean.contains("<![CDATA[a <?b?> c]]>") && clean.contains("<!-- <?d?> -->"))
+        _ = try NewsDecoding.rss(data)
+        let plain = Data("<?xml version=\"1.0\"?><rss/>".utf8)
+        #expect(XMLInput.sanitized(plain) == plain)
+    }
+
     @Test func validUTF8AndOtherDeclaredEncodingsPassUnchanged() throws {
         let valid = Self.feed(Array("sent".utf8))
         #expect(XMLInput.sanitized(valid) == valid)

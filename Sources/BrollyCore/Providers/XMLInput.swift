@@ -6,9 +6,15 @@ import Foundation
 /// stopped the process). A document in UTF-8 with a UTF-8 (or no) declaration passes unchanged; one
 /// in UTF-16 (by its byte-order mark) or a declared single-byte encoding (ISO-8859-1, Windows-1252,
 /// ASCII) is converted; anything else is read as UTF-8 with invalid sequences replaced by U+FFFD.
-/// A converted document's XML declaration is rewritten to say UTF-8.
+/// A converted document's XML declaration is rewritten to say UTF-8. Processing instructions are
+/// removed (see `withoutProcessingInstructions`).
 enum XMLInput {
     static func sanitized(_ data: Data) -> Data {
+        withoutProcessingInstructions(utf8(data))
+    }
+
+    /// The document as valid UTF-8, declared as such.
+    static func utf8(_ data: Data) -> Data {
         let declared = declaredEncoding(data)
         let isUTF8 = declared == nil || declared == "utf-8" || declared == "utf8"
         if isUTF8 && !hasUTF16Mark(data) && String(data: data, encoding: .utf8) != nil { return data }
@@ -29,6 +35,49 @@ enum XMLInput {
     ]
 
     static func hasUTF16Mark(_ data: Data) -> Bool { data.starts(with: [0xFE, 0xFF]) || data.starts(with: [0xFF, 0xFE]) }
+
+    /// The document without processing instructions other than its XML declaration: Foundation's
+    /// XMLParser on Linux reads a processing instruction's data with strlen() even when it has none
+    /// (`<?xml-?>`: a segmentation fault, found by fuzzing). Neither CAP nor RSS uses them; one inside
+    /// a comment or a CDATA section is text and stays.
+    static func withoutProcessingInstructions(_ data: Data) -> Data {
+        let bytes = [UInt8](data)
+        let n = bytes.count
+        func starts(_ i: Int, _ s: [UInt8]) -> Bool { i + s.count <= n && bytes[i..<(i + s.count)].elementsEqual(s) }
+        func find(_ s: [UInt8], from i: Int) -> Int? {
+            var j = i
+            while j + s.count <= n {
+                if bytes[j] == s[0] && starts(j, s) { return j }
+                j += 1
+            }
+            return nil
+        }
+        // The XML declaration stays: start after it.
+        var i = 0
+        if starts(0, Array("<?xml ".utf8)) || starts(0, Array("<?xml?".utf8)), let end = find(Array("?>".utf8), from: 0) { i = end + 2 }
+        guard find(Array("<?".utf8), from: i) != nil else { return data }
+        var out = [UInt8](bytes[0..<i])
+        out.reserveCapacity(n)
+        let comment = Array("<!--".utf8), cdata = Array("<![CDATA[".utf8)
+        while i < n {
+            if bytes[i] == UInt8(ascii: "<") {
+                if starts(i, comment) || starts(i, cdata) {
+                    let close = starts(i, comment) ? Array("-->".utf8) : Array("]]>".utf8)
+                    let end = find(close, from: i + 4).map { $0 + close.count } ?? n
+                    out += bytes[i..<end]
+                    i = end
+                    continue
+                }
+                if starts(i, Array("<?".utf8)) {
+                    i = find(Array("?>".utf8), from: i + 2).map { $0 + 2 } ?? n
+                    continue
+                }
+            }
+            out.append(bytes[i])
+            i += 1
+        }
+        return Data(out)
+    }
 
     /// The text with its XML declaration (if any) replaced by one that declares UTF-8.
     static func withUTF8Declaration(_ text: String) -> String {
