@@ -266,6 +266,14 @@ def test_open_meteo_and_openweathermap_errors_in_their_own_shapes(server, double
         assert status == 400 and body["cod"] == 400 and word in body["message"], (path, body)
     status, _, body = get(server.url + "/data/2.5/weather?q=Nowhereville")
     assert status == 404 and body["message"] == "city not found"
+    # A name qualified by its country (and state), as OpenWeatherMap takes it.
+    status, _, body = get(server.url + "/data/2.5/weather?q=London,GB&units=metric")
+    assert status == 200 and body["name"] == "London" and body["sys"]["country"] == "GB", body
+    status, _, body = get(server.url + "/data/2.5/weather?q=Springfield,MO,US&units=metric")
+    assert status == 200 and abs(body["coord"]["lat"] - 37.2153) < 0.01, body
+    status, _, body = get(server.url + "/data/2.5/weather?q=Springfield,Massachusetts,US&units=metric")
+    assert status == 200 and abs(body["coord"]["lat"] - 42.1015) < 0.01, body
+    assert get(server.url + "/data/2.5/weather?q=London,FR")[0] == 404
     # Open-Meteo's ETag and the cache: a repeat is a 304.
     status, headers, _ = get(server.url + "/v1/forecast?latitude=52.52&longitude=13.41&hourly=temperature_2m")
     status, _, body = call(server.url + "/v1/forecast?latitude=52.52&longitude=13.41&hourly=temperature_2m",

@@ -50,6 +50,49 @@ public enum PlaceQuery: Sendable, Hashable {
     case defaultPlace(remembered: Place?)
 }
 
+/// A place name qualified by its country, as OpenWeatherMap's `q=` takes it: `London,GB`, or
+/// `Springfield,MO,US` / `Springfield,Missouri,US` (name, region, ISO 3166 country code).
+struct QualifiedName: Sendable, Hashable {
+    var name: String
+    var region: String?
+    var countryCode: String
+
+    /// Nil unless the last comma-separated part is a two-letter country code.
+    init?(_ text: String) {
+        let parts = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard parts.count == 2 || parts.count == 3, let code = parts.last, code.count == 2, code.allSatisfy(\.isLetter),
+            !parts[0].isEmpty
+        else { return nil }
+        name = parts[0]
+        countryCode = code.uppercased()
+        region = parts.count == 3 && !parts[1].isEmpty ? parts[1] : nil
+    }
+
+    func matches(_ place: Place) -> Bool {
+        guard place.countryCode?.uppercased() == countryCode else { return false }
+        guard let region else { return true }
+        let wanted = region.lowercased()
+        let have = (place.region ?? "").lowercased()
+        // A US state's two letters are its name's initials only sometimes: the full name, its
+        // start, or (for two letters) the region's initials.
+        return have == wanted || have.hasPrefix(wanted)
+            || (wanted.count == 2 && Self.usStates[region.uppercased()]?.lowercased() == have)
+    }
+
+    /// The US states' postal codes (OpenWeatherMap's `q=City,ST,US`).
+    static let usStates: [String: String] = [
+        "AL": "Alabama", "AK": "Alaska", "AZ": "Arizona", "AR": "Arkansas", "CA": "California", "CO": "Colorado",
+        "CT": "Connecticut", "DE": "Delaware", "FL": "Florida", "GA": "Georgia", "HI": "Hawaii", "ID": "Idaho", "IL": "Illinois",
+        "IN": "Indiana", "IA": "Iowa", "KS": "Kansas", "KY": "Kentucky", "LA": "Louisiana", "ME": "Maine", "MD": "Maryland",
+        "MA": "Massachusetts", "MI": "Michigan", "MN": "Minnesota", "MS": "Mississippi", "MO": "Missouri", "MT": "Montana",
+        "NE": "Nebraska", "NV": "Nevada", "NH": "New Hampshire", "NJ": "New Jersey", "NM": "New Mexico", "NY": "New York",
+        "NC": "North Carolina", "ND": "North Dakota", "OH": "Ohio", "OK": "Oklahoma", "OR": "Oregon", "PA": "Pennsylvania",
+        "RI": "Rhode Island", "SC": "South Carolina", "SD": "South Dakota", "TN": "Tennessee", "TX": "Texas", "UT": "Utah",
+        "VT": "Vermont", "VA": "Virginia", "WA": "Washington", "WV": "West Virginia", "WI": "Wisconsin", "WY": "Wyoming",
+        "DC": "District of Columbia",
+    ]
+}
+
 /// The place a query resolved to, and what the user should be told about it.
 public struct ResolvedPlace: Sendable {
     public var place: Place
@@ -64,7 +107,17 @@ extension UseCases {
     public func resolve(_ query: PlaceQuery, device: String, offline: Bool = false) async throws -> ResolvedPlace {
         switch query {
         case .name(let name):
-            let matches = try await search(name, limit: 5, offline: offline)
+            var matches: [Place]
+            if let qualified = QualifiedName(name) {
+                // "London,GB", "Springfield,MO,US" (OpenWeatherMap's q=): the name, then only the
+                // matches in that country (and region, when one is given).
+                matches = try await search(qualified.name, limit: 10, offline: offline).filter(qualified.matches)
+                // "Washington, DC" is a name, not a country: as it was written, when no match is.
+                if matches.isEmpty { matches = try await search(name, limit: 5, offline: offline) }
+            } else {
+                matches = try await search(name, limit: 5, offline: offline)
+            }
+            matches = Array(matches.prefix(5))
             guard let best = matches.first else { throw BrollyError.placeNotFound("\"\(name)\"") }
             let note = matches.count > 1 ? "\"\(name)\" matches \(matches.count) places; using \(best.displayName)" : nil
             return ResolvedPlace(place: best, note: note)
