@@ -75,6 +75,10 @@ import Testing
         "nws": { _ = try CAPDecoding.nws($0) },
         "meteoalarm": { _ = try CAPDecoding.meteoAlarm($0) },
         "json": { _ = try JSONValue.parse($0, provider: "fuzz") },
+        "openweathermap-forecast": {
+            let hours = try OpenWeatherMapProvider.forecast(from: $0).slots
+            _ = hours.map(\.time)
+        },
     ]
 
     @Test func everyFindingIsReadOrRefused() throws {
@@ -89,6 +93,22 @@ import Testing
                 decoded += 1
             }
         }
-        #expect(decoded >= 4)
+        #expect(decoded >= 6)
+    }
+}
+
+/// Times a provider writes as seconds since 1970 are read between 1970 and 2100 only (fuzzing:
+/// OpenWeatherMap's `"dt": 1e30` trapped converting it to whole seconds).
+@Suite struct EpochTests {
+    @Test func absurdTimesAreNotDates() throws {
+        #expect(JSONValue.number(1_764_000_000).epoch == Date(timeIntervalSince1970: 1_764_000_000))
+        #expect(JSONValue.number(1e30).epoch == nil && JSONValue.number(-5).epoch == nil)
+        #expect(
+            HourForecast(time: Date(timeIntervalSince1970: 1e30), temperature: 1, condition: Conditions.wmo(0)).time.timeIntervalSince1970
+                == Double(UInt32.max))
+        let forecast = Data(
+            #"{"cod":"200","cnt":1,"list":[{"dt":1e30,"main":{"temp":2.5},"weather":[{"id":800,"main":"Clear","icon":"01d"}]}],"city":{"name":"X","coord":{"lat":1,"lon":1},"country":"GB","timezone":0}}"#
+                .utf8)
+        #expect(try OpenWeatherMapProvider.forecast(from: forecast).slots.isEmpty)
     }
 }

@@ -215,7 +215,7 @@ public struct HourForecast: Codable, Sendable, Hashable {
 
     public var time: Date {
         get { Date(timeIntervalSince1970: TimeInterval(seconds)) }
-        set { seconds = UInt32(clamping: Int64(newValue.timeIntervalSince1970.rounded())) }
+        set { seconds = Self.seconds(newValue) }
     }
     public var temperature: Double {
         get { Self.read(celsius) ?? 0 }
@@ -236,11 +236,17 @@ public struct HourForecast: Codable, Sendable, Hashable {
         set { wind = Self.store(newValue) }
     }
 
+    /// Seconds since 1970 as stored: clamped to what 32 bits hold (1970–2106), NaN as 0.
+    static func seconds(_ time: Date) -> UInt32 {
+        let s = time.timeIntervalSince1970.rounded()
+        return s.isNaN ? 0 : UInt32(max(0, min(Double(UInt32.max), s)))
+    }
+
     public init(
         time: Date, temperature: Double, precipitationProbability: Double? = nil,
         precipitation: Double? = nil, windSpeed: Double? = nil, condition: Condition
     ) {
-        self.seconds = UInt32(clamping: Int64(time.timeIntervalSince1970.rounded()))
+        self.seconds = Self.seconds(time)
         self.celsius = Float(temperature)
         self.probability = Self.store(precipitationProbability)
         self.amount = Self.store(precipitation)

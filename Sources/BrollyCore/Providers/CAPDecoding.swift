@@ -101,8 +101,8 @@ public enum CAPDecoding {
         guard json.object != nil else { throw BrollyError.unreadableResponse("OpenWeatherMap One Call: not an object") }
         return (json["alerts"]?.array ?? []).compactMap { a in
             guard let event = a["event"].nonEmptyString else { return nil }
-            let start = a["start"]?.double.map { Date(timeIntervalSince1970: $0) }
-            let end = a["end"]?.double.map { Date(timeIntervalSince1970: $0) }
+            let start = a["start"]?.epoch
+            let end = a["end"]?.epoch
             let sender = a["sender_name"]?.string ?? ""
             let description = a["description"]?.string ?? ""
             let id = "owm-" + Checksum.hex(Data("\(sender)|\(event)|\(start?.timeIntervalSince1970 ?? 0)".utf8))

@@ -57,6 +57,13 @@ public enum JSONValue: Decodable, Sendable, Hashable {
         }
     }
 
+    /// A time as seconds since 1970, between 1970 and 2100; nil otherwise (a provider's absurd
+    /// number must not become a date no writer can print: fuzzing found `"dt": 1e30` trapping).
+    public var epoch: Date? {
+        guard let s = double, (0...4_102_444_800).contains(s) else { return nil }
+        return Date(timeIntervalSince1970: s)
+    }
+
     public var int: Int? { double.flatMap { $0.rounded() == $0 && abs($0) < 1e15 ? Int($0) : nil } }
 
     /// A string; numbers are rendered without a fraction when whole.

@@ -167,8 +167,8 @@ public struct OpenMeteoProvider: WeatherProvider {
                     let min = daily["temperature_2m_min"]?[i]?.double
                 else { continue }
                 let date: String
-                if case .number(let n) = d {
-                    date = LocalTime.dateString(Date(timeIntervalSince1970: n), in: zone)
+                if case .number = d, let day = d.epoch {
+                    date = LocalTime.dateString(day, in: zone)
                 } else if let s = d.string, s.count >= 10 {
                     date = String(s.prefix(10))
                 } else {
@@ -263,7 +263,7 @@ public struct OpenMeteoProvider: WeatherProvider {
     /// A time as Open-Meteo writes it: Unix seconds, or local wall-clock time in `zone`.
     static func time(_ v: JSONValue?, in zone: TimeZone) -> Date? {
         guard let v else { return nil }
-        if case .number(let n) = v { return Date(timeIntervalSince1970: n) }
+        if case .number = v { return v.epoch }
         return v.string.flatMap { LocalTime.parse($0, in: zone) }
     }
 

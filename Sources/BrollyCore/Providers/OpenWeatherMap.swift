@@ -108,7 +108,7 @@ public struct OpenWeatherMapProvider: WeatherProvider {
     public static func current(from data: Data) throws -> (CurrentConditions, Place, TimeZone) {
         let json = try JSONValue.parse(data, provider: "OpenWeatherMap")
         try checkCod(json)
-        guard let main = json["main"], let temp = main["temp"]?.double, let dt = json["dt"]?.double else {
+        guard let main = json["main"], let temp = main["temp"]?.double, let time = json["dt"]?.epoch else {
             throw BrollyError.unreadableResponse("OpenWeatherMap current weather lacks main.temp or dt")
         }
         let offset = json["timezone"]?.int ?? 0
@@ -121,15 +121,15 @@ public struct OpenWeatherMapProvider: WeatherProvider {
             longitude: json["coord"]?["lon"]?.double ?? 0,
             timezone: json["timezone"] == nil ? "UTC" : Place.offsetLabel(offset), utcOffsetSeconds: offset)
         let current = CurrentConditions(
-            time: Date(timeIntervalSince1970: dt), temperature: temp, feelsLike: main["feels_like"]?.double,
+            time: time, temperature: temp, feelsLike: main["feels_like"]?.double,
             temperatureMin: main["temp_min"]?.double ?? temp, temperatureMax: main["temp_max"]?.double ?? temp,
             humidity: main["humidity"]?.double, pressure: main["pressure"]?.double,
             windSpeed: json["wind"]?["speed"]?.double, windDirection: json["wind"]?["deg"]?.double,
             windGust: json["wind"]?["gust"]?.double, clouds: json["clouds"]?["all"]?.double,
             visibility: json["visibility"]?.double, rain: volume(json["rain"]), snow: volume(json["snow"]),
             condition: condition(json, isDay: nil),
-            sunrise: sys?["sunrise"]?.double.map { Date(timeIntervalSince1970: $0) },
-            sunset: sys?["sunset"]?.double.map { Date(timeIntervalSince1970: $0) })
+            sunrise: sys?["sunrise"]?.epoch,
+            sunset: sys?["sunset"]?.epoch)
         return (current, place, zone)
     }
 
@@ -144,12 +144,12 @@ public struct OpenWeatherMapProvider: WeatherProvider {
         let offset = city?["timezone"]?.int ?? 0
         let zone = TimeZone(secondsFromGMT: offset) ?? TimeZone(secondsFromGMT: 0)!
         let slots: [HourForecast] = list.compactMap { item in
-            guard let dt = item["dt"]?.double, let temp = item["main"]?["temp"]?.double else { return nil }
+            guard let time = item["dt"]?.epoch, let temp = item["main"]?["temp"]?.double else { return nil }
             let pod = item["sys"]?["pod"]?.string
             let rain = volume(item["rain"]), snow = volume(item["snow"])
             let amounts = [rain, snow].compactMap { $0 }
             return HourForecast(
-                time: Date(timeIntervalSince1970: dt), temperature: temp,
+                time: time, temperature: temp,
                 precipitationProbability: item["pop"]?.double.map { ($0 * 100).rounded() },
                 precipitation: amounts.isEmpty ? nil : amounts.reduce(0, +),
                 windSpeed: item["wind"]?["speed"]?.double,

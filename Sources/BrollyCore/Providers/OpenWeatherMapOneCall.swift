@@ -19,7 +19,7 @@ extension OpenWeatherMapProvider {
         let zone =
             json["timezone"]?.string.flatMap(TimeZone.init(identifier:))
             ?? TimeZone(secondsFromGMT: json["timezone_offset"]?.int ?? 0) ?? TimeZone(secondsFromGMT: 0)!
-        func date(_ v: JSONValue?) -> Date? { v?.double.map { Date(timeIntervalSince1970: $0) } }
+        func date(_ v: JSONValue?) -> Date? { v?.epoch }
         var current: CurrentConditions?
         if let c = json["current"], let temp = c["temp"]?.double, let dt = date(c["dt"]) {
             current = CurrentConditions(

@@ -65,11 +65,11 @@ public enum METAR {
         }
         return reports.compactMap { r in
             guard let id = r["icaoId"]?.string, let lat = r["lat"]?.double, let lon = r["lon"]?.double,
-                (-90...90).contains(lat), (-180...180).contains(lon), let seconds = r["obsTime"]?.double
+                (-90...90).contains(lat), (-180...180).contains(lon), let time = r["obsTime"]?.epoch
             else { return nil }
             return Observation(
                 stationID: id, stationName: r["name"]?.string ?? id, latitude: lat, longitude: lon,
-                time: Date(timeIntervalSince1970: seconds), temperature: r["temp"]?.double, dewPoint: r["dewp"]?.double,
+                time: time, temperature: r["temp"]?.double, dewPoint: r["dewp"]?.double,
                 windSpeed: r["wspd"]?.double.map { $0 * knot }, windDirection: r["wdir"]?.double,
                 windGust: r["wgst"]?.double.map { $0 * knot }, pressure: r["altim"]?.double)
         }
