@@ -44,6 +44,10 @@ import Testing
         #expect(clean.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<rss>"))
         #expect(clean.contains("<![CDATA[a <?b?> c]]>") && clean.contains("<!-- <?d?> -->"))
         _ = try NewsDecoding.rss(data)
+        // A broken declaration followed by an instruction without data (Fuzz/found/bbc-rss).
+        let broken = String(decoding: XMLInput.sanitized(Data("<?xml v+ Bl> <?ro?>i".utf8)), as: UTF8.self)
+        #expect(!broken.contains("<?ro?>"))
+        _ = try? NewsDecoding.rss(Data("<?xml v+ Bl> <?ro?>i".utf8))
         let plain = Data("<?xml version=\"1.0\"?><rss/>".utf8)
         #expect(XMLInput.sanitized(plain) == plain)
     }
@@ -110,5 +114,17 @@ import Testing
             #"{"cod":"200","cnt":1,"list":[{"dt":1e30,"main":{"temp":2.5},"weather":[{"id":800,"main":"Clear","icon":"01d"}]}],"city":{"name":"X","coord":{"lat":1,"lon":1},"country":"GB","timezone":0}}"#
                 .utf8)
         #expect(try OpenWeatherMapProvider.forecast(from: forecast).slots.isEmpty)
+    }
+}
+
+/// Foundation's DateFormatter trapped on a date that is not ASCII (fuzzing, Fuzz/found/bbc-rss);
+/// Retry-After's "nan" must not become a wait.
+@Suite struct DateInputTests {
+    @Test func datesThatAreNotASCIIAreNotDates() {
+        #expect(NewsDecoding.rfc822("Thu, 26\u{5B1}ov 2026 00:15:30 GMT") == nil)
+        #expect(NewsDecoding.rfc822("Thu, 26 Nov 2026 00:15:30 GMT") != nil)
+        #expect(NetworkService.retryAfter("Thu, 26\u{5B1}ov 2026 00:15:30 GMT") == nil)
+        #expect(NetworkService.retryAfter("nan") == nil && NetworkService.retryAfter("1e400") == nil)
+        #expect(NetworkService.retryAfter("1e9") == 86_400 && NetworkService.retryAfter("30") == 30)
     }
 }

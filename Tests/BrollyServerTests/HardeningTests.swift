@@ -103,3 +103,35 @@ enum Crypto256 {
         #expect(URLRedaction.redactTarget("/") == "/")
     }
 }
+
+/// Issue 35: a client's window is sized by the kind of request, never by whichever came first,
+/// and the helpers' lanes never spend the weather's.
+@Suite struct ClientLimitsTests {
+    static func spend(_ take: () -> TimeInterval?) -> Int {
+        var n = 0
+        while take() == nil && n < 1_000 { n += 1 }
+        return n
+    }
+
+    @Test func theSizeFollowsTheKindOfRequest() {
+        let limits = ClientLimits(callsPerMinute: 30)
+        // A returning browser first: its device's 30, and its address's backstop of 120.
+        let browser = limits.allowance(device: "d1", ip: { "203.0.113.5" })
+        #expect(Self.spend(browser.take) == 30)
+        // A cookie-less client from the same address then has the address's own 30, not 120 or 0.
+        let keyless = limits.allowance(device: nil, ip: { "203.0.113.5" })
+        #expect(Self.spend(keyless.take) == 30)
+        // Four more browsers behind that address: 120 in all before the backstop holds.
+        let others = (2...5).map { limits.allowance(device: "d\($0)", ip: { "203.0.113.5" }) }
+        #expect(others.map { Self.spend($0.take) }.reduce(0, +) == 90)
+    }
+
+    @Test func newsAccuracyAndTilesHaveTheirOwn() {
+        let limits = ClientLimits(callsPerMinute: 30)
+        let weather = limits.allowance(device: "d1", ip: { "198.51.100.1" })
+        #expect(Self.spend(weather.lane(.news).take) == 30)
+        #expect(Self.spend(weather.lane(.accuracy).take) == 30)
+        #expect(Self.spend(weather.lane(.radarTiles).take) == 10)
+        #expect(Self.spend(weather.take) == 30)
+    }
+}

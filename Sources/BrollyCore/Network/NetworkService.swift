@@ -266,7 +266,11 @@ public struct NetworkService: Sendable {
     /// Parses `Retry-After`: delta-seconds or an HTTP date.
     public static func retryAfter(_ value: String?, now: Date = Date()) -> TimeInterval? {
         guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
-        if let seconds = Double(value) { return max(0, seconds) }
+        // A finite number of seconds, at most a day ("nan" or "1e400" must not reach a status line).
+        if let seconds = Double(value) { return seconds.isFinite ? min(max(0, seconds), 86_400) : nil }
+        // Foundation's DateFormatter traps on some strings that are not ASCII (found by fuzzing); an
+        // HTTP date is ASCII.
+        guard value.count <= 64, value.allSatisfy(\.isASCII) else { return nil }
         let f = DateFormatter()
         f.locale = Locale(identifier: "en_US_POSIX")
         f.timeZone = TimeZone(secondsFromGMT: 0)

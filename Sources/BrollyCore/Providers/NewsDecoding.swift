@@ -54,6 +54,9 @@ public enum NewsDecoding {
     /// RFC 822 / 1123 dates as RSS uses them.
     public static func rfc822(_ string: String) -> Date? {
         let s = string.trimmingCharacters(in: .whitespacesAndNewlines)
+        // Foundation's DateFormatter traps on some strings that are not ASCII ("Thu, 26ֱov 2026 …",
+        // found by fuzzing, Fuzz/found/bbc-rss); an RFC 822 date is ASCII.
+        guard s.count <= 64, s.allSatisfy(\.isASCII) else { return nil }
         for format in [
             "EEE, dd MMM yyyy HH:mm:ss zzz", "EEE, dd MMM yyyy HH:mm:ss Z", "dd MMM yyyy HH:mm:ss zzz", "EEE, dd MMM yyyy HH:mm zzz",
         ] {
@@ -67,6 +70,7 @@ public enum NewsDecoding {
     }
 
     static func iso8601(_ string: String) -> Date? {
+        guard string.count <= 64, string.allSatisfy(\.isASCII) else { return nil }
         let f = ISO8601DateFormatter()
         if let d = f.date(from: string) { return d }
         f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
