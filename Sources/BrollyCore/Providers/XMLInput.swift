@@ -1,19 +1,19 @@
 import Foundation
 
-/// What Foundation's `XMLParser` may safely be given: always valid UTF-8, declared as such. On Linux
+/// What Foundation's `XMLParser` may safely be given: always valid UTF-8, with no declaration. On Linux
 /// its element callback traps on an element name that is not valid UTF-8 (found by fuzzing, issue
 /// 35: `<sent\u{FF}>` in a CAP feed, or a document whose declared encoding libxml2 does not know,
 /// stopped the process). A document in UTF-8 with a UTF-8 (or no) declaration passes unchanged; one
 /// in UTF-16 (by its byte-order mark) or a declared single-byte encoding (ISO-8859-1, Windows-1252,
 /// ASCII) is converted; anything else is read as UTF-8 with invalid sequences replaced by U+FFFD.
-/// A converted document's XML declaration is rewritten to say UTF-8. Processing instructions are
-/// removed (see `withoutProcessingInstructions`).
+/// Processing instructions, the XML declaration among them, are removed (see
+/// `withoutProcessingInstructions`).
 enum XMLInput {
     static func sanitized(_ data: Data) -> Data {
         withoutProcessingInstructions(utf8(data))
     }
 
-    /// The document as valid UTF-8, declared as such.
+    /// The document as valid UTF-8.
     static func utf8(_ data: Data) -> Data {
         let declared = declaredEncoding(data)
         let isUTF8 = declared == nil || declared == "utf-8" || declared == "utf8"
@@ -26,7 +26,7 @@ enum XMLInput {
         } else {
             text = String(decoding: data, as: UTF8.self)
         }
-        return Data(withUTF8Declaration(text).utf8)
+        return Data((text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text).utf8)
     }
 
     static let singleByte: [String: String.Encoding] = [
@@ -36,7 +36,7 @@ enum XMLInput {
 
     static func hasUTF16Mark(_ data: Data) -> Bool { data.starts(with: [0xFE, 0xFF]) || data.starts(with: [0xFF, 0xFE]) }
 
-    /// The document without processing instructions other than its XML declaration: Foundation's
+    /// The document without processing instructions, its XML declaration included: Foundation's
     /// XMLParser on Linux reads a processing instruction's data with strlen() even when it has none
     /// (`<?xml-?>`: a segmentation fault, found by fuzzing). Neither CAP nor RSS uses them; one inside
     /// a comment or a CDATA section is text and stays.
@@ -52,17 +52,12 @@ enum XMLInput {
             }
             return nil
         }
-        // The XML declaration stays: start after it.
+        // The XML declaration goes too: the document is UTF-8 by now, XML's default. (Keeping it
+        // let through `<?xml?>` and `<?xml v+ Bl> <?ro?>`: what libxml2 reads as an instruction
+        // without data, found by fuzzing.)
         var i = 0
-        // (A declaration holds no '<' or '>': `<?xml v+ Bl> <?ro?>` is no declaration but a broken
-        // one followed by an instruction without data, the next input fuzzing found.)
-        if starts(0, Array("<?xml ".utf8)) || starts(0, Array("<?xml?".utf8)), let end = find(Array("?>".utf8), from: 0),
-            !bytes[1..<end].contains(UInt8(ascii: "<")), !bytes[0..<end].contains(UInt8(ascii: ">"))
-        {
-            i = end + 2
-        }
         guard find(Array("<?".utf8), from: i) != nil else { return data }
-        var out = [UInt8](bytes[0..<i])
+        var out: [UInt8] = []
         out.reserveCapacity(n)
         let comment = Array("<!--".utf8), cdata = Array("<![CDATA[".utf8)
         while i < n {
@@ -83,13 +78,6 @@ enum XMLInput {
             i += 1
         }
         return Data(out)
-    }
-
-    /// The text with its XML declaration (if any) replaced by one that declares UTF-8.
-    static func withUTF8Declaration(_ text: String) -> String {
-        let body = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
-        guard body.hasPrefix("<?xml"), let end = body.range(of: "?>") else { return body }
-        return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>" + body[end.upperBound...]
     }
 
     /// The `encoding` of the XML declaration, lower-cased, if the document starts with one.
