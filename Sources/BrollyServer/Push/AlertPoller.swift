@@ -206,20 +206,18 @@ struct AlertPoller: Service {
     /// A 4xx gives up at once; anything else is retried at later rounds, at most `maxAttempts` times.
     func retryOrGiveUp(_ status: Int?, subscription: String, key: String, what: String) -> Outcome {
         let answer = status.map(String.init) ?? "no answer"
-        do {
-            let attempt = subscription + "|" + key
-            let n = attempts.withLock { a -> Int in
-                a[attempt, default: 0] += 1
-                return a[attempt]!
-            }
-            if n >= maxAttempts || (status.map { (400..<500).contains($0) && $0 != 429 } ?? false) {
-                attempts.withLock { $0[attempt] = nil }
-                logger.warning("push: \(what) to \(subscription) given up (\(answer))")
-                return .givenUp
-            }
-            logger.info("push: \(what) to \(subscription) failed (\(answer)), will retry")
-            return .retry
+        let attempt = subscription + "|" + key
+        let n = attempts.withLock { a -> Int in
+            a[attempt, default: 0] += 1
+            return a[attempt]!
         }
+        if n >= maxAttempts || (status.map { (400..<500).contains($0) && $0 != 429 } ?? false) {
+            attempts.withLock { $0[attempt] = nil }
+            logger.warning("push: \(what) to \(subscription) given up (\(answer))")
+            return .givenUp
+        }
+        logger.info("push: \(what) to \(subscription) failed (\(answer)), will retry")
+        return .retry
     }
 
     /// One round of the rain and morning watcher: what is due, pushed; what was delivered (or
@@ -290,7 +288,7 @@ struct AlertPoller: Service {
             let p256dh = Base64URL.decode(subscription.p256dh), let auth = Base64URL.decode(subscription.auth)
         else { return 400 }
         // Checked again at every send: the name may resolve elsewhere now (DNS rebinding).
-        do { _ = try PushEndpointPolicy.check(subscription.endpoint, allowInsecure: allowInsecure) } catch {
+        do { _ = try await PushEndpointPolicy.checkResolving(subscription.endpoint, allowInsecure: allowInsecure) } catch {
             logger.warning("push: \(endpoint.host ?? "?") refused at sending: \(error)")
             return nil
         }

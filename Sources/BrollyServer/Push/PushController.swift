@@ -71,7 +71,7 @@ struct PushController: Sendable {
             throw Problem.badRequest("'keys.p256dh' and 'keys.auth' are required")
         }
         try PushEndpointPolicy.checkKeys(p256dh: p256dh, auth: auth)
-        let url = try PushEndpointPolicy.check(endpoint, allowInsecure: allowInsecure)
+        let url = try await PushEndpointPolicy.checkResolving(endpoint, allowInsecure: allowInsecure)
         let existing = try await useCases.subscriptions(device: context.deviceID)
         if !existing.contains(where: { $0.endpoint == url.absoluteString }) {
             if existing.count >= Self.maxPerDevice {

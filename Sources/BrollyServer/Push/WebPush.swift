@@ -109,6 +109,16 @@ enum PushEndpointPolicy {
             "'endpoint' must be a public push service, not a loopback, private, special-purpose or unresolvable address")
     }
 
+    /// `check` with the name resolved on a thread of its own: getaddrinfo blocks (seconds, when DNS
+    /// is slow), and 64 sends at once must not hold the cooperative threads that serve requests.
+    static func checkResolving(_ text: String, allowInsecure: Bool) async throws -> URL {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try check(text, allowInsecure: allowInsecure) })
+            }
+        }
+    }
+
     /// The host's addresses (IPv4 and IPv6) as bytes.
     static func resolve(_ host: String) -> [[UInt8]] {
         let name = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
