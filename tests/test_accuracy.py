@@ -53,12 +53,12 @@ def test_scores_against_the_nearest_station_one_look_three_calls_then_none_for_s
     # Rain every fourth day at noon: every model saw it; GFS also rained every fifth day.
     assert lead(doc, "icon_seamless", 1)["wetHitRate"] == 1 and lead(doc, "icon_seamless", 1)["wetFalseAlarmRate"] == 0
     assert lead(doc, "gfs_seamless", 1)["wetFalseAlarmRate"] > 0
-    assert doc["units"] == {"temperature": "°C"} and doc["stale"] is False
+    assert doc["units"] == {"temperature": "°C", "tolerance": 2} and doc["stale"] is False
     assert double.calls(PREVIOUS_RUNS) == 1 and double.calls(METAR) == 2
 
     # A second look, in °F, and a look from elsewhere in the same 0.1° cell: no upstream call.
     _, _, f = accuracy(server, (NEW_YORK[0] + 0.02, NEW_YORK[1] - 0.03), "&units=imperial")
-    assert f["units"] == {"temperature": "°F"} and f["days"] == doc["days"]
+    assert f["units"] == {"temperature": "°F", "tolerance": 3.6} and f["days"] == doc["days"]
     assert abs(lead(f, "gem_seamless", 2)["highMAE"] - round(lead(doc, "gem_seamless", 2)["highMAE"] * 1.8, 2)) < 0.02
     assert double.calls(PREVIOUS_RUNS) == 1 and double.calls(METAR) == 2
 
@@ -92,7 +92,7 @@ def test_the_cli_prints_the_same_in_80_columns_in_english_and_russian(cli, doubl
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
     assert lines[0] == "How good are forecasts at New York?"
-    assert lines[1].startswith("Tomorrow's high was within 2° on ") and "(ECMWF IFS)" in lines[1]
+    assert lines[1].startswith("Tomorrow's high was within 2 °C on ") and "(ECMWF IFS)" in lines[1]
     assert any(l.startswith("  ECMWF IFS") and l.endswith("← the forecast shown") for l in lines)
     assert "KLGA" in lines[2]
     bars = [l for l in lines if l.split(" ")[0].isdigit() and l.split(" ")[1] == "d"]
@@ -224,7 +224,7 @@ def test_the_page_shows_what_was_measured_and_how_good_forecasts_are_here(server
     from conftest import wait_until
     wait_until(lambda: b.js("return !document.getElementById('accuracy').hidden"), what="the accuracy section")
     sentence = b.text("accuracy-sentence")
-    assert sentence.startswith("Tomorrow's high was within 2° on ") and sentence.endswith("days.")
+    assert sentence.startswith("Tomorrow's high was within 2 °C on ") and sentence.endswith("days.")
     assert "LaGuardia" in b.text("accuracy-truth")
     lines = b.js("return [...document.querySelectorAll('#accuracy-chart polyline')].map(p => [p.dataset.model, p.getAttribute('stroke-width')])")
     assert len(lines) == 7 and lines[1] == ["ecmwf_ifs025", "3.5"] and [w for _, w in lines].count("1.5") == 6
@@ -235,6 +235,8 @@ def test_the_page_shows_what_was_measured_and_how_good_forecasts_are_here(server
     b.js("document.querySelector('.units button[data-unit=F]').click()")
     wait_until(lambda: "°F" in b.js("return document.querySelector('#accuracy-legend li[data-model=ecmwf_ifs025]').textContent"),
                what="the legend in °F")
+    # The tolerance in the reader's unit too: 2 °C is 3.6 °F.
+    assert "within 3.6 °F on " in b.text("accuracy-sentence")
     assert double.calls() == calls
     b.js("document.getElementById('accuracy').scrollIntoView({block: 'center'})")
     b.screenshot("26-accuracy")

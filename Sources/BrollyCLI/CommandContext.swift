@@ -83,7 +83,7 @@ struct CommandContext {
         let locale = [environment["LC_ALL"], environment["LC_MEASUREMENT"], environment["LANG"]].compactMap { $0 }.first { !$0.isEmpty }
         let region = UnitChoice.region(ofLocale: locale)
         var choice = preferences.units == nil && region != nil ? UnitChoice.forRegion(region) : UnitChoice(temperature)
-        if preferences.units != nil { choice.temperature = temperature }
+        if preferences.units != nil { choice.temperature = temperature.temperature }
         var changed = false
         if let wind = output.wind, preferences.wind != wind { preferences.wind = wind; changed = true }
         if let pressure = output.pressure, preferences.pressure != pressure { preferences.pressure = pressure; changed = true }

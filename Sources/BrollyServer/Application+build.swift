@@ -69,6 +69,13 @@ func makeRouter(_ p: ServerParts, api: Bool, site: Bool) -> Router<AppRequestCon
                 status: .ok, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "public, no-cache"],
                 body: .init(byteBuffer: ByteBuffer(bytes: data)))
         }
+        // The conversion table (BrollyCore's Units) as a module the page imports: no unit constant
+        // is written in JavaScript.
+        router.get("/js/unit-table.js") { _, _ -> Response in
+            Response(
+                status: .ok, headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "public, no-cache"],
+                body: .init(byteBuffer: ByteBuffer(bytes: UnitTable.module)))
+        }
         router.get("/healthz") { _, _ -> Response in
             Response(
                 status: .ok, headers: [.contentType: "text/plain", .cacheControl: "no-store"],

@@ -16,6 +16,16 @@ public struct PushSettings: Codable, Sendable, Hashable {
 
     public init() {}
 
+    /// The texts' units: the preset's, with wind in km/h for metric and kelvin (as people read a
+    /// summary) and mph for imperial.
+    public var unitChoice: UnitChoice { Self.unitChoice(units) }
+
+    public static func unitChoice(_ preset: UnitSystem) -> UnitChoice {
+        var choice = UnitChoice(preset)
+        if preset != .imperial { choice.wind = .kmh }
+        return choice
+    }
+
     public struct Rain: Codable, Sendable, Hashable {
         public var enabled = true
         /// How long before the rain starts the push comes: 10–60 minutes.

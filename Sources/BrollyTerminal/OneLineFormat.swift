@@ -22,23 +22,15 @@ import Foundation
 ///
 /// Codes whose data the answer does not carry print nothing.
 public struct OneLineFormat: Sendable {
-    /// How wind speed is written.
-    public enum WindUnit: String, Sendable {
-        case metresPerSecond = "m/s"
-        case kilometresPerHour = "km/h"
-        case milesPerHour = "mph"
-    }
-
-    public var units: UnitSystem
-    public var windUnit: WindUnit
+    /// The reader's units, each on its own (temperature, wind, pressure, precipitation).
+    public var units: UnitChoice
     /// The language of the condition text (`%C`).
     public var language: LanguagePack = Localization.english
 
-    /// - Parameter windUnit: default m/s for metric and kelvin, mph for imperial.
-    public init(units: UnitSystem, windUnit: WindUnit? = nil) {
-        self.units = units
-        self.windUnit = windUnit ?? (units == .imperial ? .milesPerHour : .metresPerSecond)
-    }
+    public init(units: UnitChoice) { self.units = units }
+
+    /// A preset's units: m/s for metric and kelvin, mph for imperial.
+    public init(units: UnitSystem) { self.init(units: UnitChoice(units)) }
 
     /// wttr.in's four layouts.
     public static let presets: [String: String] = [
@@ -109,7 +101,8 @@ public struct OneLineFormat: Sendable {
         case "p":
             let mm = (c.rain ?? 0) + (c.snow ?? 0)
             return amount(mm)
-        case "P": return c.pressure.map { "\(Int($0.rounded()))hPa" } ?? ""
+        case "P":
+            return c.pressure.map { "\(Self.number(units.pressure.rounded($0), units.pressure.decimals))\(units.pressure.symbol)" } ?? ""
         case "u": return air?.uvIndex.map { String(Int($0.rounded())) } ?? ""
         case "D": return clock(sun().dawn)
         case "S": return clock(c.sunrise ?? sun().sunrise)
@@ -126,8 +119,9 @@ public struct OneLineFormat: Sendable {
             guard let m = measured, let t = m.observation.temperature else { return "" }
             return "\(temperature(t)) @\(m.observation.stationID)"
         case "y":
-            return WeatherDocument.comparedWithYesterday(
-                now: units.temperature(c.temperature), yesterday: c.temperatureYesterday.map(units.temperature)) ?? ""
+            let t = units.temperature
+            return WeatherDocument.comparedWithYesterday(now: t.convert(c.temperature), yesterday: c.temperatureYesterday.map(t.convert))
+                ?? ""
         case "q":
             if let e = air?.europeanAQI { return "AQI \(Int(e.rounded())) \(AirQualityBand.european(e).category.lowercased())" }
             if let u = air?.usAQI { return "US AQI \(Int(u.rounded())) \(AirQualityBand.us(u).category.lowercased())" }
@@ -139,23 +133,25 @@ public struct OneLineFormat: Sendable {
 
     /// `+5°C`, `-3°F`, `0°C`, `278K`: whole degrees, rounded as the JSON's value is.
     public func temperature(_ celsius: Double) -> String {
-        let whole = Int(units.temperature(celsius).rounded())
-        if units == .standard { return "\(whole)K" }
-        return (whole > 0 ? "+" : "") + "\(whole)\(units.temperatureSymbol)"
+        let whole = Rounding.whole(units.temperature.convert(celsius))
+        if units.temperature == .kelvin { return "\(whole)K" }
+        return (whole > 0 ? "+" : "") + "\(whole)\(units.temperature.symbol)"
     }
 
+    /// `↗4.2m/s`, `↗15km/h`, `↗9mph`: m/s with a decimal, the others whole, as wttr.in writes them.
     func wind(_ metresPerSecond: Double, from direction: Double?) -> String {
         let arrow = direction.map { Self.arrow($0) } ?? ""
-        switch windUnit {
-        case .metresPerSecond: return arrow + String(format: "%.1fm/s", metresPerSecond)
-        case .kilometresPerHour: return arrow + "\(Int((metresPerSecond * 3.6).rounded()))km/h"
-        case .milesPerHour: return arrow + "\(Int((metresPerSecond * 2.236936).rounded()))mph"
-        }
+        let decimals = units.wind == .ms ? 1 : 0
+        return arrow + Self.number(Rounding.round(units.wind.convert(metresPerSecond), decimals), decimals) + units.wind.symbol
     }
 
     func amount(_ mm: Double) -> String {
-        units == .imperial ? String(format: "%.2fin", mm / 25.4) : String(format: "%.1fmm", mm)
+        let p = units.precipitation
+        return Self.number(p.rounded(mm), p.decimals) + p.symbol
     }
+
+    /// A number with exactly `decimals` decimals (a point, as scripts read it).
+    static func number(_ v: Double, _ decimals: Int) -> String { String(format: "%.\(decimals)f", v) }
 
     /// The next hour's slot: amount and chance, e.g. `0.4mm 60%`.
     func nextHour(_ r: WeatherReport, now: Date) -> String {

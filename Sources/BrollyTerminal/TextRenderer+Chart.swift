@@ -25,18 +25,18 @@ extension TextRenderer {
     /// columns; in the renderer's units and language.
     public func chart(_ result: WeatherResult, hours count: Int = 48) -> String {
         let r = result.report, zone = r.place.timeZone
-        let hours = Array(r.hoursFromNow.prefix(min(count, 72)))
+        let hours = Array(r.hoursFromNowReading.prefix(min(count, 72)))
         guard !hours.isEmpty else { return "" }
         let l = language
-        let temps = hours.map { units.temperature($0.temperature) }
+        let temps = hours.map { choice.temperature.convert($0.temperature) }
         let low = temps.min()!.rounded(.down), high = temps.max()!.rounded(.up)
         let amounts = hours.map { h in h.precipitation.map { choice.precipitation.convert($0) } }
-        let wettest = max(amounts.compactMap { $0 }.max() ?? 0, choice.precipitation == .inch ? 0.04 : 1)
+        let wettest = max(amounts.compactMap { $0 }.max() ?? 0, choice.precipitation.convert(1))
         let labelWidth = 8
         func label(_ s: String) -> String {
             s.count >= labelWidth ? String(s.prefix(labelWidth)) : s + String(repeating: " ", count: labelWidth - s.count)
         }
-        let symbol = units == .standard ? " K" : units.temperatureSymbol
+        let symbol = symbolAfterNumber
         var lines = [bold(l.text("chartTitle", ["hours": String(hours.count)]))]
         let tempRows = Self.bars(temps, low: low, high: high, rows: 6)
         for (i, row) in tempRows.enumerated() {
@@ -47,7 +47,7 @@ extension TextRenderer {
         let rainRows = Self.bars(amounts, low: 0, high: wettest, rows: 3)
         for (i, row) in rainRows.enumerated() {
             let side =
-                i == 0 ? l.number(String(format: choice.precipitation == .inch ? "%.2f" : "%.1f", wettest)) + " " + unit : i == 2 ? "0" : ""
+                i == 0 ? l.number(String(format: "%.\(choice.precipitation.decimals)f", wettest)) + " " + unit : i == 2 ? "0" : ""
             lines.append(label(side) + paint(row, "34"))
         }
         // The hours every 6, under their column.

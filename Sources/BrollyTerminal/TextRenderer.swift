@@ -4,7 +4,6 @@ import Foundation
 /// Renders weather for a terminal: aligned columns, condition symbols and a wind arrow; colour
 /// only when asked (the CLI asks on a TTY without `NO_COLOR`).
 public struct TextRenderer: Sendable {
-    public var units: UnitSystem
     public var color: Bool
     /// The language of labels, sentences, conditions and numbers (English by default).
     public var language: LanguagePack = Localization.english
@@ -12,15 +11,17 @@ public struct TextRenderer: Sendable {
     /// The terminal's width in columns; lines longer than it are cut with `…`. Nil: no limit.
     public var width: Int?
 
-    /// Wind, pressure and precipitation, each as chosen (a preset's by default).
+    /// Each quantity's unit, as the reader chose it.
     public var choice: UnitChoice
 
-    public init(units: UnitSystem, color: Bool, width: Int? = nil, choice: UnitChoice? = nil) {
-        self.units = units
-        self.choice = choice ?? UnitChoice(units)
+    public init(choice: UnitChoice, color: Bool, width: Int? = nil) {
+        self.choice = choice
         self.color = color
         self.width = width.map { max(20, $0) }
     }
+
+    /// A preset's units.
+    public init(units: UnitSystem, color: Bool, width: Int? = nil) { self.init(choice: UnitChoice(units), color: color, width: width) }
 
     /// `line` cut to `width` visible characters with `…` (ANSI escapes do not count).
     public static func fit(_ line: String, width: Int?) -> String {
@@ -111,11 +112,11 @@ public struct TextRenderer: Sendable {
 
     public func temp(_ c: Double) -> String {
         // Rounded first, so that -0.3 °C prints as 0°C, never -0°C.
-        let rounded = units.temperature(c).rounded()
-        let value = rounded == 0 ? 0 : Int(rounded)
-        let symbol = units == .standard ? " K" : units.temperatureSymbol
-        return "\(value)\(symbol)"
+        "\(Rounding.whole(choice.temperature.convert(c)))\(symbolAfterNumber)"
     }
+
+    /// The temperature's symbol as written after a number: `°C`, `°F`, ` K`.
+    var symbolAfterNumber: String { choice.temperature == .kelvin ? " K" : choice.temperature.symbol }
 
     /// wttr.in's colour ramp: 256-colour codes from deep blue (cold) to red (hot), by °C.
     static let temperatureColours: [(upTo: Double, code: Int)] = [
@@ -142,17 +143,15 @@ public struct TextRenderer: Sendable {
     }
 
     func amount(_ mm: Double) -> String {
-        choice.precipitation == .inch
-            ? language.number(String(format: "%.2f ", mm / 25.4)) + language.text("unit_in")
-            : language.number(String(format: "%.1f ", mm)) + language.text("unit_mm")
+        let p = choice.precipitation
+        return language.number(String(format: "%.\(p.decimals)f ", p.convert(mm))) + language.text("unit_" + p.rawValue)
     }
 
     /// Fresh snow (mm of depth): centimetres where rain is in millimetres, as metric readers count
     /// snow; else inches.
     func snowDepth(_ mm: Double) -> String {
-        choice.precipitation == .inch
-            ? language.number(String(format: "%.1f ", mm / 25.4)) + language.text("unit_in")
-            : language.number(String(format: "%.1f ", mm / 10)) + language.text("unit_cm")
+        let s = choice.precipitation.snow
+        return language.number(String(format: "%.\(s.decimals)f ", s.convert(mm))) + language.text("unit_" + s.rawValue)
     }
 
     /// "1012 hPa", "759 mmHg", "29.89 inHg".
@@ -191,7 +190,7 @@ public struct TextRenderer: Sendable {
             "   " + l.text("today").padding(toLength: 11, withPad: " ", startingAt: 0)
             + "\(temp(c.temperatureMin)) … \(temp(c.temperatureMax))"
         if let compared = WeatherDocument.comparedWithYesterday(
-            now: units.temperature(c.temperature), yesterday: c.temperatureYesterday.map(units.temperature), language: l)
+            now: choice.temperature.convert(c.temperature), yesterday: c.temperatureYesterday.map(choice.temperature.convert), language: l)
         {
             today += " · " + compared
         }
@@ -220,8 +219,8 @@ public struct TextRenderer: Sendable {
         }
         if let cl = c.clouds { rows.append((l.text("clouds"), String(format: "%.0f %%", cl))) }
         if let v = c.visibility {
-            rows.append(
-                (l.text("visibility"), String(format: "%.1f ", choice.distance.convert(v)) + l.text("unit_" + choice.distance.rawValue)))
+            let d = choice.distance
+            rows.append((l.text("visibility"), String(format: "%.\(d.decimals)f ", d.convert(v)) + l.text("unit_" + d.rawValue)))
         }
         if let rain = c.rain, rain > 0 { rows.append((l.text("rain"), amount(rain))) }
         if let snow = c.snow, snow > 0 { rows.append((l.text("snow"), snowDepth(snow))) }

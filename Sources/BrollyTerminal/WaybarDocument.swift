@@ -11,7 +11,7 @@ public struct WaybarDocument: Codable, Sendable, Hashable {
     /// The condition's icon name, for Waybar's `format-icons`.
     public var alt: String
 
-    public init(_ result: WeatherResult, units: UnitSystem, format: String = "%c %t", now: Date = Date()) {
+    public init(_ result: WeatherResult, units: UnitChoice, format: String = "%c %t", now: Date = Date()) {
         let f = OneLineFormat(units: units)
         let r = result.report, zone = r.place.timeZone
         text = f.render(format, r, now: now)

@@ -75,27 +75,27 @@ import Testing
 
 @Suite struct UnitTests {
     @Test func temperatures() {
-        #expect(UnitSystem.metric.temperature(21.5) == 21.5)
-        #expect(UnitSystem.imperial.temperature(100) == 212)
-        #expect(UnitSystem.imperial.temperature(-40) == -40)
-        #expect(abs(UnitSystem.standard.temperature(0) - 273.15) < 1e-9)
+        #expect(TemperatureUnit.celsius.convert(21.5) == 21.5)
+        #expect(TemperatureUnit.fahrenheit.convert(100) == 212)
+        #expect(TemperatureUnit.fahrenheit.convert(-40) == -40)
+        #expect(abs(TemperatureUnit.kelvin.convert(0) - 273.15) < 1e-9)
         #expect(abs(Metric.celsius(fromFahrenheit: 32)) < 1e-9)
         #expect(abs(Metric.celsius(fromKelvin: 300) - 26.85) < 1e-9)
     }
 
     @Test func windAndPrecipitation() {
-        #expect(abs(UnitSystem.imperial.windSpeed(10) - 22.369) < 0.001)
-        #expect(UnitSystem.standard.windSpeed(10) == 10)
-        #expect(abs(UnitSystem.imperial.precipitation(25.4) - 1) < 1e-9)
+        #expect(abs(WindUnit.mph.convert(10) - 22.369) < 0.001)
+        #expect(WindUnit.ms.convert(10) == 10)
+        #expect(abs(PrecipitationUnit.inch.convert(25.4) - 1) < 1e-9)
         #expect(abs(Metric.metresPerSecond(36, unit: "km/h") - 10) < 1e-9)
         #expect(abs(Metric.metresPerSecond(10, unit: "kn") - 5.14444) < 1e-5)
         #expect(Metric.millimetres(2, unit: "cm") == 20)
     }
 
     @Test func symbolsAndParsing() {
-        #expect(UnitSystem.metric.temperatureSymbol == "°C")
-        #expect(UnitSystem.imperial.temperatureSymbol == "°F")
-        #expect(UnitSystem.standard.temperatureSymbol == "K")
+        #expect(TemperatureUnit.celsius.symbol == "°C")
+        #expect(TemperatureUnit.fahrenheit.symbol == "°F")
+        #expect(TemperatureUnit.kelvin.symbol == "K")
         #expect(UnitSystem(userInput: "F") == .imperial)
         #expect(UnitSystem(userInput: "kelvin") == .standard)
         #expect(UnitSystem(userInput: "rankine") == nil)

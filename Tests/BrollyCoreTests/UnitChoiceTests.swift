@@ -28,16 +28,16 @@ import Testing
 
     @Test func defaultsFollowTheRegion() {
         let us = UnitChoice.forRegion("US")
-        #expect(us.temperature == .imperial && us.wind == .mph && us.pressure == .inhg && us.precipitation == .inch && us.distance == .mi)
+        #expect(us.temperature == .fahrenheit && us.wind == .mph && us.pressure == .inhg && us.precipitation == .inch && us.distance == .mi)
         let gb = UnitChoice.forRegion("GB")
-        #expect(gb.temperature == .metric && gb.wind == .mph && gb.pressure == .mbar && gb.precipitation == .mm && gb.distance == .mi)
+        #expect(gb.temperature == .celsius && gb.wind == .mph && gb.pressure == .mbar && gb.precipitation == .mm && gb.distance == .mi)
         let ru = UnitChoice.forRegion("RU")
         #expect(ru.wind == .ms && ru.pressure == .mmhg)
         #expect(UnitChoice.forRegion("NO").wind == .ms && UnitChoice.forRegion("SE").pressure == .hpa)
         let ca = UnitChoice.forRegion("CA")
-        #expect(ca.wind == .kmh && ca.pressure == .kpa && ca.temperature == .metric)
+        #expect(ca.wind == .kmh && ca.pressure == .kpa && ca.temperature == .celsius)
         let de = UnitChoice.forRegion("DE")
-        #expect(de.wind == .kmh && de.pressure == .hpa && de.precipitation == .mm && de.temperature == .metric)
+        #expect(de.wind == .kmh && de.pressure == .hpa && de.precipitation == .mm && de.temperature == .celsius)
         #expect(UnitChoice.forRegion(nil) == UnitChoice(.metric))
         #expect(UnitChoice.region(ofLocale: "en_US.UTF-8") == "US" && UnitChoice.region(ofLocale: "ru-RU") == "RU")
         #expect(UnitChoice.region(ofLocale: "de_AT@euro") == "AT" && UnitChoice.region(ofLocale: "C.UTF-8") == nil)
@@ -45,8 +45,8 @@ import Testing
     }
 
     @Test func presetsKeepTheirMeaning() {
-        #expect(UnitChoice(.metric).key == "metric/ms/hpa/mm/km")
-        #expect(UnitChoice(.imperial).key == "imperial/mph/hpa/in/mi")
-        #expect(UnitChoice(.standard).key == "standard/ms/hpa/mm/km")
+        #expect(UnitChoice(.metric).key == "C/ms/hpa/mm/km")
+        #expect(UnitChoice(.imperial).key == "F/mph/hpa/in/mi")
+        #expect(UnitChoice(.standard).key == "K/ms/hpa/mm/km")
     }
 }

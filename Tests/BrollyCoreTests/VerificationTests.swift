@@ -62,7 +62,9 @@ func previousRunsAnswer(
         #expect(ForecastScores.againstAnalysis(runs, today: "2026-11-06")["ecmwf_ifs025"]![0].n == 5)
         #expect(ForecastScores.againstAnalysis(runs, today: "2026-11-13", window: 7)["ecmwf_ifs025"]![0].n == 7)
         // In °F a difference is 1.8 times larger.
-        #expect(ForecastScores.againstAnalysis(runs, today: "2026-11-13", unitScale: 1.8)["ecmwf_ifs025"]![1].highMAE == 5.4)
+        #expect(
+            TemperatureUnit.fahrenheit.difference(ForecastScores.againstAnalysis(runs, today: "2026-11-13")["ecmwf_ifs025"]![1].highMAE)
+                == 5.4)
     }
 
     @Test func wetDaysAreHitsMissesAndFalseAlarms() throws {

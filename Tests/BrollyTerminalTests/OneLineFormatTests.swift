@@ -53,7 +53,9 @@ func formatReport() -> WeatherReport {
     @Test func otherUnitsFollowTheUnitSystem() {
         #expect(OneLineFormat(units: .imperial).render("%t %w %p", report, now: now) == "+37°F ↗9mph 0.01in")
         #expect(OneLineFormat(units: .standard).render("%t", report, now: now) == "276K")
-        #expect(OneLineFormat(units: .metric, windUnit: .kilometresPerHour).render("%w", report, now: now) == "↗15km/h")
+        #expect(
+            OneLineFormat(units: UnitChoice(temperature: .celsius, wind: .kmh, pressure: .hpa, precipitation: .mm, distance: .km)).render(
+                "%w", report, now: now) == "↗15km/h")
     }
 
     @Test func presetsAreWttrInsFourLayouts() {
@@ -73,7 +75,7 @@ func formatReport() -> WeatherReport {
 
     @Test func waybarJSONHasTextTooltipAndClass() throws {
         let result = WeatherResult(report: report, isStale: true, isFromCache: true, age: 1200, refreshError: nil)
-        let data = try JSONEncoder().encode(WaybarDocument(result, units: .metric, now: now))
+        let data = try JSONEncoder().encode(WaybarDocument(result, units: UnitChoice(.metric), now: now))
         let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         #expect(json["text"] as? String == "🌧 +3°C")
         #expect(json["class"] as? [String] == ["rain", "stale"] && json["alt"] as? String == "rain")

@@ -11,8 +11,8 @@ import Testing
 @Suite struct UnitConversionProperties {
     @Test func temperaturesGoThereAndBack() async {
         await propertyCheck(count: 500, input: Gen.double(in: -90...60)) { c in
-            let f = UnitSystem.imperial.temperature(c)
-            let k = UnitSystem.standard.temperature(c)
+            let f = TemperatureUnit.fahrenheit.convert(c)
+            let k = TemperatureUnit.kelvin.convert(c)
             #expect(abs(Metric.celsius(fromFahrenheit: f) - c) < 1e-9)
             #expect(abs(Metric.celsius(fromKelvin: k) - c) < 1e-9)
             #expect(abs(Metric.celsius(f, unit: "°F") - c) < 1e-9 && abs(Metric.celsius(k, unit: "K") - c) < 1e-9)
@@ -54,7 +54,7 @@ import Testing
         await propertyCheck(count: 1000, input: Gen.double(in: -60...60), Gen.element(of: UnitSystem.allCases)) { c, system in
             guard let system else { return }
             let text = TextRenderer(units: system, color: false).temp(c)
-            let expected = system.temperature(c).rounded(.toNearestOrAwayFromZero)
+            let expected = system.temperature.convert(c).rounded(.toNearestOrAwayFromZero)
             #expect(!text.hasPrefix("-0"), "\(c) → \(text)")
             let number = Int(text.prefix { $0 == "-" || $0.isNumber })
             #expect(number.map(Double.init) == (expected == 0 ? 0 : expected), "\(c) → \(text)")

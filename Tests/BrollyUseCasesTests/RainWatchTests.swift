@@ -156,12 +156,15 @@ func slots(from first: Date, _ mm: [Double], snow: Bool = false) -> [NowcastSlot
         let warning = Alert(
             id: "w1", source: "test", sender: "DWD", event: "Wind warning", severity: .moderate, headline: "", description: "",
             onset: nil, expires: nil, areas: [])
-        let en = PushTexts.morning(report, place: "Home", alerts: [warning], now: now, units: .metric, language: Localization.english)
+        let en = PushTexts.morning(
+            report, place: "Home", alerts: [warning], now: now, units: PushSettings.unitChoice(.metric), language: Localization.english)
         #expect(en.title == "Home today")
         #expect(en.body == "Home today: 12° / 4°, rain from 15:00 (70%), wind up to 40 km/h, warning: Wind warning")
-        let us = PushTexts.morning(report, place: "Home", alerts: [], now: now, units: .imperial, language: Localization.english)
+        let us = PushTexts.morning(
+            report, place: "Home", alerts: [], now: now, units: PushSettings.unitChoice(.imperial), language: Localization.english)
         #expect(us.body == "Home today: 53° / 40°, rain from 15:00 (70%), wind up to 25 mph")
-        let ru = PushTexts.morning(report, place: "Дом", alerts: [], now: now, units: .metric, language: Localization.pack(for: "ru"))
+        let ru = PushTexts.morning(
+            report, place: "Дом", alerts: [], now: now, units: PushSettings.unitChoice(.metric), language: Localization.pack(for: "ru"))
         #expect(ru.body == "Дом сегодня: 12° / 4°, дождь с 15:00 (70%), ветер до 40 км/ч")
         report.hours = report.hours.map {
             var h = $0
@@ -170,7 +173,9 @@ func slots(from first: Date, _ mm: [Double], snow: Bool = false) -> [NowcastSlot
             return h
         }
         #expect(
-            PushTexts.morning(report, place: "Home", alerts: [], now: now, units: .metric, language: Localization.english).body
+            PushTexts.morning(
+                report, place: "Home", alerts: [], now: now, units: PushSettings.unitChoice(.metric), language: Localization.english
+            ).body
                 == "Home today: 12° / 4°, dry, wind up to 40 km/h")
     }
 }

@@ -46,7 +46,10 @@ struct AccuracyCommand: AsyncParsableCommand {
             return out
         }
         let hits = Int((tomorrow.highWithin2 * Double(tomorrow.n)).rounded())
-        out.append(l.text("accuracySentence", ["hits": String(hits), "days": String(tomorrow.n), "model": model.name]))
+        out.append(
+            l.text(
+                "accuracySentence",
+                ["hits": String(hits), "days": String(tomorrow.n), "model": model.name, "tolerance": d.units.toleranceText(l)]))
         if let s = d.station {
             out.append(
                 l.text("accuracyStation", ["station": "\(s.id) \(s.name)", "distance": number(s.distanceKm), "days": String(d.days)]))
@@ -64,10 +67,12 @@ struct AccuracyCommand: AsyncParsableCommand {
             let label = l.text("accuracyLead", ["lead": String(lead.lead)]).padding(toLength: 5, withPad: " ", startingAt: 0)
             let within = "\(Int((lead.highWithin2 * 100).rounded()))%".leftPadded(to: 5)
             let value = number(lead.highMAE).leftPadded(to: 5)
-            out.append("\(label) \(value) \(bar.padding(toLength: barWidth, withPad: " ", startingAt: 0)) ≤2° \(within) n=\(lead.n)")
+            out.append(
+                "\(label) \(value) \(bar.padding(toLength: barWidth, withPad: " ", startingAt: 0)) ≤\(d.units.toleranceText(l)) \(within) n=\(lead.n)"
+            )
         }
         out.append("")
-        out.append(l.text("accuracyModels"))
+        out.append(l.text("accuracyModels", ["tolerance": d.units.toleranceText(l)]))
         for m in d.models {
             guard let one = m.leads.first(where: { $0.lead == 1 }) else { continue }
             var line = "  " + m.name.padding(toLength: 22, withPad: " ", startingAt: 0) + number(one.highMAE).leftPadded(to: 6)

@@ -28,7 +28,7 @@ struct AlertsCommand: AsyncParsableCommand {
             if json {
                 try Terminal.printJSON(AlertsDocument(place: zoned, set: set))
             } else {
-                var renderer = Terminal.renderer(context.units(nil))
+                var renderer = Terminal.renderer(UnitChoice(context.units(nil)))
                 renderer.language = Localization.pack(for: language)
                 print(renderer.alerts(set, place: zoned))
             }

@@ -49,7 +49,7 @@ struct Forecast: AsyncParsableCommand {
                 report.report.hours = hourCount.map { result.report.upcomingHours($0) } ?? []
                 try Terminal.printJSON(WeatherDocument(report, units: choice))
             } else {
-                var renderer = Terminal.renderer(choice.temperature, choice: choice)
+                var renderer = Terminal.renderer(choice)
                 renderer.language = output.language
                 print(renderer.forecast(result, days: days, hours: hourCount))
                 if chart { print("\n" + renderer.chart(result)) }

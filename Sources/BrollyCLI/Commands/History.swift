@@ -59,7 +59,7 @@ struct History: AsyncParsableCommand {
                         "Looked up \(TextRenderer.localTime(isoUTC: e.createdAt)) at \(String(format: "%.4f, %.4f", e.latitude, e.longitude))"
                     )
                     if let a = e.address { print("Address: \(a.display)") }
-                    var renderer = Terminal.renderer(units)
+                    var renderer = Terminal.renderer(UnitChoice(units))
                     renderer.showsFooter = false  // a snapshot: when it was looked up is said above
                     print(renderer.now(lookup.weather))
                     print("   from \(lookup.weather.report.provider.rawValue), as it was then (not refreshed)")

@@ -37,17 +37,16 @@ struct Now: AsyncParsableCommand {
     func run() async throws {
         try await CommandContext.with(providerOptions, needsStore: false) { context in
             let choice = context.unitChoice(output)
-            let units = choice.temperature
             // Air quality for the full views and for formats that ask for it (%q, %u).
             let wantsAir = format.map { $0 != "waybar" && ($0.contains("%q") || $0.contains("%u") || $0.contains("%o")) } ?? true
             let wantsAlerts = format.map { $0 == "waybar" || $0.contains("%a") } ?? true
             let result = try await context.weather(
                 location, withAirQuality: wantsAir, withAlerts: wantsAlerts, language: output.language.code)
             if format == "waybar" {
-                let data = try JSONEncoder().encode(WaybarDocument(result, units: units))
+                let data = try JSONEncoder().encode(WaybarDocument(result, units: choice))
                 print(String(decoding: data, as: UTF8.self))
             } else if let format {
-                var line = OneLineFormat(units: units)
+                var line = OneLineFormat(units: choice)
                 line.language = output.language
                 print(
                     line.render(
@@ -56,7 +55,7 @@ struct Now: AsyncParsableCommand {
             } else if output.json {
                 try Terminal.printJSON(WeatherDocument(result, units: choice, language: output.language))
             } else {
-                var renderer = Terminal.renderer(units, choice: choice)
+                var renderer = Terminal.renderer(choice)
                 renderer.language = output.language
                 print(renderer.now(result))
             }

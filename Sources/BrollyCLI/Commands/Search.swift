@@ -32,7 +32,7 @@ struct Search: AsyncParsableCommand {
             if json {
                 try Terminal.printJSON(places.map(PlaceDocument.init))
             } else {
-                print(Terminal.renderer(.metric).places(places))
+                print(Terminal.renderer(UnitChoice(.metric)).places(places))
             }
         }
     }

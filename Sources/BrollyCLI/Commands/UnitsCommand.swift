@@ -26,7 +26,7 @@ struct UnitsCommand: AsyncParsableCommand {
             let l = output.language
             if output.json {
                 try Terminal.printJSON([
-                    "temperature": choice.temperature.temperatureSymbol, "wind": choice.wind.symbol, "pressure": choice.pressure.symbol,
+                    "temperature": choice.temperature.symbol, "wind": choice.wind.symbol, "pressure": choice.pressure.symbol,
                     "precipitation": choice.precipitation.symbol, "distance": choice.distance.symbol,
                 ])
                 return
@@ -34,7 +34,7 @@ struct UnitsCommand: AsyncParsableCommand {
             let p = context.preferences
             func origin(_ chosen: Bool) -> String { chosen ? l.text("unitsChosen") : l.text("unitsDefault") }
             let rows: [(String, String, Bool)] = [
-                (l.text("temperature"), choice.temperature.temperatureSymbol, p.units != nil),
+                (l.text("temperature"), choice.temperature.symbol, p.units != nil),
                 (l.text("wind"), l.text("unit_" + choice.wind.rawValue + (choice.wind == .bft ? "#other" : "")), p.wind != nil),
                 (l.text("pressure"), l.text("unit_" + choice.pressure.rawValue), p.pressure != nil),
                 (l.text("precipitation"), l.text("unit_" + choice.precipitation.rawValue), p.precipitation != nil),

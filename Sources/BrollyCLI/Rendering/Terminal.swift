@@ -26,8 +26,8 @@ enum Terminal {
     }
 
     /// A renderer for this terminal: colour and width.
-    static func renderer(_ units: UnitSystem, choice: UnitChoice? = nil) -> TextRenderer {
-        TextRenderer(units: units, color: useColor, width: width, choice: choice)
+    static func renderer(_ choice: UnitChoice) -> TextRenderer {
+        TextRenderer(choice: choice, color: useColor, width: width)
     }
 
     /// Prints lines, each cut to the terminal's width.

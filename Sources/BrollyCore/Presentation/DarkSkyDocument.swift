@@ -21,12 +21,23 @@ public struct DarkSkyDocument: Codable, Sendable, Hashable {
             }
         }
 
-        func temperature(_ c: Double) -> Double { (self == .us ? UnitSystem.imperial : .metric).temperature(c) }
-        func speed(_ ms: Double) -> Double { (self == .us || self == .uk ? WindUnit.mph : self == .ca ? .kmh : .ms).convert(ms) }
+        /// The unit of each quantity.
+        var choice: UnitChoice {
+            switch self {
+            case .si: UnitChoice(temperature: .celsius, wind: .ms, pressure: .hpa, precipitation: .mm, distance: .km)
+            case .us: UnitChoice(temperature: .fahrenheit, wind: .mph, pressure: .hpa, precipitation: .inch, distance: .mi)
+            case .uk: UnitChoice(temperature: .celsius, wind: .mph, pressure: .hpa, precipitation: .mm, distance: .mi)
+            case .ca: UnitChoice(temperature: .celsius, wind: .kmh, pressure: .hpa, precipitation: .mm, distance: .km)
+            }
+        }
+        func temperature(_ c: Double) -> Double { choice.temperature.convert(c) }
+        func speed(_ ms: Double) -> Double { choice.wind.convert(ms) }
         /// mm (or mm/h) → the unit's.
-        func depth(_ mm: Double) -> Double { (self == .us ? PrecipitationUnit.inch : .mm).convert(mm) }
+        func depth(_ mm: Double) -> Double { choice.precipitation.convert(mm) }
+        /// A snow depth in mm → cm or in.
+        func snowDepth(_ mm: Double) -> Double { choice.precipitation.snow.convert(mm) }
         /// m → km or mi.
-        func distance(_ m: Double) -> Double { (self == .us || self == .uk ? DistanceUnit.mi : .km).convert(m) }
+        func distance(_ m: Double) -> Double { choice.distance.convert(m) }
     }
 
     public struct DataPoint: Codable, Sendable, Hashable {
@@ -138,7 +149,7 @@ public struct DarkSkyDocument: Codable, Sendable, Hashable {
         return 243.12 * gamma / (17.62 - gamma)
     }
 
-    static func r(_ v: Double, _ places: Double = 100) -> Double { (v * places).rounded() / places }
+    static func r(_ v: Double, _ decimals: Int = 2) -> Double { Rounding.round(v, decimals) }
 
     /// The document for `result` in `units` and `language`: `hourlyCount` hours from the one under
     /// way (48; with `extend=hourly` up to 168 of those the report has), every day Brolly has (up to 8), the next hour's
@@ -155,15 +166,8 @@ public struct DarkSkyDocument: Codable, Sendable, Hashable {
         longitude = place.longitude
         timezone = place.timezone
         offset = Double(zone.secondsFromGMT(for: now)) / 3600
-        // Day or night at an instant, from the sun times of its local day (computed once a day).
-        var sunByDay: [String: SkyCalculator.SunTimes] = [:]
-        func isDaylight(_ t: Date) -> Bool {
-            let day = LocalTime.dateString(t, in: zone)
-            let sun = sunByDay[day] ?? SkyCalculator.sunTimes(on: t, in: zone, at: place.coordinate)
-            sunByDay[day] = sun
-            return sun.sunrise.map { t >= $0 } ?? true && sun.sunset.map { t < $0 } ?? true
-        }
-        let isDay = isDaylight(now)
+        var daylight = Daylight(place: place)
+        let isDay = daylight.isDay(now)
         func text(_ c: Condition) -> String { l.localized(c, provider: report.provider, textLanguage: report.language).title }
 
         let c = report.current
@@ -175,7 +179,7 @@ public struct DarkSkyDocument: Codable, Sendable, Hashable {
             let slot = report.nowcast?.first { $0.end > now }
             // mm in the slot under way, as mm per hour; else the hour's amount.
             let intensity = slot.map { $0.precipitation * 4 } ?? underWay?.precipitation
-            p.precipIntensity = intensity.map { Self.r(u.depth($0), 1000) }
+            p.precipIntensity = intensity.map { Self.r(u.depth($0), 3) }
             p.precipProbability = underWay?.precipitationProbability.map { Self.r($0 / 100) }
             p.precipType = (intensity ?? 0) > 0 ? Self.precipType(c.condition.kind, temperature: c.temperature) : "none"
             p.temperature = Self.r(u.temperature(c.temperature))
@@ -190,9 +194,9 @@ public struct DarkSkyDocument: Codable, Sendable, Hashable {
             p.uvIndex = result.airQuality?.airQuality.uvIndex.map { Self.r($0) }
             p.visibility = c.visibility.map { Self.r(u.distance($0)) }
             if version2, let slot {
-                let snow = min(slot.snowfall.map { $0 * 10 / 7 } ?? 0, slot.precipitation)  // cm of snow ≈ 0.7 mm of water each
-                p.snowIntensity = Self.r(u.depth(snow * 4), 1000)
-                p.rainIntensity = Self.r(u.depth((slot.precipitation - snow) * 4), 1000)
+                let snow = min(slot.snowfall.map(SnowUnit.water(ofCentimetres:)) ?? 0, slot.precipitation)
+                p.snowIntensity = Self.r(u.depth(snow * 4), 3)
+                p.rainIntensity = Self.r(u.depth((slot.precipitation - snow) * 4), 3)
             }
             currently = p
         }
@@ -204,7 +208,7 @@ public struct DarkSkyDocument: Codable, Sendable, Hashable {
                 let t = Date(timeIntervalSince1970: TimeInterval(start + i * 60))
                 guard let slot = slots.first(where: { $0.end > t && $0.end.addingTimeInterval(-900) <= t }) else { return nil }
                 var p = DataPoint(time: start + i * 60)
-                p.precipIntensity = Self.r(u.depth(slot.precipitation * 4), 1000)
+                p.precipIntensity = Self.r(u.depth(slot.precipitation * 4), 3)
                 p.precipType = slot.precipitation > 0 ? ((slot.snowfall ?? 0) > 0 ? "snow" : "rain") : "none"
                 return p
             }
@@ -219,10 +223,9 @@ public struct DarkSkyDocument: Codable, Sendable, Hashable {
         if !exclude.contains("hourly") {
             let from = underWay?.time ?? now
             let hours = report.hours.filter { $0.time >= from }.prefix(hourlyCount)
-            let points = hours.map { h in Self.point(h, units: u, summary: text(h.condition), isDay: isDaylight(h.time)) }
-            let worst = hours.prefix(24).max { $0.condition.severity < $1.condition.severity }
-            hourly = DataBlock(
-                summary: worst.map { text($0.condition) }, icon: worst.map { Self.icon($0.condition.kind, isDay: true) }, data: points)
+            let points = hours.map { h in Self.point(h, units: u, summary: text(h.condition), isDay: daylight.isDay(h.time)) }
+            let worst = Condition.worst(hours.prefix(24).map(\.condition))
+            hourly = DataBlock(summary: worst.map(text), icon: worst.map { Self.icon($0.kind, isDay: true) }, data: points)
         }
 
         if !exclude.contains("daily") {
@@ -231,14 +234,13 @@ public struct DarkSkyDocument: Codable, Sendable, Hashable {
                 var p = DataPoint(time: Int(midnight.timeIntervalSince1970))
                 p.summary = text(d.condition)
                 p.icon = Self.icon(d.condition.kind, isDay: true)
-                let daySun =
-                    sunByDay[d.date] ?? SkyCalculator.sunTimes(on: midnight.addingTimeInterval(12 * 3600), in: zone, at: place.coordinate)
+                let daySun = daylight.sun(on: midnight.addingTimeInterval(12 * 3600))
                 p.sunriseTime = (d.sunrise ?? daySun.sunrise).map { Int($0.timeIntervalSince1970) }
                 p.sunsetTime = (d.sunset ?? daySun.sunset).map { Int($0.timeIntervalSince1970) }
                 // Dark Sky's lunation fraction: 0 new moon, 0.5 full.
                 p.moonPhase = Self.r(SkyCalculator.moonAge(at: midnight.addingTimeInterval(12 * 3600)) / 29.530_588)
-                p.precipIntensity = d.precipitation.map { Self.r(u.depth($0 / 24), 1000) }
-                p.precipAccumulation = d.precipitation.map { Self.r(u.depth($0) / (u == .us ? 1 : 10), 1000) }
+                p.precipIntensity = d.precipitation.map { Self.r(u.depth($0 / 24), 3) }
+                p.precipAccumulation = d.precipitation.map { Self.r(u.snowDepth($0), 3) }
                 p.precipProbability = d.precipitationProbability.map { Self.r($0 / 100) }
                 p.precipType = (d.precipitation ?? 0) > 0 ? Self.precipType(d.condition.kind, temperature: d.temperatureMax) : "none"
                 // The day's extremes: Brolly has no separate day-time high and night-time low.
@@ -248,9 +250,8 @@ public struct DarkSkyDocument: Codable, Sendable, Hashable {
                 p.temperatureLow = p.temperatureMin
                 return p
             }
-            let worst = report.days.prefix(8).max { $0.condition.severity < $1.condition.severity }
-            daily = DataBlock(
-                summary: worst.map { text($0.condition) }, icon: worst.map { Self.icon($0.condition.kind, isDay: true) }, data: points)
+            let worst = Condition.worst(report.days.prefix(8).map(\.condition))
+            daily = DataBlock(summary: worst.map(text), icon: worst.map { Self.icon($0.kind, isDay: true) }, data: points)
         }
 
         if !exclude.contains("alerts") {
@@ -277,7 +278,7 @@ public struct DarkSkyDocument: Codable, Sendable, Hashable {
         var p = DataPoint(time: Int(h.time.timeIntervalSince1970))
         p.summary = summary
         p.icon = Self.icon(h.condition.kind, isDay: isDay)
-        p.precipIntensity = h.precipitation.map { Self.r(u.depth($0), 1000) }
+        p.precipIntensity = h.precipitation.map { Self.r(u.depth($0), 3) }
         p.precipProbability = h.precipitationProbability.map { Self.r($0 / 100) }
         p.precipType = (h.precipitation ?? 0) > 0 ? Self.precipType(h.condition.kind, temperature: h.temperature) : "none"
         p.temperature = Self.r(u.temperature(h.temperature))
@@ -301,23 +302,23 @@ public struct DarkSkyDocument: Codable, Sendable, Hashable {
         guard let hour = dayHours.last(where: { $0.time <= t }), t.timeIntervalSince(hour.time) < 3 * 3600 else { return nil }
         var d = DarkSkyDocument(
             result, units: u, language: l, exclude: exclude.union(["minutely", "alerts"]), hourlyCount: 0, version2: false, now: t)
-        let sun = SkyCalculator.sunTimes(on: t, in: zone, at: place.coordinate)
-        func isDay(_ x: Date) -> Bool { (sun.sunrise.map { x >= $0 } ?? true) && (sun.sunset.map { x < $0 } ?? true) }
+        let sun = SkyCalculator.sunTimes(on: t, in: place.timeZone, at: place.coordinate)
+        func isDay(_ x: Date) -> Bool { Daylight.isDay(x, sun: sun) }
         func text(_ c: Condition) -> String { l.localized(c, provider: report.provider, textLanguage: report.language).title }
         if d.currently != nil {
             var now = point(hour, units: u, summary: text(hour.condition), isDay: isDay(t))
             now.time = Int(t.timeIntervalSince1970)
             if version2 {
-                let rain = hour.condition.kind == .snow || hour.condition.kind == .snowShowers ? 0 : (hour.precipitation ?? 0)
-                now.rainIntensity = Self.r(u.depth(rain), 1000)
-                now.snowIntensity = Self.r(u.depth((hour.precipitation ?? 0) - rain), 1000)
+                let rain = hour.condition.kind.isSnow ? 0 : (hour.precipitation ?? 0)
+                now.rainIntensity = Self.r(u.depth(rain), 3)
+                now.snowIntensity = Self.r(u.depth((hour.precipitation ?? 0) - rain), 3)
             }
             d.currently = now
         }
         if d.hourly != nil {
-            let worst = dayHours.max { $0.condition.severity < $1.condition.severity }
+            let worst = Condition.worst(dayHours.map(\.condition))
             d.hourly = DataBlock(
-                summary: worst.map { text($0.condition) }, icon: worst.map { Self.icon($0.condition.kind, isDay: true) },
+                summary: worst.map(text), icon: worst.map { Self.icon($0.kind, isDay: true) },
                 data: dayHours.map { point($0, units: u, summary: text($0.condition), isDay: isDay($0.time)) })
         }
         if let daily = d.daily {

@@ -216,18 +216,21 @@ public enum OpenMeteoFormat {
             if unix { return .number(d.timeIntervalSince1970) }
             return .string((day ? dayStamp : minuteStamp).string(from: d))
         }
-        func num(_ v: Double?, _ places: Double = 10) -> JSONValue { v.map { .number(($0 * places).rounded() / places) } ?? .null }
+        func num(_ v: Double?, _ decimals: Int = 1) -> JSONValue { v.map { .number(Rounding.round($0, decimals)) } ?? .null }
         let f = q.temperatureUnit == "fahrenheit"
-        func temp(_ c: Double?) -> JSONValue { num(c.map { f ? $0 * 9 / 5 + 32 : $0 }) }
+        let degrees: TemperatureUnit = f ? .fahrenheit : .celsius
+        func temp(_ c: Double?) -> JSONValue { num(c.map(degrees.convert)) }
         // Open-Meteo's wind tokens are Brolly's (kmh, ms, mph, kn); its `inch` is Brolly's `in`.
         let wind = WindUnit(rawValue: q.windSpeedUnit) ?? .kmh
-        func speed(_ ms: Double?) -> JSONValue { num(ms.map(wind.convert), wind == .ms ? 100 : 10) }
+        func speed(_ ms: Double?) -> JSONValue { num(ms.map(wind.convert), wind == .ms ? 2 : 1) }
         let inch = q.precipitationUnit == "inch"
         let rain: PrecipitationUnit = inch ? .inch : .mm
-        func depth(_ mm: Double?) -> JSONValue { num(mm.map(rain.convert), inch ? 1000 : 100) }
-        func snow(_ cm: Double?) -> JSONValue { num(cm.map { inch ? $0 / 2.54 : $0 }, inch ? 1000 : 100) }
+        func depth(_ mm: Double?) -> JSONValue { num(mm.map(rain.convert), inch ? 3 : 2) }
+        // Open-Meteo's snowfall is in cm (metric) or inches.
+        let snowUnit: SnowUnit = inch ? .inch : .cm
+        func snow(_ cm: Double?) -> JSONValue { num(cm.map { snowUnit.convert(SnowUnit.cm.base(of: $0)) }, inch ? 3 : 2) }
         let units: [Variable: String] = [
-            .temperature: f ? "°F" : "°C", .apparent: f ? "°F" : "°C", .maxTemperature: f ? "°F" : "°C", .minTemperature: f ? "°F" : "°C",
+            .temperature: degrees.symbol, .apparent: degrees.symbol, .maxTemperature: degrees.symbol, .minTemperature: degrees.symbol,
             .humidity: "%", .cloudCover: "%", .probability: "%", .probabilityMax: "%", .isDay: "", .weatherCode: "wmo code",
             .pressure: "hPa", .windDirection: "°", .visibility: "m", .sunrise: unix ? "unixtime" : "iso8601",
             .sunset: unix ? "unixtime" : "iso8601", .precipitation: inch ? "inch" : "mm", .rain: inch ? "inch" : "mm",
@@ -235,13 +238,8 @@ public enum OpenMeteoFormat {
             .windSpeed: ["ms": "m/s", "mph": "mp/h", "kn": "kn"][q.windSpeedUnit] ?? "km/h",
             .windGusts: ["ms": "m/s", "mph": "mp/h", "kn": "kn"][q.windSpeedUnit] ?? "km/h",
         ]
-        var sunByDay: [String: SkyCalculator.SunTimes] = [:]
-        func isDaylight(_ t: Date) -> Bool {
-            let day = LocalTime.dateString(t, in: place.timeZone)
-            let sun = sunByDay[day] ?? SkyCalculator.sunTimes(on: t, in: place.timeZone, at: place.coordinate)
-            sunByDay[day] = sun
-            return (sun.sunrise.map { t >= $0 } ?? true) && (sun.sunset.map { t < $0 } ?? true)
-        }
+        var daylight = Daylight(place: place)
+        func isDaylight(_ t: Date) -> Bool { daylight.isDay(t) }
 
         var out: [String: JSONValue] = [
             "latitude": .number(place.latitude), "longitude": .number(place.longitude), "generationtime_ms": .number(0.1),
@@ -254,7 +252,7 @@ public enum OpenMeteoFormat {
         if !q.current.isEmpty {
             var block: [String: JSONValue] = ["time": time(c.time), "interval": .number(900)]
             var u: [String: JSONValue] = ["time": .string(unix ? "unixtime" : "iso8601"), "interval": .string("seconds")]
-            let water = (c.rain ?? 0) + (c.snow ?? 0) / 10 / 0.7
+            let water = (c.rain ?? 0) + SnowUnit.water(ofDepth: c.snow ?? 0)
             for name in q.current {
                 guard let v = currentNames[name] else { continue }
                 u[name] = .string(units[v] ?? "")
@@ -262,18 +260,18 @@ public enum OpenMeteoFormat {
                     switch v {
                     case .temperature: temp(c.temperature)
                     case .apparent: temp(c.feelsLike)
-                    case .humidity: num(c.humidity, 1)
+                    case .humidity: num(c.humidity, 0)
                     case .isDay: .number(isDaylight(c.time) ? 1 : 0)
                     case .precipitation: depth(c.rain == nil && c.snow == nil ? nil : water)
                     case .rain: depth(c.rain)
-                    case .snowfall: snow(c.snow.map { $0 / 10 })
+                    case .snowfall: snow(c.snow.map(SnowUnit.cm.convert))
                     case .weatherCode: .number(Double(wmo(c.condition, provider: report.provider)))
-                    case .cloudCover: num(c.clouds, 1)
+                    case .cloudCover: num(c.clouds, 0)
                     case .pressure: num(c.pressure)
                     case .windSpeed: speed(c.windSpeed)
-                    case .windDirection: num(c.windDirection, 1)
+                    case .windDirection: num(c.windDirection, 0)
                     case .windGusts: speed(c.windGust)
-                    case .visibility: num(c.visibility, 1)
+                    case .visibility: num(c.visibility, 0)
                     default: .null
                     }
             }
@@ -283,7 +281,7 @@ public enum OpenMeteoFormat {
         if q.currentWeather {
             out["current_weather"] = .object([
                 "time": time(c.time), "interval": .number(900), "temperature": temp(c.temperature), "windspeed": speed(c.windSpeed),
-                "winddirection": num(c.windDirection, 1), "is_day": .number(isDaylight(c.time) ? 1 : 0),
+                "winddirection": num(c.windDirection, 0), "is_day": .number(isDaylight(c.time) ? 1 : 0),
                 "weathercode": .number(Double(wmo(c.condition, provider: report.provider))),
             ])
             out["current_weather_units"] = .object([
@@ -315,7 +313,7 @@ public enum OpenMeteoFormat {
                         guard let h = byTime[t] else { return .null }
                         return switch v {
                         case .temperature: temp(h.temperature)
-                        case .probability: num(h.precipitationProbability, 1)
+                        case .probability: num(h.precipitationProbability, 0)
                         case .precipitation: depth(h.precipitation)
                         case .weatherCode: .number(Double(wmo(h.condition, provider: report.provider)))
                         case .isDay: .number(isDaylight(t) ? 1 : 0)
@@ -357,7 +355,7 @@ public enum OpenMeteoFormat {
                         if sameZone && day == nil && v != .sunrise && v != .sunset { return .null }
                         switch v {
                         case .weatherCode:
-                            let worst = day?.condition ?? hours.max { $0.condition.severity < $1.condition.severity }?.condition
+                            let worst = day?.condition ?? Condition.worst(hours.map(\.condition))
                             return worst.map { .number(Double(wmo($0, provider: report.provider))) } ?? .null
                         case .maxTemperature: return temp(day?.temperatureMax ?? hours.map(\.temperature).max())
                         case .minTemperature: return temp(day?.temperatureMin ?? hours.map(\.temperature).min())
@@ -365,7 +363,7 @@ public enum OpenMeteoFormat {
                             let amounts = hours.compactMap(\.precipitation)
                             return depth(day.map { $0.precipitation } ?? (amounts.isEmpty ? nil : amounts.reduce(0, +)))
                         case .probabilityMax:
-                            return num(day.map { $0.precipitationProbability } ?? hours.compactMap(\.precipitationProbability).max(), 1)
+                            return num(day.map { $0.precipitationProbability } ?? hours.compactMap(\.precipitationProbability).max(), 0)
                         case .sunrise: return (day?.sunrise ?? sun.sunrise).map { time($0) } ?? .null
                         case .sunset: return (day?.sunset ?? sun.sunset).map { time($0) } ?? .null
                         default: return .null

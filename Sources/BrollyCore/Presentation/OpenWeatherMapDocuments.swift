@@ -9,17 +9,13 @@ public enum OpenWeatherMapFormat {
     public enum Units: String, Sendable, CaseIterable {
         case standard, metric, imperial
 
-        func temperature(_ c: Double) -> Double {
-            switch self {
-            case .standard: r(c + 273.15)
-            case .metric: r(c)
-            case .imperial: r(c * 9 / 5 + 32)
-            }
-        }
-        func speed(_ ms: Double) -> Double { r((self == .imperial ? WindUnit.mph : .ms).convert(ms)) }
+        /// The unit of each quantity: Brolly's preset of the same name.
+        var choice: UnitChoice { UnitChoice(UnitSystem(rawValue: rawValue) ?? .metric) }
+        func temperature(_ c: Double) -> Double { r(choice.temperature.convert(c)) }
+        func speed(_ ms: Double) -> Double { r(choice.wind.convert(ms)) }
     }
 
-    static func r(_ v: Double) -> Double { (v * 100).rounded() / 100 }
+    static func r(_ v: Double) -> Double { Rounding.round(v, 2) }
 
     public struct Coord: Codable, Sendable, Hashable {
         public var lon: Double
@@ -179,7 +175,7 @@ public enum OpenWeatherMapFormat {
         let place = report.place
         let c = report.current
         let sun = SkyCalculator.sunTimes(on: now, in: place.timeZone, at: place.coordinate)
-        let isDay = (sun.sunrise.map { now >= $0 } ?? true) && (sun.sunset.map { now < $0 } ?? true)
+        let isDay = Daylight.isDay(now, sun: sun)
         return Current(
             coord: Coord(lon: place.longitude, lat: place.latitude),
             weather: [item(c.condition, provider: report.provider, isDay: isDay, language: l, textLanguage: report.language)],
@@ -219,20 +215,17 @@ public enum OpenWeatherMapFormat {
                 slots.append((h, Array(three)))
             }
         }
-        var sunByDay: [String: SkyCalculator.SunTimes] = [:]
+        var daylight = Daylight(place: place)
         let stamp = DateFormatter()
         stamp.locale = Locale(identifier: "en_US_POSIX")
         stamp.timeZone = utc.timeZone
         stamp.dateFormat = "yyyy-MM-dd HH:mm:ss"
         let list = slots.prefix(max(0, min(count, 40))).map { (h, three) -> Slot in
-            let day = LocalTime.dateString(h.time, in: zone)
-            let sun = sunByDay[day] ?? SkyCalculator.sunTimes(on: h.time, in: zone, at: place.coordinate)
-            sunByDay[day] = sun
-            let isDay = (sun.sunrise.map { h.time >= $0 } ?? true) && (sun.sunset.map { h.time < $0 } ?? true)
+            let isDay = daylight.isDay(h.time)
             let amounts = three.compactMap(\.precipitation)
             let amount = amounts.isEmpty ? nil : amounts.reduce(0, +)
             let chances = three.compactMap(\.precipitationProbability)
-            let snowy = h.condition.kind == .snow || h.condition.kind == .snowShowers
+            let snowy = h.condition.kind.isSnow
             let fallen = amount.flatMap { $0 > 0 ? ["3h": r($0)] : nil }
             return Slot(
                 dt: Int(h.time.timeIntervalSince1970),

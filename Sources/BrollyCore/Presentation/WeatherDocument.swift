@@ -255,9 +255,9 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
             let o = m.observation
             current.measured = Measured(
                 time: LocalTime.iso8601(o.time, in: result.report.place.timeZone),
-                temperature: o.temperature.map { Self.round(u.temperature.temperature($0), 1) },
-                windSpeed: o.windSpeed.map { Self.round(u.wind.convert($0), u.wind.decimals) }, windDirection: o.windDirection,
-                pressure: o.pressure.map { Self.round(u.pressure.convert($0), u.pressure.decimals) },
+                temperature: o.temperature.map { Rounding.round(u.temperature.convert($0), 1) },
+                windSpeed: o.windSpeed.map { Rounding.round(u.wind.convert($0), u.wind.decimals) }, windDirection: o.windDirection,
+                pressure: o.pressure.map { Rounding.round(u.pressure.convert($0), u.pressure.decimals) },
                 station: StationInfo(id: o.stationID, name: o.stationName, distanceKm: m.distanceKm))
         }
         if let set = result.alerts {
@@ -276,16 +276,16 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
             v.map {
                 let b = band($0)
                 let label = language.code == "en" ? nil : language.bandName(b.category)
-                return Index(value: round($0, places), category: b.category, colour: b.colour, label: label)
+                return Index(value: Rounding.round($0, places), category: b.category, colour: b.colour, label: label)
             }
         }
-        func r(_ v: Double?) -> Double? { v.map { round($0, 1) } }
+        func r(_ v: Double?) -> Double? { v.map { Rounding.round($0, 1) } }
         return AirQualityInfo(
             time: LocalTime.iso8601(a.time, in: zone), fetchedAt: LocalTime.iso8601(a.fetchedAt, in: TimeZone(secondsFromGMT: 0)!),
             stale: stale, europeanAqi: index(a.europeanAQI, AirQualityBand.european), usAqi: index(a.usAQI, AirQualityBand.us),
             pm2_5: r(a.pm2_5), pm10: r(a.pm10), ozone: r(a.ozone), nitrogenDioxide: r(a.nitrogenDioxide),
             uvIndex: index(a.uvIndex, AirQualityBand.uv, places: 1), uvIndexMax: index(a.uvIndexMax, AirQualityBand.uv, places: 1),
-            pollen: a.pollen.isEmpty ? nil : a.pollen.mapValues { round($0, 1) })
+            pollen: a.pollen.isEmpty ? nil : a.pollen.mapValues { Rounding.round($0, 1) })
     }
 
     public init(
@@ -300,11 +300,11 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
         language: LanguagePack = Localization.english
     ) {
         let zone = report.place.timeZone
-        func t(_ c: Double) -> Double { Self.round(u.temperature.temperature(c), 1) }
-        func w(_ v: Double?) -> Double? { v.map { Self.round(u.wind.convert($0), u.wind.decimals) } }
+        func t(_ c: Double) -> Double { Rounding.round(u.temperature.convert(c), 1) }
+        func w(_ v: Double?) -> Double? { v.map { Rounding.round(u.wind.convert($0), u.wind.decimals) } }
         // Precipitation keeps the provider's precision (OpenWeatherMap's 0.25 mm stays 0.25):
         // 2 decimals in mm, 4 in inches. Only displays round further.
-        func p(_ v: Double?) -> Double? { v.map { Self.round(u.precipitation.convert($0), u.precipitation == .inch ? 4 : 2) } }
+        func p(_ v: Double?) -> Double? { v.map { Rounding.round(u.precipitation.convert($0), u.precipitation == .inch ? 4 : 2) } }
         func c(_ c: Condition) -> ConditionInfo {
             let (title, description) = language.localized(c, provider: report.provider, textLanguage: report.language)
             return ConditionInfo(code: c.code, title: title, description: description, icon: c.icon)
@@ -318,9 +318,9 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
         current = Current(
             time: LocalTime.iso8601(cur.time, in: zone), temperature: t(cur.temperature),
             feelsLike: cur.feelsLike.map(t), temperatureMin: t(cur.temperatureMin), temperatureMax: t(cur.temperatureMax),
-            humidity: cur.humidity.map { Self.round($0, 0) },
-            pressure: cur.pressure.map { Self.round(u.pressure.convert($0), u.pressure.decimals) },
-            windSpeed: w(cur.windSpeed), windDirection: cur.windDirection.map { Self.round($0, 0) },
+            humidity: cur.humidity.map { Rounding.round($0, 0) },
+            pressure: cur.pressure.map { Rounding.round(u.pressure.convert($0), u.pressure.decimals) },
+            windSpeed: w(cur.windSpeed), windDirection: cur.windDirection.map { Rounding.round($0, 0) },
             windGust: w(cur.windGust), clouds: cur.clouds, visibility: cur.visibility,
             rain: p(cur.rain), snow: p(cur.snow), condition: c(cur.condition),
             sunrise: iso(cur.sunrise), sunset: iso(cur.sunset), temperatureYesterday: cur.temperatureYesterday.map(t))
@@ -330,7 +330,7 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
                 precipitation: p($0.precipitation), precipitationProbability: $0.precipitationProbability,
                 condition: c($0.condition))
         }
-        hours = report.hoursFromNow.prefix(48).map {
+        hours = report.hoursFromNowReading.prefix(48).map {
             Hour(
                 time: LocalTime.iso8601($0.time, in: zone), temperature: t($0.temperature),
                 precipitationProbability: $0.precipitationProbability, precipitation: p($0.precipitation), windSpeed: w($0.windSpeed),
@@ -341,7 +341,7 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
             current.windForceName = language.beaufortName(WindUnit.beaufort(speed))
         }
         units = Units(
-            temperature: u.temperature.temperatureSymbol, windSpeed: u.wind.symbol, pressure: u.pressure.symbol,
+            temperature: u.temperature.symbol, windSpeed: u.wind.symbol, pressure: u.pressure.symbol,
             precipitation: u.precipitation.symbol)
         let sun = SkyCalculator.sunTimes(on: cur.time, in: zone, at: report.place.coordinate)
         let phase = SkyCalculator.moonPhaseName(at: cur.time)
@@ -351,8 +351,8 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
             moon: Moon(
                 phase: phase, phaseName: language.code == "en" ? nil : language.moonPhaseName(phase),
                 symbol: SkyCalculator.moonSymbol(at: cur.time),
-                illumination: Self.round(SkyCalculator.moonIllumination(at: cur.time), 2),
-                age: Self.round(SkyCalculator.moonAge(at: cur.time), 1)))
+                illumination: Rounding.round(SkyCalculator.moonIllumination(at: cur.time), 2),
+                age: Rounding.round(SkyCalculator.moonAge(at: cur.time), 1)))
         source = Source(
             provider: report.provider.rawValue, fetchedAt: LocalTime.iso8601(report.fetchedAt, in: TimeZone(secondsFromGMT: 0)!),
             stale: stale)
@@ -395,12 +395,6 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
         "gfs_seamless": "NOAA GFS", "meteofrance_seamless": "Météo-France", "ukmo_seamless": "UK Met Office",
         "jma_seamless": "JMA", "gem_seamless": "Canada GEM",
     ]
-
-    static func round(_ v: Double, _ places: Int) -> Double {
-        let f = pow(10, Double(places))
-        let r = (v * f).rounded() / f
-        return r == 0 ? 0 : r
-    }
 
     /// A JSON encoder with stable key order, for output people and tests can diff.
     public static func makeEncoder(pretty: Bool = true) -> JSONEncoder {

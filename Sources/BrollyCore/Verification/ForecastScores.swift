@@ -5,7 +5,7 @@ public struct LeadScore: Codable, Sendable, Hashable {
     public var lead: Int
     /// The days scored.
     public var n: Int
-    /// Mean absolute error of the day's high and low, in the reader's unit (a difference: °F are 1.8 × °C).
+    /// Mean absolute error of the day's high and low, °C (a reader's unit is applied where it is shown).
     public var highMAE: Double
     public var lowMAE: Double
     /// The share of days (0–1) whose high (low) was forecast within 2 °C.
@@ -60,10 +60,9 @@ public enum ForecastScores {
     }
 
     /// Each lead's score of `forecast` (lead → day → values) against `truth`, over the days before
-    /// `today` and at most `window` of them; `unitScale` turns a °C difference into the reader's
-    /// (1 for °C and K, 1.8 for °F). Leads with no day scored are left out.
+    /// `today` and at most `window` of them, in °C. Leads with no day scored are left out.
     public static func scores(
-        forecast: [Int: [String: DayValues]], truth: [String: DayValues], today: String, window: Int = 30, unitScale: Double = 1
+        forecast: [Int: [String: DayValues]], truth: [String: DayValues], today: String, window: Int = 30
     ) -> [LeadScore] {
         let days = truth.keys.filter { $0 < today }.sorted().suffix(window)
         var out: [LeadScore] = []
@@ -91,29 +90,29 @@ public enum ForecastScores {
             func share(_ xs: [Double]) -> Double { Double(xs.filter { $0 <= close }.count) / Double(xs.count) }
             out.append(
                 LeadScore(
-                    lead: lead, n: n, highMAE: rounded(mean(highErrors) * unitScale), lowMAE: rounded(mean(lowErrors) * unitScale),
-                    highWithin2: rounded(share(highErrors)), lowWithin2: rounded(share(lowErrors)),
-                    wetHitRate: wet.wetDays > 0 ? rounded(Double(wet.hits) / Double(wet.wetDays)) : nil,
-                    wetFalseAlarmRate: wet.forecastWet > 0 ? rounded(Double(wet.falseAlarms) / Double(wet.forecastWet)) : nil))
+                    lead: lead, n: n, highMAE: Rounding.round(mean(highErrors), 2), lowMAE: Rounding.round(mean(lowErrors), 2),
+                    highWithin2: Rounding.round(share(highErrors), 2), lowWithin2: Rounding.round(share(lowErrors), 2),
+                    wetHitRate: wet.wetDays > 0 ? Rounding.round(Double(wet.hits) / Double(wet.wetDays), 2) : nil,
+                    wetFalseAlarmRate: wet.forecastWet > 0 ? Rounding.round(Double(wet.falseAlarms) / Double(wet.forecastWet), 2) : nil))
         }
         return out
     }
 
     /// Every model's scores from one Previous Runs answer, each against its own analysis (lead 0):
     /// model → scores for leads 1…7.
-    public static func againstAnalysis(_ runs: PreviousRuns, today: String, window: Int = 30, unitScale: Double = 1) -> [String:
+    public static func againstAnalysis(_ runs: PreviousRuns, today: String, window: Int = 30) -> [String:
         [LeadScore]]
     {
-        against(runs, today: today, window: window, unitScale: unitScale) { analysis in analysis }
+        against(runs, today: today, window: window) { analysis in analysis }
     }
 
     /// Every model's scores against what a station measured: its days' highs and lows. A station
     /// reports no reliable amounts of rain (METAR's are American and hourly at best), so wet days
     /// are judged against the model's own analysis, on the station's days.
     public static func againstStation(
-        _ runs: PreviousRuns, station: [String: DayValues], today: String, window: Int = 30, unitScale: Double = 1
+        _ runs: PreviousRuns, station: [String: DayValues], today: String, window: Int = 30
     ) -> [String: [LeadScore]] {
-        against(runs, today: today, window: window, unitScale: unitScale) { analysis in
+        against(runs, today: today, window: window) { analysis in
             var truth: [String: DayValues] = [:]
             for (day, measured) in station {
                 truth[day] = DayValues(high: measured.high, low: measured.low, precipitation: analysis[day]?.precipitation)
@@ -124,7 +123,7 @@ public enum ForecastScores {
 
     /// Each model's leads 1…7 against the truth `truth` makes of its analysis' days.
     static func against(
-        _ runs: PreviousRuns, today: String, window: Int, unitScale: Double, truth: ([String: DayValues]) -> [String: DayValues]
+        _ runs: PreviousRuns, today: String, window: Int, truth: ([String: DayValues]) -> [String: DayValues]
     ) -> [String: [LeadScore]] {
         var out: [String: [LeadScore]] = [:]
         for (model, temperatures) in runs.temperature {
@@ -134,7 +133,7 @@ public enum ForecastScores {
             for (lead, values) in temperatures where lead > 0 {
                 forecast[lead] = days(hours: runs.hours, temperature: values, precipitation: runs.precipitation[model]?[lead])
             }
-            let scored = scores(forecast: forecast, truth: truth(analysis), today: today, window: window, unitScale: unitScale)
+            let scored = scores(forecast: forecast, truth: truth(analysis), today: today, window: window)
             if !scored.isEmpty { out[model] = scored }
         }
         return out
@@ -158,5 +157,4 @@ public enum ForecastScores {
         return out
     }
 
-    public static func rounded(_ x: Double) -> Double { (x * 100).rounded() / 100 }
 }

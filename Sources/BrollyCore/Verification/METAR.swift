@@ -55,7 +55,6 @@ public struct StationInfo: Codable, Sendable, Hashable {
 /// (seconds since 1970), `temp` and `dewp` (°C), `wdir` (degrees or "VRB"), `wspd` and `wgst`
 /// (knots), `altim` (hPa), `lat`, `lon`, `name`. Unknown values are absent or null.
 public enum METAR {
-    static let knot = 0.514_444
 
     /// Every report in an answer that has a station, a place and a time; the others are skipped.
     public static func decode(_ data: Data) throws -> [Observation] {
@@ -70,8 +69,8 @@ public enum METAR {
             return Observation(
                 stationID: id, stationName: r["name"]?.string ?? id, latitude: lat, longitude: lon,
                 time: time, temperature: r["temp"]?.double, dewPoint: r["dewp"]?.double,
-                windSpeed: r["wspd"]?.double.map { $0 * knot }, windDirection: r["wdir"]?.double,
-                windGust: r["wgst"]?.double.map { $0 * knot }, pressure: r["altim"]?.double)
+                windSpeed: r["wspd"]?.double.map(WindUnit.kn.base(of:)), windDirection: r["wdir"]?.double,
+                windGust: r["wgst"]?.double.map(WindUnit.kn.base(of:)), pressure: r["altim"]?.double)
         }
     }
 

@@ -77,8 +77,8 @@ struct TerminalController: Sendable {
 /// wttr.in's query options: flags (`?T`, `?m`, `?u`, `?M`, combinable as `?mT`) and `format=`.
 struct TextOptions {
     var format: String?
-    var units: UnitSystem = .metric
-    var windUnit: OneLineFormat.WindUnit?
+    /// wttr.in's: metric with m/s, `?m` km/h, `?u` imperial.
+    var units = UnitChoice(.metric)
     var color: Bool
     /// `?lang=` or `Accept-Language` (English when there is no file for it).
     var language: LanguagePack
@@ -94,11 +94,11 @@ struct TextOptions {
             }
         }
         if flags.contains("u") {
-            units = .imperial
+            units = UnitChoice(.imperial)
         } else if flags.contains("m") {
-            windUnit = .kilometresPerHour
+            units.wind = .kmh
         }
-        if flags.contains("M") { windUnit = .metresPerSecond }
+        if flags.contains("M") { units.wind = .ms }
         color = !flags.contains("T") && TerminalClient.isTerminal(request)
         language = Localization.pack(for: (try? Language.of(request)) ?? "en")
     }
@@ -146,13 +146,13 @@ struct TextOptions {
 
     func render(_ result: WeatherResult) -> String {
         if let format, !format.isEmpty {
-            var line = OneLineFormat(units: units, windUnit: windUnit)
+            var line = OneLineFormat(units: units)
             line.language = language
             return line.render(
                 format, result.report, airQuality: result.airQuality?.airQuality, alerts: result.alerts?.here, measured: result.measured)
                 + "\n"
         }
-        var renderer = TextRenderer(units: units, color: color)
+        var renderer = TextRenderer(choice: units, color: color)
         renderer.language = language
         return renderer.now(result) + "\n"
     }

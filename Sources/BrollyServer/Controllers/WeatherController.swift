@@ -53,7 +53,7 @@ struct WeatherController: Sendable {
             model: asked.model)
         metrics.weatherAnswer(result)
         return EditedResponse(
-            headers: CacheControl.revalidate, response: NowDocument(result, units: asked.units.temperature, language: pack))
+            headers: CacheControl.revalidate, response: NowDocument(result, units: asked.units, language: pack))
     }
 
     /// `GET /api/v1/weather?lat=&lon=[&units=]` or `?place=NAME[&units=]`: the weather contract.

@@ -2,10 +2,10 @@
 // not cached here: the page keeps the last good answer itself and the server has its own cache.
 'use strict';
 
-const SHELL_CACHE = 'brolly-shell-v12';
+const SHELL_CACHE = 'brolly-shell-v13';
 const SHELL = [
   '/', '/style.css',
-  '/js/main.js', '/js/state.js', '/js/dom.js', '/js/api.js', '/js/units.js', '/js/icons.js', '/js/map.js', '/js/card.js',
+  '/js/main.js', '/js/state.js', '/js/dom.js', '/js/api.js', '/js/units.js', '/js/unit-table.js', '/js/icons.js', '/js/map.js', '/js/card.js',
   '/js/storage.js', '/js/weather.js', '/js/address.js', '/js/news.js', '/js/history.js', '/js/places.js', '/js/air.js', '/js/layout.js', '/js/search.js',
   '/js/location.js', '/js/alerts.js', '/js/pushsettings.js', '/js/accuracy.js', '/js/radar.js', '/js/chart.js', '/js/i18n.js', '/widget', '/widget.js', '/manifest.webmanifest', '/icon.svg', '/icon-maskable.svg', '/icon-192.png', '/icon-512.png', '/icon-maskable-512.png', '/apple-touch-icon.png',
   '/vendor/leaflet/leaflet.min.js', '/vendor/leaflet/leaflet.css',

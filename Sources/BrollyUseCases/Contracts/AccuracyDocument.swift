@@ -21,8 +21,15 @@ public struct AccuracyDocument: Codable, Sendable, Hashable {
     }
 
     public struct Units: Codable, Sendable, Hashable {
-        /// The unit of the errors (`°C`, `°F`, `K`); "within 2 °C" is always 2 °C (3.6 °F).
+        /// The unit of the errors (`°C`, `°F`, `K`).
         public var temperature: String
+        /// What "within" means, in that unit: 2 °C is 3.6 °F.
+        public var tolerance: Double
+
+        /// "2 °C", "3.6 °F", "2 K", with the language's decimal separator.
+        public func toleranceText(_ l: LanguagePack) -> String {
+            l.number(String(format: tolerance == tolerance.rounded() ? "%.0f" : "%.1f", tolerance)) + " " + temperature
+        }
     }
 
     public var place: WeatherDocument.PlaceInfo
@@ -51,11 +58,11 @@ public struct AccuracyDocument: Codable, Sendable, Hashable {
         days = report.days
         truth = report.truth
         station = report.station
-        let scale = units == .imperial ? 1.8 : 1
+        let degrees = units.temperature
         func scaled(_ s: LeadScore) -> LeadScore {
             var s = s
-            s.highMAE = ForecastScores.rounded(s.highMAE * scale)
-            s.lowMAE = ForecastScores.rounded(s.lowMAE * scale)
+            s.highMAE = Rounding.round(degrees.difference(s.highMAE), 2)
+            s.lowMAE = Rounding.round(degrees.difference(s.lowMAE), 2)
             return s
         }
         models = report.models.map {
@@ -63,8 +70,8 @@ public struct AccuracyDocument: Codable, Sendable, Hashable {
                 model: $0.model, name: WeatherDocument.modelNames[$0.model] ?? $0.model, chosen: $0.model == chosenModel,
                 leads: $0.leads.map(scaled))
         }
-        best = report.best().map { Best(model: $0.model, lead: 1, highMAE: ForecastScores.rounded($0.score.highMAE * scale)) }
-        self.units = Units(temperature: units.temperatureSymbol)
+        best = report.best().map { Best(model: $0.model, lead: 1, highMAE: Rounding.round(degrees.difference($0.score.highMAE), 2)) }
+        self.units = Units(temperature: degrees.symbol, tolerance: Rounding.round(degrees.difference(ForecastScores.close), 1))
         computedAt = LocalTime.iso8601(report.computedAt, in: TimeZone(identifier: report.timezone) ?? .gmt)
         self.stale = stale
     }

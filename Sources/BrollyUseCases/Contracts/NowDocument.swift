@@ -37,7 +37,7 @@ public struct NowDocument: Codable, Sendable, Hashable {
         try c.encode(stale, forKey: .stale)
     }
 
-    public init(_ result: WeatherResult, units: UnitSystem, language: LanguagePack = Localization.english) {
+    public init(_ result: WeatherResult, units: UnitChoice, language: LanguagePack = Localization.english) {
         let doc = WeatherDocument(result, units: units, language: language)
         place = result.report.place.displayName
         temperature = doc.current.temperature

@@ -40,19 +40,19 @@ public enum PushTexts {
 
     /// "Home today: 12° / 4°, rain from 15:00 (70%), wind up to 40 km/h, warning: Wind warning".
     public static func morning(
-        _ report: WeatherReport, place: String, alerts: [Alert], now: Date, units: UnitSystem, language: LanguagePack
+        _ report: WeatherReport, place: String, alerts: [Alert], now: Date, units: UnitChoice, language: LanguagePack
     ) -> (title: String, body: String) {
         let l = language
         let zone = report.place.timeZone
         let today = LocalTime.dateString(now, in: zone)
         let day = report.days.first { $0.date == today } ?? report.days.first
         let hours = report.hours.filter { $0.time > now.addingTimeInterval(-3600) && LocalTime.dateString($0.time, in: zone) == today }
-        func degrees(_ c: Double?) -> String { c.map { l.number(String(Int(units.temperature($0).rounded()))) + "°" } ?? "—" }
+        func degrees(_ c: Double?) -> String { c.map { l.number(String(Rounding.whole(units.temperature.convert($0)))) + "°" } ?? "—" }
 
         var parts: [String] = []
         if let wet = hours.firstIndex(where: { ($0.precipitation ?? 0) >= 0.1 || ($0.precipitationProbability ?? 0) >= 50 }) {
             let chance = hours[wet...].compactMap(\.precipitationProbability).max()
-            let snow = [.snow, .snowShowers].contains(hours[wet].condition.kind)
+            let snow = hours[wet].condition.kind.isSnow
             var text = l.text(
                 snow ? "pushSnowFrom" : "pushRainFrom",
                 ["time": ClockTime(hours[wet].time, in: zone).description, "chance": chance.map { String(Int($0.rounded())) } ?? ""])
@@ -62,9 +62,8 @@ public enum PushTexts {
             parts.append(l.text("pushDry"))
         }
         if let wind = hours.compactMap(\.windSpeed).max() {
-            let speed = units == .imperial ? wind / 0.447_04 : wind * 3.6
-            let unit = l.text(units == .imperial ? "unitMph" : "unitKmh")
-            parts.append(l.text("pushWindUpTo", ["wind": "\(Int(speed.rounded())) \(unit)"]))
+            let speed = l.number(String(Rounding.whole(units.wind.convert(wind))))
+            parts.append(l.text("pushWindUpTo", ["wind": "\(speed) \(l.text("unit_" + units.wind.rawValue))"]))
         }
         for alert in alerts.prefix(2) { parts.append(l.text("pushWarning", ["event": alert.event])) }
         let values = [

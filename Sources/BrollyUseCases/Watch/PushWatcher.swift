@@ -170,8 +170,8 @@ public final class PushWatcher: Sendable {
                 let payload = WatchPayload(
                     type: "rain", title: text.title, body: text.body, place: place, url: url,
                     start: LocalTime.iso8601(e.start, in: zone), end: e.end.map { LocalTime.iso8601($0, in: zone) },
-                    precipitation: (settings.units.precipitation(e.total) * 100).rounded() / 100,
-                    precipitationUnit: settings.units.precipitationSymbol, intensity: e.intensity.rawValue, kind: e.kind.rawValue,
+                    precipitation: Rounding.round(settings.unitChoice.precipitation.convert(e.total), 2),
+                    precipitationUnit: settings.unitChoice.precipitation.symbol, intensity: e.intensity.rawValue, kind: e.kind.rawValue,
                     status: notice.status.rawValue)
                 let ttl = max(60, Int(min(3600, (e.end ?? e.start.addingTimeInterval(1800)).timeIntervalSince(now))))
                 out.append(
@@ -187,7 +187,8 @@ public final class PushWatcher: Sendable {
             states[morningKey] != day
         {
             let alerts = await useCases.alerts(for: saved.place, language: settings.language, grace: 3).here
-            let text = PushTexts.morning(report, place: place.name, alerts: alerts, now: now, units: settings.units, language: language)
+            let text = PushTexts.morning(
+                report, place: place.name, alerts: alerts, now: now, units: settings.unitChoice, language: language)
             let payload = WatchPayload(
                 type: "morning", title: text.title, body: text.body, place: place, url: url, alerts: alerts.map(\.event))
             out.append(

@@ -5,14 +5,17 @@ import { accuracyURL, api } from './api.js';
 import { $, el, text } from './dom.js';
 import { i18n, t } from './i18n.js';
 import { sameTarget, state } from './state.js';
+import { difference as differenceIn, temperatureUnit } from './units.js';
 
 let shown = null;
 const SVG = 'http://www.w3.org/2000/svg';
 const COLOURS = ['#1b6ac9', '#c0392b', '#2e8b57', '#8e44ad', '#d35400', '#16a085', '#7f8c8d', '#b7950b'];
 
-/** A difference of temperatures in the shown unit (°F: 1.8 times °C; K: as °C). */
-const difference = (c) => (state.units === 'F' ? c * 1.8 : c);
-const unit = () => (state.units === 'F' ? '°F' : state.units === 'K' ? 'K' : '°C');
+/** A difference of temperatures (asked in °C) in the shown unit. */
+const difference = (c) => differenceIn(temperatureUnit(), c);
+const unit = () => temperatureUnit().symbol;
+/** "2 °C", "3.6 °F": what "within" means, in the shown unit. */
+const tolerance = (doc) => `${(Math.round(difference(doc.units.tolerance) * 10) / 10).toLocaleString(i18n.code)} ${unit()}`;
 
 function svg(name, attrs, ...children) {
   const e = document.createElementNS(SVG, name);
@@ -62,7 +65,7 @@ export function renderAccuracy(doc = shown) {
   const tomorrow = pick.leads.find((l) => l.lead === 1);
   if (!tomorrow) { section.hidden = true; return; }
   const hits = Math.round(tomorrow.highWithin2 * tomorrow.n);
-  text('accuracy-sentence', t('accuracySentence', `Tomorrow's high was within 2° on ${hits} of the last ${tomorrow.n} days.`, { hits, days: tomorrow.n }));
+  text('accuracy-sentence', t('accuracySentence', `Tomorrow's high was within ${tolerance(doc)} on ${hits} of the last ${tomorrow.n} days.`, { hits, days: tomorrow.n, tolerance: tolerance(doc) }));
   const s = doc.station;
   text('accuracy-truth', s
     ? t('accuracyStation', `Against ${s.name}, ${s.distanceKm} km away`, { station: s.name, distance: s.distanceKm.toLocaleString(i18n.code) })

@@ -1,16 +1,22 @@
 // °C, °F and K, and wind, pressure and precipitation each in its own unit, converted here so that
-// switching works offline and makes no network call (the API is always asked for metric). Units not
-// chosen follow the browser's language region, as CLDR has them (the same table as Brolly's
-// UnitChoice.forRegion).
+// switching works offline and makes no network call (the API is always asked for metric). The
+// conversions are BrollyCore's one table (`UNITS`, served as /js/unit-table.js): no constant is
+// written here. Units not chosen follow the browser's language region, as CLDR has them (the same
+// table as Brolly's UnitChoice.forRegion).
 import { i18n, t } from './i18n.js';
 import { state } from './state.js';
 import { KEYS, store } from './storage.js';
+import { UNITS } from './unit-table.js';
 
-const WIND = { ms: 1, kmh: 3.6, mph: 1 / 0.44704, kn: 3600 / 1852 };
-const PRESSURE = { hpa: [1, 0], mbar: [1, 0], mmhg: [1 / 1.333224, 0], inhg: [1 / 33.86389, 2], kpa: [0.1, 1] };
-/** The WMO Beaufort scale's lower limits (m/s) of forces 1 to 12. */
-const BEAUFORT = [0.3, 1.6, 3.4, 5.5, 8.0, 10.8, 13.9, 17.2, 20.8, 24.5, 28.5, 32.7];
-export const beaufort = (ms) => { const v = Math.round(ms * 10) / 10; return BEAUFORT.filter((limit) => v >= limit).length; };
+const WIND = UNITS.wind;
+const PRESSURE = UNITS.pressure;
+/** A base value (°C, m/s, hPa, mm) in a unit of the table. */
+export const convert = (u, base) => (base * u.factor) / u.divisor + u.offset;
+/** A difference (an error, a change) in a unit: no offset. */
+export const difference = (u, base) => (base * u.factor) / u.divisor;
+export const beaufort = (ms) => { const v = Math.round(ms * 10) / 10; return UNITS.beaufortLimits.filter((limit) => v >= limit).length; };
+/** The shown temperature unit's row of the table. */
+export const temperatureUnit = () => UNITS.temperature[state.units] || UNITS.temperature.C;
 
 /** The units a region's readers expect; null region: the metric preset. */
 export function regionDefaults(tag) {
@@ -36,9 +42,9 @@ export function rememberedMore() {
   const saved = store.get(KEYS.unitChoice, {}) || {};
   const d = defaults();
   return {
-    wind: saved.wind in WIND || saved.wind === 'bft' ? saved.wind : d.wind,
+    wind: saved.wind in WIND ? saved.wind : d.wind,
     pressure: saved.pressure in PRESSURE ? saved.pressure : d.pressure,
-    precipitation: ['mm', 'in'].includes(saved.precipitation) ? saved.precipitation : d.precipitation,
+    precipitation: saved.precipitation in UNITS.precipitation ? saved.precipitation : d.precipitation,
   };
 }
 
@@ -55,7 +61,7 @@ export function saveUnits(unit) {
   document.querySelectorAll('.units button').forEach((b) => b.setAttribute('aria-pressed', String(b.dataset.unit === unit)));
 }
 
-const temp = (c) => state.units === 'F' ? c * 9 / 5 + 32 : state.units === 'K' ? c + 273.15 : c;
+const temp = (c) => convert(temperatureUnit(), c);
 /** Rounded for display as the CLI rounds (halves away from zero: -21.5 → -22); never "-0". */
 const whole = (v) => { const r = Math.sign(v) * Math.round(Math.abs(v)); return r === 0 ? 0 : r; };
 
@@ -72,30 +78,35 @@ export const tempValue = (c) => temp(c);
 /** A wind speed as a short label in the chosen unit: "4", "15", "3" (Beaufort), and the unit's name. */
 export function windShort(ms) {
   const wind = more().wind;
-  const value = wind === 'bft' ? beaufort(ms) : Math.round(ms * WIND[wind]);
-  return { value, unit: unitName(wind, { ms: 'm/s', kmh: 'km/h', mph: 'mph', kn: 'kn', bft: 'Bft' }[wind]) };
+  const value = wind === 'bft' ? beaufort(ms) : Math.round(convert(WIND[wind], ms));
+  return { value, unit: unitName(wind, WIND[wind].symbol) };
 }
 /** An amount as a number in the chosen unit. */
-export const amountValue = (mm) => more().precipitation === 'in' ? mm / 25.4 : mm;
+export const amountValue = (mm) => convert(UNITS.precipitation[more().precipitation], mm);
 
 /** "4.2 m/s", "15 km/h", "3 Bft (gentle breeze)". */
 export function speedText(ms) {
   const wind = more().wind;
   if (wind === 'bft') { const force = beaufort(ms); return `${force} ${unitName('bft', 'Bft')} (${t(`beaufort${force}`, BEAUFORT_NAMES[force])})`; }
-  return `${fixed(ms * WIND[wind], 1)} ${unitName(wind, { ms: 'm/s', kmh: 'km/h', mph: 'mph', kn: 'kn' }[wind])}`;
+  return `${fixed(convert(WIND[wind], ms), WIND[wind].decimals)} ${unitName(wind, WIND[wind].symbol)}`;
 }
 const BEAUFORT_NAMES = ['calm', 'light air', 'light breeze', 'gentle breeze', 'moderate breeze', 'fresh breeze', 'strong breeze',
   'near gale', 'gale', 'strong gale', 'storm', 'violent storm', 'hurricane force'];
 /** "1012 hPa", "759 mmHg", "29.89 inHg". */
 export function pressureText(hpa) {
   const unit = more().pressure;
-  const [factor, digits] = PRESSURE[unit];
-  return `${fixed(hpa * factor, digits)} ${unitName(unit, { hpa: 'hPa', mbar: 'mbar', mmhg: 'mmHg', inhg: 'inHg', kpa: 'kPa' }[unit])}`;
+  return `${fixed(convert(PRESSURE[unit], hpa), PRESSURE[unit].decimals)} ${unitName(unit, PRESSURE[unit].symbol)}`;
 }
 /** The JSON keeps the provider's precision (0.25 mm); the display rounds. */
 /** Fresh snow (mm of depth): in centimetres where rain is in millimetres, as metric readers count snow; else inches. */
-export const snowText = (mm) => ltr(more().precipitation === 'in' ? `${fixed(mm / 25.4, 1)} ${unitName('in', 'in')}` : `${fixed(mm / 10, 1)} ${t('unit_cm', 'cm')}`);
-export const amountText = (mm) => ltr(more().precipitation === 'in' ? `${fixed(mm / 25.4, 2)} ${unitName('in', 'in')}` : `${fixed(mm, 1)} ${unitName('mm', 'mm')}`);
+export function snowText(mm) {
+  const token = UNITS.snowFor[more().precipitation], u = UNITS.snow[token];
+  return ltr(`${fixed(convert(u, mm), u.decimals)} ${unitName(token, u.symbol)}`);
+}
+export function amountText(mm) {
+  const token = more().precipitation, u = UNITS.precipitation[token];
+  return ltr(`${fixed(convert(u, mm), u.decimals)} ${unitName(token, u.symbol)}`);
+}
 
 /** "3° warmer than yesterday", "about the same as yesterday" (within 1°), in the shown unit. */
 export function comparedWithYesterday(nowC, yesterdayC) {
