@@ -69,12 +69,22 @@ func makeRouter(_ p: ServerParts, api: Bool, site: Bool) -> Router<AppRequestCon
                 status: .ok, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "public, no-cache"],
                 body: .init(byteBuffer: ByteBuffer(bytes: data)))
         }
-        // The conversion table (BrollyCore's Units) as a module the page imports: no unit constant
-        // is written in JavaScript.
-        router.get("/js/unit-table.js") { _, _ -> Response in
-            Response(
-                status: .ok, headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "public, no-cache"],
-                body: .init(byteBuffer: ByteBuffer(bytes: UnitTable.module)))
+        // Written by the server, not files: the conversion table (BrollyCore's Units) and the
+        // English texts (en.json) as modules the page imports, and the page with its texts filled
+        // in English — so that no unit constant and no English is written in the page's code.
+        let generated: [(String, Data?, String)] = [
+            ("/js/unit-table.js", UnitTable.module, "text/javascript; charset=utf-8"),
+            ("/js/texts-en.js", PageTexts.englishModule, "text/javascript; charset=utf-8"),
+            ("/", PageTexts.index(webDirectory: p.settings.webDirectory), "text/html; charset=utf-8"),
+            ("/index.html", PageTexts.index(webDirectory: p.settings.webDirectory), "text/html; charset=utf-8"),
+        ]
+        for (path, body, type) in generated {
+            guard let body else { continue }
+            router.get(RouterPath(path)) { _, _ -> Response in
+                Response(
+                    status: .ok, headers: [.contentType: type, .cacheControl: "no-cache"],
+                    body: .init(byteBuffer: ByteBuffer(bytes: body)))
+            }
         }
         router.get("/healthz") { _, _ -> Response in
             Response(

@@ -9,8 +9,8 @@ import Testing
 @Suite struct PageModulesTests {
     let web = URL(fileURLWithPath: ServerSettings.bundledWebDirectory)
 
-    /// Modules the server writes (the conversion table), not files.
-    static let generated: Set<String> = ["/js/unit-table.js"]
+    /// Modules the server writes (the conversion table, the English texts), not files.
+    static let generated: Set<String> = ["/js/unit-table.js", "/js/texts-en.js"]
 
     func files() throws -> Set<String> {
         Set(
@@ -64,5 +64,34 @@ import Testing
                 #expect(!text.contains("localStorage"), "\(url.lastPathComponent) uses localStorage by hand; use storage.js")
             }
         }
+    }
+
+    /// English is written once, in en.json: no page text in a script (`t(key, vars)` has no English
+    /// fallback) and none in the HTML, which the server fills from the file.
+    @Test func englishIsWrittenOnceInTheLanguageFile() throws {
+        let scripts = try files().map { web.appendingPathComponent(String($0.dropFirst())) } + [web.appendingPathComponent("widget.js")]
+        let call = try NSRegularExpression(pattern: #"(?<![\w.$])t\(\s*[^,()]+,\s*(['"`])"#)
+        for url in scripts {
+            let text = try String(contentsOf: url, encoding: .utf8)
+            let hits = call.matches(in: text, range: NSRange(text.startIndex..., in: text)).count
+            #expect(hits == 0, "\(url.lastPathComponent) passes an English fallback to t()")
+        }
+        for page in ["index.html", "widget.html"] {
+            let html = try String(contentsOf: web.appendingPathComponent(page), encoding: .utf8)
+            let body = String(html[html.range(of: "<body")!.lowerBound...])
+            // Text between tags: only proper names, symbols and the language switch's first entry.
+            let words = try NSRegularExpression(pattern: #">([^<]*[A-Za-z]{2,}[^<]*)<"#)
+            let texts = words.matches(in: body, range: NSRange(body.startIndex..., in: body)).compactMap {
+                Range($0.range(at: 1), in: body).map { body[$0].trimmingCharacters(in: .whitespacesAndNewlines) }
+            }
+            let names: Set<String> = ["Brolly", "English", "RainViewer", "OpenWeatherMap", "Open-Meteo", "OpenStreetMap", "Leaflet"]
+            #expect(texts.filter { !names.contains($0) }.isEmpty, "\(page): \(texts.filter { !names.contains($0) })")
+            let attributes = try NSRegularExpression(pattern: #" (aria-label|title|placeholder)="[^"]*[A-Za-z]{2,}"#)
+            #expect(
+                attributes.firstMatch(in: body, range: NSRange(body.startIndex..., in: body)) == nil, "\(page) has an English attribute")
+        }
+        let filled = String(decoding: try #require(PageTexts.index(webDirectory: web.path)), as: UTF8.self)
+        #expect(filled.contains(##"<a class="skip" href="#weather" data-i18n="skip">Skip to the weather</a>"##))
+        #expect(filled.contains(#"aria-label="Search for a city""#) && filled.contains("<title>Brolly — Weather</title>"))
     }
 }

@@ -5,7 +5,7 @@
 const SHELL_CACHE = 'brolly-shell-v13';
 const SHELL = [
   '/', '/style.css',
-  '/js/main.js', '/js/state.js', '/js/dom.js', '/js/api.js', '/js/units.js', '/js/unit-table.js', '/js/icons.js', '/js/map.js', '/js/card.js',
+  '/js/main.js', '/js/state.js', '/js/dom.js', '/js/api.js', '/js/units.js', '/js/unit-table.js', '/js/texts-en.js', '/js/icons.js', '/js/map.js', '/js/card.js',
   '/js/storage.js', '/js/weather.js', '/js/address.js', '/js/news.js', '/js/history.js', '/js/places.js', '/js/air.js', '/js/layout.js', '/js/search.js',
   '/js/location.js', '/js/alerts.js', '/js/pushsettings.js', '/js/accuracy.js', '/js/radar.js', '/js/chart.js', '/js/i18n.js', '/widget', '/widget.js', '/manifest.webmanifest', '/icon.svg', '/icon-maskable.svg', '/icon-192.png', '/icon-512.png', '/icon-maskable-512.png', '/apple-touch-icon.png',
   '/vendor/leaflet/leaflet.min.js', '/vendor/leaflet/leaflet.css',
@@ -58,7 +58,7 @@ self.addEventListener('fetch', (event) => {
 // summary come with their texts written by the server in the reader's language and units.
 self.addEventListener('push', (event) => {
   let data = {};
-  try { data = event.data ? event.data.json() : {}; } catch (_) { data = { alert: { event: 'Weather warning', headline: event.data && event.data.text() } }; }
+  try { data = event.data ? event.data.json() : {}; } catch (_) { data = { alert: { event: '⚠', headline: event.data && event.data.text() } }; }
   const place = data.place || {};
   const target = { url: data.url || '/', placeId: place.id };
   if (data.type === 'rain' || data.type === 'morning') {
@@ -72,7 +72,7 @@ self.addEventListener('push', (event) => {
     return;
   }
   const alert = data.alert || {};
-  const title = place.name ? `${alert.event || 'Weather warning'} — ${place.name}` : (alert.event || 'Weather warning');
+  const title = place.name ? `${alert.event || '⚠'} — ${place.name}` : (alert.event || '⚠');
   event.waitUntil(self.registration.showNotification(title, {
     body: alert.headline || alert.description || '',
     tag: `alert-${place.id || ''}-${alert.event || ''}`,

@@ -30,9 +30,9 @@ function deg(v, u) { return u === 'K' ? `${whole(v)} K` : `${whole(v)}${u}`; }
 
 function ageText(iso) {
   const m = Math.floor(Math.max(0, Date.now() - Date.parse(iso)) / 60000);
-  if (!Number.isFinite(m) || m < 1) return t('updatedJustNow', 'Updated just now');
-  if (m < 60) return t('updatedMinutes', `Updated ${m} min ago`, { n: m });
-  return t('updatedHours', `Updated ${Math.floor(m / 60)} h ago`, { n: Math.floor(m / 60) });
+  if (!Number.isFinite(m) || m < 1) return t('updatedJustNow');
+  if (m < 60) return t('updatedMinutes', { n: m });
+  return t('updatedHours', { n: Math.floor(m / 60) });
 }
 
 function render(doc) {
@@ -43,7 +43,7 @@ function render(doc) {
   $('icon').textContent = SYMBOLS[doc.condition.icon] || '☁️';
   $('icon').setAttribute('aria-label', doc.condition.description);
   $('temp').textContent = deg(doc.temperature, doc.units);
-  const feels = typeof doc.feelsLike === 'number' ? ` · ${t('feelsLike', 'Feels like')} ${deg(doc.feelsLike, doc.units)}` : '';
+  const feels = typeof doc.feelsLike === 'number' ? ` · ${t('feelsLike')} ${deg(doc.feelsLike, doc.units)}` : '';
   $('desc').textContent = `${doc.condition.description}${feels}`;
   $('range').textContent = `${deg(doc.temperatureMin, doc.units)} … ${deg(doc.temperatureMax, doc.units)}`;
   $('updated').textContent = ageText(doc.fetchedAt);
@@ -63,13 +63,13 @@ async function load() {
   try {
     await languageReady;
     const body = await api(`/api/v1/weather/now?${where}&units=${units}&lang=${encodeURIComponent(i18n.code)}`);
-    if (!body || typeof body.temperature !== 'number') { showError(t('weatherUnavailable', 'The weather is unavailable.')); return; }
+    if (!body || typeof body.temperature !== 'number') { showError(t('weatherUnavailable')); return; }
     offline = false;
     render(body);
     store.set(KEY, body);
   } catch (error) {
-    if (error.kind === 'offline' || error.kind === 'timeout') showError(t('errors', { offline: ['No connection'] }).offline[0]);
-    else showError(error.detail || t('weatherUnavailable', 'The weather is unavailable.'));
+    if (error.kind === 'offline' || error.kind === 'timeout') showError(t('errors').offline[0]);
+    else showError(error.detail || t('weatherUnavailable'));
   }
 }
 

@@ -30,7 +30,7 @@ function chart(doc) {
   const max = Math.max(1, ...doc.models.flatMap((m) => m.leads.map((l) => difference(l.highMAE))));
   const x = (lead) => left + ((lead - 1) / 6) * (w - left - right);
   const y = (v) => top + (1 - v / max) * (h - top - bottom);
-  const root = svg('svg', { viewBox: `0 0 ${w} ${h}`, class: 'accuracy-chart', role: 'img', 'aria-label': t('accuracyChartLabel', "Average error of the day's high by days ahead, per model") });
+  const root = svg('svg', { viewBox: `0 0 ${w} ${h}`, class: 'accuracy-chart', role: 'img', 'aria-label': t('accuracyChartLabel') });
   for (let i = 0; i <= 2; i++) {
     const v = (max * i) / 2;
     root.append(svg('line', { x1: left, x2: w - right, y1: y(v), y2: y(v), class: 'grid' }));
@@ -52,7 +52,7 @@ function legend(doc) {
     const li = el('li', { dataset: { model: m.model } },
       el('span', { className: 'swatch', ariaHidden: 'true', style: { background: COLOURS[i % COLOURS.length] } }),
       `${m.name} · ${value}`);
-    if (m.chosen) li.append(el('strong', { text: ` (${t('accuracyChosen', 'shown')})` }));
+    if (m.chosen) li.append(el('strong', { text: ` (${t('accuracyChosen')})` }));
     return li;
   });
 }
@@ -65,11 +65,11 @@ export function renderAccuracy(doc = shown) {
   const tomorrow = pick.leads.find((l) => l.lead === 1);
   if (!tomorrow) { section.hidden = true; return; }
   const hits = Math.round(tomorrow.highWithin2 * tomorrow.n);
-  text('accuracy-sentence', t('accuracySentence', `Tomorrow's high was within ${tolerance(doc)} on ${hits} of the last ${tomorrow.n} days.`, { hits, days: tomorrow.n, tolerance: tolerance(doc) }));
+  text('accuracy-sentence', t('accuracySentence', { hits, days: tomorrow.n, tolerance: tolerance(doc) }));
   const s = doc.station;
   text('accuracy-truth', s
-    ? t('accuracyStation', `Against ${s.name}, ${s.distanceKm} km away`, { station: s.name, distance: s.distanceKm.toLocaleString(i18n.code) })
-    : t('accuracyAnalysis', "Against each model's own analysis (no station within 25 km)"));
+    ? t('accuracyStation', { station: s.name, distance: s.distanceKm.toLocaleString(i18n.code) })
+    : t('accuracyAnalysis'));
   $('accuracy-chart').replaceChildren(chart(doc));
   $('accuracy-legend').replaceChildren(...legend(doc));
   section.hidden = false;

@@ -10,7 +10,7 @@ function fact(term, value, index) {
   const dd = el('span', { className: 'value' });
   if (index) {
     const swatch = el('span', { className: 'swatch', ariaHidden: 'true', style: { background: index.colour } });
-    const band = t(`band_${index.category.toLowerCase().replaceAll(' ', '_')}`, index.category);
+    const band = t(`band_${index.category.toLowerCase().replaceAll(' ', '_')}`);
     dd.append(swatch, `${Math.round(index.value * 10) / 10} · ${band}`);
   } else {
     dd.append(value);
@@ -22,22 +22,22 @@ export function renderAirQuality(a) {
   $('air').hidden = !a;
   if (!a) return;
   const facts = [];
-  if (a.europeanAqi) facts.push(fact(t('aqiEuropean', 'European AQI'), '', a.europeanAqi));
-  if (a.usAqi) facts.push(fact(t('aqiUS', 'US AQI'), '', a.usAqi));
-  const ug = (v) => `${Math.round(v)} ${t('unit_ugm3', 'μg/m³')}`;
+  if (a.europeanAqi) facts.push(fact(t('aqiEuropean'), '', a.europeanAqi));
+  if (a.usAqi) facts.push(fact(t('aqiUS'), '', a.usAqi));
+  const ug = (v) => `${Math.round(v)} ${t('unit_ugm3')}`;
   if (typeof a.pm2_5 === 'number') facts.push(fact('PM2.5', ug(a.pm2_5)));
   if (typeof a.pm10 === 'number') facts.push(fact('PM10', ug(a.pm10)));
-  if (typeof a.ozone === 'number') facts.push(fact(t('ozone', 'Ozone'), ug(a.ozone)));
-  if (typeof a.nitrogenDioxide === 'number') facts.push(fact(t('nitrogenDioxide', 'Nitrogen dioxide'), ug(a.nitrogenDioxide)));
+  if (typeof a.ozone === 'number') facts.push(fact(t('ozone'), ug(a.ozone)));
+  if (typeof a.nitrogenDioxide === 'number') facts.push(fact(t('nitrogenDioxide'), ug(a.nitrogenDioxide)));
   if (a.uvIndex) {
-    facts.push(fact(t('uvIndex', 'UV index'), '', a.uvIndex));
+    facts.push(fact(t('uvIndex'), '', a.uvIndex));
     // Today's highest only when the answer has the whole day (never one below now): else "—".
     const highest = a.uvIndexMax && a.uvIndexMax.value >= a.uvIndex.value ? a.uvIndexMax : null;
-    facts.push(highest ? fact(t('uvMax', 'UV today, highest'), '', highest) : fact(t('uvMax', 'UV today, highest'), '—'));
+    facts.push(highest ? fact(t('uvMax'), '', highest) : fact(t('uvMax'), '—'));
   }
   if (a.pollen) {
-    const text = PLANTS.filter((p) => typeof a.pollen[p] === 'number').map((p) => `${t(`plant_${p}`, p)} ${Math.round(a.pollen[p])}`).join(', ');
-    if (text) { const li = fact(t('pollenUnit', 'Pollen (grains/m³)'), text); li.className = 'wide'; facts.push(li); }
+    const text = PLANTS.filter((p) => typeof a.pollen[p] === 'number').map((p) => `${t(`plant_${p}`)} ${Math.round(a.pollen[p])}`).join(', ');
+    if (text) { const li = fact(t('pollenUnit'), text); li.className = 'wide'; facts.push(li); }
   }
   $('air-facts').replaceChildren(...facts);
 }

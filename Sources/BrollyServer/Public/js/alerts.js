@@ -19,23 +19,23 @@ function alertItem(a) {
   const summary = el('summary', {},
     el('span', { className: 'alert-icon', ariaHidden: 'true', text: ICONS[a.severity] || '⚠️' }),
     el('strong', { text: a.event }),
-    el('span', { className: 'alert-severity', text: ` · ${t(`sev_${a.severity}`, a.severity)}` }),
-    a.expires ? el('span', { className: 'alert-until', text: ` · ${t('alertUntil', `until ${when(a.expires)}`, { time: when(a.expires) })}` }) : '');
+    el('span', { className: 'alert-severity', text: ` · ${t(`sev_${a.severity}`)}` }),
+    a.expires ? el('span', { className: 'alert-until', text: ` · ${t('alertUntil', { time: when(a.expires) })}` }) : '');
   const body = el('div', { className: 'alert-body' });
   if (a.headline && a.headline !== a.event) body.append(el('p', { className: 'alert-headline', text: a.headline }));
   for (const paragraph of String(a.description || '').split(/\n\s*\n/).filter(Boolean).slice(0, 8)) {
     body.append(el('p', { text: paragraph.trim() }));
   }
-  if (a.instruction) body.append(el('p', { className: 'alert-instruction' }, el('strong', { text: `${t('whatToDo', 'What to do:')} ` }), a.instruction));
+  if (a.instruction) body.append(el('p', { className: 'alert-instruction' }, el('strong', { text: `${t('whatToDo')} ` }), a.instruction));
   // The source's own text keeps its language, marked for screen readers and translation tools.
   if (a.language) body.lang = a.language;
-  const facts = [t('alertFrom', `From ${a.sender}`, { sender: a.sender })];
-  if (a.onset) facts.push(t('alertStarts', `starts ${when(a.onset)}`, { time: when(a.onset) }));
-  if (a.expires) facts.push(t('alertEnds', `ends ${when(a.expires)}`, { time: when(a.expires) }));
-  if (a.areas && a.areas.length) facts.push(t('alertAreas', `areas: ${a.areas.slice(0, 6).join('; ')}`, { areas: a.areas.slice(0, 6).join('; ') }));
+  const facts = [t('alertFrom', { sender: a.sender })];
+  if (a.onset) facts.push(t('alertStarts', { time: when(a.onset) }));
+  if (a.expires) facts.push(t('alertEnds', { time: when(a.expires) }));
+  if (a.areas && a.areas.length) facts.push(t('alertAreas', { areas: a.areas.slice(0, 6).join('; ') }));
   body.append(el('p', { className: 'alert-meta', text: facts.join(' · ') }));
   if (a.url && /^https?:\/\//.test(a.url)) {
-    body.append(el('p', {}, el('a', { href: a.url, target: '_blank', rel: 'noopener', text: t('issuerDetails', 'Details from the issuer') })));
+    body.append(el('p', {}, el('a', { href: a.url, target: '_blank', rel: 'noopener', text: t('issuerDetails') })));
   }
   return el('details', { className: `alert sev-${a.severity}`, dataset: { testid: 'alert', severity: a.severity } }, summary, body);
 }
@@ -48,9 +48,9 @@ export function renderAlerts(doc) {
   const items = here.map(alertItem);
   if (elsewhere && elsewhere.alerts.length) {
     const list = el('ul', {}, ...elsewhere.alerts.slice(0, 20).map((a) =>
-      el('li', { text: `${a.event} (${t(`sev_${a.severity}`, a.severity)}) — ${(a.areas || []).join(', ')}` })));
+      el('li', { text: `${a.event} (${t(`sev_${a.severity}`)}) — ${(a.areas || []).join(', ')}` })));
     items.push(el('details', { className: 'alert elsewhere', dataset: { testid: 'alerts-elsewhere' } },
-      el('summary', { text: t('elsewhereIn', `Warnings elsewhere in ${elsewhere.country}: ${elsewhere.alerts.length}`, { country: elsewhere.country, n: elsewhere.alerts.length }) }),
+      el('summary', { text: t('elsewhereIn', { country: elsewhere.country, n: elsewhere.alerts.length }) }),
       list));
   }
   box.replaceChildren(...items);
@@ -81,9 +81,9 @@ function status(text) { $('notify-status').textContent = text; }
 
 async function subscribe() {
   const severity = $('notify-severity').value;
-  if (!('serviceWorker' in navigator) || !('PushManager' in window)) throw new Error(t('notifyUnsupported', 'This browser cannot receive push notifications.'));
+  if (!('serviceWorker' in navigator) || !('PushManager' in window)) throw new Error(t('notifyUnsupported'));
   const permission = await Notification.requestPermission();
-  if (permission !== 'granted') throw new Error(t('notifyBlocked', 'Notifications are blocked for this site; allow them in the browser settings.'));
+  if (permission !== 'granted') throw new Error(t('notifyBlocked'));
   const { publicKey } = await api('/api/v1/push/key');
   const registration = await navigator.serviceWorker.ready;
   let subscription = await registration.pushManager.getSubscription();
@@ -92,7 +92,7 @@ async function subscribe() {
   }
   const saved = await api('/api/v1/push/subscriptions', { method: 'POST', body: { ...subscription.toJSON(), minimumSeverity: severity, ...pushSettings() } });
   store.set(KEYS.notify, { id: saved.id, severity, language: saved.language, units: saved.units });
-  status(t(`notifyOn${severity[0].toUpperCase()}${severity.slice(1)}`, `You will be notified of ${severity === 'minor' ? 'all' : severity + ' and worse'} warnings for your saved places.`));
+  status(t(`notifyOn${severity[0].toUpperCase()}${severity.slice(1)}`));
 }
 
 async function unsubscribe() {
@@ -102,7 +102,7 @@ async function unsubscribe() {
   const subscription = registration && await registration.pushManager.getSubscription();
   if (subscription) await subscription.unsubscribe();
   store.set(KEYS.notify, null);
-  status(t('notifyOff', 'Notifications are off.'));
+  status(t('notifyOff'));
 }
 
 export function initAlerts() {
@@ -118,7 +118,7 @@ export function initAlerts() {
       await Promise.race([$('notify').checked ? subscribe() : unsubscribe(), timeout]);
     } catch (e) {
       $('notify').checked = false;
-      status(t('notifyFailed', `Could not turn notifications on: ${e.message || e.kind || 'unknown error'}`, { why: e.message || e.kind || '?' }));
+      status(t('notifyFailed', { why: e.message || e.kind || '?' }));
     }
   };
   $('notify').addEventListener('change', apply);

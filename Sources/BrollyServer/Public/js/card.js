@@ -11,20 +11,10 @@ import { amountText, comparedWithYesterday, pressureText, shortTemp, snowText, s
 
 export const region = $('weather');
 
-export const MESSAGES = {
-  offline: ['No connection', 'Brolly could not reach the weather service. Check your connection and try again.'],
-  timeout: ['The weather service is taking too long', 'It did not answer in time. Try again in a moment.'],
-  unreadable: ['The weather data could not be read', 'The weather service sent something Brolly does not understand. Try again later.'],
-  'not-found': ['Place not found', 'No place matched. Check the spelling or try a nearby city.'],
-  'permission-denied': ['Location access is blocked', 'Brolly needs your permission to show the weather where you are. Allow location access in your browser\u2019s settings, or search for a city.'],
-  'location-unavailable': ['Your location could not be found', 'Your device could not tell where you are. Search for a city, or try again.'],
-  provider: ['The weather service is unavailable', 'It reported a problem. Try again later.'],
-};
-
-/** An error's title and explanation in the page's language. */
+/** An error's title and explanation in the page's language (offline, timeout, unreadable,
+ * not-found, permission-denied, location-unavailable, provider); undefined for another kind. */
 export function messageFor(kind) {
-  const local = i18n.page && i18n.page.errors && i18n.page.errors[kind];
-  return local || MESSAGES[kind];
+  return t('errors')[kind];
 }
 
 export function setState(name, opts = {}) {
@@ -41,7 +31,7 @@ export function setState(name, opts = {}) {
   $('card').hidden = name !== 'ready';
   if (name !== 'ready') hideNotice();
   if (name === 'empty' || name === 'error') {
-    const [title, detail] = messageFor(opts.error) || [t('somethingWrong', 'Something went wrong'), ''];
+    const [title, detail] = messageFor(opts.error) || [t('somethingWrong'), ''];
     const prefix = name === 'empty' ? 'empty' : 'error';
     text(prefix + '-title', opts.title || title);
     text(prefix + '-detail', opts.detail || detail);
@@ -56,7 +46,7 @@ export function showNotice(message, withRetry, kind = 'info') {
   notice.textContent = message;
   notice.dataset.kind = kind;
   if (withRetry) {
-    const button = el('button', { type: 'button', className: 'ghost', text: t('retry', 'Retry'), dataset: { testid: 'notice-retry' }, style: { marginInlineStart: '.5rem' } });
+    const button = el('button', { type: 'button', className: 'ghost', text: t('retry'), dataset: { testid: 'notice-retry' }, style: { marginInlineStart: '.5rem' } });
     button.addEventListener('click', () => state.retry && state.retry());
     notice.append(button);
   }
@@ -65,9 +55,6 @@ export function showNotice(message, withRetry, kind = 'info') {
 
 export function hideNotice() { $('notice').hidden = true; $('notice').textContent = ''; }
 
-const COMPASS = ['north', 'northeast', 'east', 'southeast', 'south', 'southwest', 'west', 'northwest'];
-const COMPASS_SHORT = ['N', 'NE', 'E', 'SE', 'S', 'SW', 'W', 'NW'];
-const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 
 /** Milliseconds since the API received this answer from the provider. */
 export function ageMs(doc) {
@@ -78,20 +65,20 @@ export function ageMs(doc) {
 /** "2 min ago", "just now", in the page's language. */
 export function agoText(ms) {
   const m = Math.floor(ms / 60000);
-  if (m < 1) return t('justNow', 'just now');
-  if (m < 60) return t('minutesAgo', `${m} min ago`, { n: m });
+  if (m < 1) return t('justNow');
+  if (m < 60) return t('minutesAgo', { n: m });
   const h = Math.floor(m / 60);
-  if (h < 48) return t('hoursAgo', `${h} h ago`, { n: h });
-  return t('daysAgo', `${Math.floor(h / 24)} days ago`, { n: Math.floor(h / 24) });
+  if (h < 48) return t('hoursAgo', { n: h });
+  return t('daysAgo', { n: Math.floor(h / 24) });
 }
 
 export function ageText(ms) {
   const m = Math.floor(ms / 60000);
-  if (m < 1) return t('updatedJustNow', 'Updated just now');
-  if (m < 60) return t('updatedMinutes', `Updated ${m} minute${m === 1 ? '' : 's'} ago`, { n: m });
+  if (m < 1) return t('updatedJustNow');
+  if (m < 60) return t('updatedMinutes', { n: m });
   const h = Math.floor(m / 60);
-  if (h < 48) return t('updatedHours', `Updated ${h} hour${h === 1 ? '' : 's'} ago`, { n: h });
-  return t('updatedDays', `Updated ${Math.floor(h / 24)} days ago`, { n: Math.floor(h / 24) });
+  if (h < 48) return t('updatedHours', { n: h });
+  return t('updatedDays', { n: Math.floor(h / 24) });
 }
 
 /** Stale when the API said so, when a refresh failed, or while a copy kept in this browser is shown. */
@@ -116,8 +103,8 @@ export function updateAge() {
   const marker = slot.querySelector('[data-testid="stale"]');
   if (stale && !marker) {
     slot.append(el('span', {
-      className: 'stale', text: t('stale', 'Stale'), dataset: { testid: 'stale' },
-      title: t('staleTitle', 'This weather is not current; Brolly will refresh it when it can.'),
+      className: 'stale', text: t('stale'), dataset: { testid: 'stale' },
+      title: t('staleTitle'),
     }));
   } else if (!stale && marker) {
     marker.remove();
@@ -127,11 +114,11 @@ export function updateAge() {
 function hourItem(h, index) {
   const icon = el('div', { className: 'mini' });
   setIcon(icon, h.condition.icon, h.condition.description);
-  const label = index === 0 ? t('now', 'Now') : String(h.time).slice(11, 16);
+  const label = index === 0 ? t('now') : String(h.time).slice(11, 16);
   const li = el('li', {}, el('div', { text: label }), icon, el('div', { text: shortTemp(h.temperature) }));
   // The chance of rain on every hour (a blank line would shift the row).
   const chance = typeof h.precipitationProbability === 'number' ? `${Math.round(h.precipitationProbability)}%` : '—';
-  li.append(el('div', { className: 'dlow chance', title: t('chanceOfRain', 'Chance of rain'), text: `💧${chance}` }));
+  li.append(el('div', { className: 'dlow chance', title: t('chanceOfRain'), text: `💧${chance}` }));
   // The amount (when any falls) and the wind, as the CLI prints them.
   li.append(el('div', { className: 'dlow amount', text: typeof h.precipitation === 'number' && h.precipitation > 0 ? amountText(h.precipitation) : '' }));
   if (typeof h.windSpeed === 'number') { const w = windShort(h.windSpeed); li.append(el('div', { className: 'dlow wind', text: `${w.value} ${w.unit}` })); }
@@ -141,9 +128,9 @@ function hourItem(h, index) {
 function dayItem(d, index, isSnapshot, week) {
   const date = new Date(`${d.date}T12:00:00Z`);
   // A history snapshot's first day is the day of the lookup, not today.
-  const weekday = t('weekdays', WEEKDAYS)[date.getUTCDay()] || d.date;
+  const weekday = t('weekdays')[date.getUTCDay()] || d.date;
   // Past a week the same weekday comes again: its date too.
-  const label = index === 0 && !isSnapshot ? t('today', 'Today') : index >= 7 ? `${weekday} ${date.getUTCDate()}` : weekday;
+  const label = index === 0 && !isSnapshot ? t('today') : index >= 7 ? `${weekday} ${date.getUTCDate()}` : weekday;
   const name = el('span', { className: 'dname', title: d.date, text: label });
   const icon = el('span', { className: 'mini' });
   setIcon(icon, d.condition.icon, d.condition.description);
@@ -155,17 +142,17 @@ function dayItem(d, index, isSnapshot, week) {
   } });
   const bar = el('span', { className: 'rangebar', ariaHidden: 'true' }, fill);
   // The day's chance and amount, one above the other.
-  const chance = el('span', { className: 'dchance', title: t('chanceOfRain', 'Chance of rain') },
+  const chance = el('span', { className: 'dchance', title: t('chanceOfRain') },
     el('span', { text: typeof d.precipitationProbability === 'number' ? `💧${Math.round(d.precipitationProbability)}%` : '' }),
     el('span', { className: 'damount', text: typeof d.precipitation === 'number' && d.precipitation > 0 ? amountText(d.precipitation) : '' }));
   const li = el('li', {}, name, icon, el('span', { className: 'ddesc', text: d.condition.description }), chance,
-    el('span', { className: 'dlow', text: shortTemp(d.temperatureMin), title: t('min', 'Min') }), bar,
-    el('span', { className: 'dhigh', text: shortTemp(d.temperatureMax), title: t('max', 'Max') }));
+    el('span', { className: 'dlow', text: shortTemp(d.temperatureMin), title: t('min') }), bar,
+    el('span', { className: 'dhigh', text: shortTemp(d.temperatureMax), title: t('max') }));
   if (index >= 7) {
     // The second week: forecasts this far ahead are less certain, and the page says so.
     li.classList.add('later');
-    li.title = t('lessCertain', 'Less certain this far ahead');
-    li.append(el('span', { className: 'visually-hidden', text: ` (${t('lessCertain', 'Less certain this far ahead')})` }));
+    li.title = t('lessCertain');
+    li.append(el('span', { className: 'visually-hidden', text: ` (${t('lessCertain')})` }));
   }
   return li;
 }
@@ -175,13 +162,13 @@ export function render(doc, opts = {}) {
   const c = doc.current;
   setState('ready');
   if (!opts.keepNotice) hideNotice();
-  text('place-name', doc.place.name || 'Unknown place');
+  text('place-name', doc.place.name || `${doc.place.latitude}, ${doc.place.longitude}`);
   text('address', doc.addressLine || [doc.place.region, doc.place.country].filter((s) => s && s !== doc.place.name).join(', ') ||
     `${doc.place.latitude.toFixed(3)}, ${doc.place.longitude.toFixed(3)}`);
   $('history-banner').hidden = !opts.historyNote;
   text('history-banner', opts.historyNote || '');
   if (opts.historyNote) {
-    const back = el('button', { type: 'button', className: 'ghost', dataset: { testid: 'back-to-live' }, text: t('backToLive', 'Back to live weather') });
+    const back = el('button', { type: 'button', className: 'ghost', dataset: { testid: 'back-to-live' }, text: t('backToLive') });
     back.addEventListener('click', () => {
       state.viewing = null;
       if (state.doc) render(state.doc);
@@ -193,9 +180,9 @@ export function render(doc, opts = {}) {
   setIcon($('now-icon'), c.condition.icon, c.condition.description);
   text('temperature', tempText(c.temperature));
   text('description', c.condition.description);
-  const feels = t('feelsLike', 'Feels like');
+  const feels = t('feelsLike');
   text('feels', typeof c.feelsLike === 'number' ? `${feels} ${tempText(c.feelsLike)}` : `${feels} —`);
-  text('minmax', `${t('min', 'Min')} ${tempText(c.temperatureMin)} · ${t('max', 'Max')} ${tempText(c.temperatureMax)}`);
+  text('minmax', `${t('min')} ${tempText(c.temperatureMin)} · ${t('max')} ${tempText(c.temperatureMax)}`);
   const compared = comparedWithYesterday(c.temperature, c.temperatureYesterday);
   text('yesterday', compared);
   $('yesterday').hidden = !compared;
@@ -209,8 +196,8 @@ export function render(doc, opts = {}) {
   const from = providers[doc.source.provider] || doc.source.provider;
   const failed = doc.source.fallbackFrom && (providers[doc.source.fallbackFrom] || doc.source.fallbackFrom);
   text('source', '· ' + (failed
-    ? t('fromFallback', `from ${from} (${failed} unavailable)`, { provider: from, failed })
-    : t('from', `from ${from}`, { provider: from })));
+    ? t('fromFallback', { provider: from, failed })
+    : t('from', { provider: from })));
   text('humidity', typeof c.humidity === 'number' ? `${Math.round(c.humidity)}%` : '—');
   text('pressure', typeof c.pressure === 'number' ? pressureText(c.pressure) : '—');
   if (typeof c.windSpeed === 'number') {
@@ -218,10 +205,10 @@ export function render(doc, opts = {}) {
     const i = dir === null ? null : Math.round((((dir % 360) + 360) % 360) / 45) % 8;
     $('wind-arrow').style.transform = `rotate(${dir === null ? 0 : (dir + 180) % 360}deg)`;
     $('wind-arrow').hidden = dir === null;
-    const gust = typeof c.windGust === 'number' ? `, ${t('gusts', 'gusts')} ${speedText(c.windGust)}` : '';
-    const from = i === null ? '' : ' ' + t('windFrom', `from ${COMPASS_SHORT[i]}`, { dir: t('compassShort', COMPASS_SHORT)[i] });
+    const gust = typeof c.windGust === 'number' ? `, ${t('gusts')} ${speedText(c.windGust)}` : '';
+    const from = i === null ? '' : ' ' + t('windFrom', { dir: t('compassShort')[i] });
     text('wind-text', `${speedText(c.windSpeed)}${from}${gust}`);
-    $('wind').setAttribute('aria-label', `${speedText(c.windSpeed)}${i === null ? '' : ' ' + (i18n.page ? t('compass', COMPASS)[i] : 'from the ' + COMPASS[i])}`);
+    $('wind').setAttribute('aria-label', `${speedText(c.windSpeed)}${i === null ? '' : ' ' + t('windFrom', { dir: t('compass')[i] })}`);
   } else {
     text('wind-text', '—');
     $('wind-arrow').hidden = true;
@@ -235,7 +222,7 @@ export function render(doc, opts = {}) {
   text('sun', sky && sky.sunrise && sky.sunset ? `↑ ${clock(sky.sunrise)} · ↓ ${clock(sky.sunset)}` : '—');
   text('twilight', sky && sky.dawn && sky.dusk ? `${clock(sky.dawn)} – ${clock(sky.dusk)}` : '—');
   const lit = sky ? Math.round(sky.moon.illumination * 100) : 0;
-  text('moon', sky ? `${sky.moon.symbol} ${t(`moon_${sky.moon.phase.replaceAll(' ', '_')}`, sky.moon.phase)}, ${t('litPercent', `${lit}% lit`, { n: lit })}` : '—');
+  text('moon', sky ? `${sky.moon.symbol} ${t(`moon_${sky.moon.phase.replaceAll(' ', '_')}`)}, ${t('litPercent', { n: lit })}` : '—');
   $('hours').replaceChildren(...doc.hours.slice(0, 24).map(hourItem));
   // Two weeks: the second marked as less certain.
   const shownDays = doc.days.slice(0, 14);
@@ -251,10 +238,9 @@ function renderMeasured(m) {
   p.hidden = !(m && typeof m.temperature === 'number');
   if (p.hidden) return;
   const minutes = Math.max(0, Math.floor((Date.now() - Date.parse(m.time)) / 60000));
-  const ago = minutes < 1 ? t('justNow', 'just now') : t('minutesAgo', `${minutes} min ago`, { n: minutes });
-  p.textContent = t('measuredAt', `Measured ${tempText(m.temperature)} at ${m.station.name}, ${ago}`, { temp: tempText(m.temperature), station: m.station.name, ago });
-  p.title = t('measuredTitle', `${m.station.name} (${m.station.id}), ${m.station.distanceKm} km away`,
-    { station: m.station.name, id: m.station.id, distance: m.station.distanceKm });
+  const ago = minutes < 1 ? t('justNow') : t('minutesAgo', { n: minutes });
+  p.textContent = t('measuredAt', { temp: tempText(m.temperature), station: m.station.name, ago });
+  p.title = t('measuredTitle', { station: m.station.name, id: m.station.id, distance: m.station.distanceKm });
 }
 
 /** Renders again what is shown (after a unit switch). */

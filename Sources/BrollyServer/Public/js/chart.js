@@ -79,21 +79,21 @@ export function renderChart(doc) {
   const now = new Date();
   const nowX = Math.min(STEP, Math.max(0, (now.getMinutes() / 60) * STEP));
   chart.append(svg('line', { x1: nowX, x2: nowX, y1: 0, y2: barsBase, class: 'now-line' }));
-  chart.append(svg('text', { x: nowX + 3, y: 12, class: 'now-label' }, t('now', 'Now')));
+  chart.append(svg('text', { x: nowX + 3, y: 12, class: 'now-label' }, t('now')));
 
   // The same for screen readers.
   const wind = hours.find((h) => typeof h.windSpeed === 'number');
   const windUnit = wind ? windShort(wind.windSpeed).unit : '';
   const table = el('table', { dataset: { testid: 'hour-table' } },
-    el('caption', { text: t('chartCaption', 'The next 48 hours') }),
-    el('tr', {}, ...[t('chartTime', 'Time'), t('chartTemperature', 'Temperature'), t('rain', 'Rain'), t('chanceOfRain', 'Chance of rain'), `${t('wind', 'Wind')} (${windUnit})`].map((h) => el('th', { text: h }))),
+    el('caption', { text: t('chartCaption') }),
+    el('tr', {}, ...[t('chartTime'), t('chartTemperature'), t('rain'), t('chanceOfRain'), `${t('wind')} (${windUnit})`].map((h) => el('th', { text: h }))),
     ...hours.map((h) => el('tr', {},
       el('td', { text: h.time.slice(11, 16) }), el('td', { text: shortTemp(h.temperature) }),
       el('td', { text: amountText(h.precipitation || 0) }),
       el('td', { text: typeof h.precipitationProbability === 'number' ? `${Math.round(h.precipitationProbability)}%` : '—' }),
       el('td', { text: typeof h.windSpeed === 'number' ? String(windShort(h.windSpeed).value) : '—' }))));
-  const legend = el('p', { className: 'chart-legend', text: `${t('chartLegend', 'Line: temperature · bars: rain, darker when likelier · numbers: wind')} (${windUnit})` });
+  const legend = el('p', { className: 'chart-legend', text: `${t('chartLegend')} (${windUnit})` });
   // A table keeps its content's width whatever its own: hidden inside a box that does not.
-  figure.replaceChildren(el('div', { className: 'chart-scroll', tabIndex: 0, role: 'img', ariaLabel: t('chartCaption', 'The next 48 hours') }, chart), legend, el('div', { className: 'visually-hidden' }, table));
+  figure.replaceChildren(el('div', { className: 'chart-scroll', tabIndex: 0, role: 'img', ariaLabel: t('chartCaption') }, chart), legend, el('div', { className: 'visually-hidden' }, table));
   figure.hidden = false;
 }

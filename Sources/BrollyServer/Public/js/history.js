@@ -19,7 +19,7 @@ export async function loadHistory() {
     const details = {};
     for (const item of items.slice(0, 20)) if (cached.details[item.id]) details[item.id] = cached.details[item.id];
     store.set(KEYS.history, { items, details });
-    text('history-status', items.length ? '' : t('historyEmpty', 'Nothing looked up yet.'));
+    text('history-status', items.length ? '' : t('historyEmpty'));
     renderHistory(items);
     // Keep the most recent entries whole, so they open offline.
     for (const item of items.slice(0, 10)) {
@@ -32,7 +32,7 @@ export async function loadHistory() {
       } catch (_) { break; }
     }
   } catch (_) {
-    text('history-status', cached.items.length ? t('historyOfflineSaved', 'Offline: showing the history saved on this device.') : t('historyNeedsConnection', 'History needs a connection the first time.'));
+    text('history-status', cached.items.length ? t('historyOfflineSaved') : t('historyNeedsConnection'));
     renderHistory(cached.items);
   }
 }
@@ -47,7 +47,7 @@ function renderHistory(items) {
     const open = el('button', { type: 'button', className: 'open', title: where, dataset: { testid: 'history-open' } },
       el('span', { className: 'when', text: localTime(item.createdAt) }), ` ${item.placeName} · ${summary}`);
     open.addEventListener('click', () => openHistory(item));
-    const remove = el('button', { type: 'button', className: 'ghost', text: '×', ariaLabel: t('deleteFromHistory', `Delete ${item.placeName} from history`, { name: item.placeName }), dataset: { testid: 'history-delete' } });
+    const remove = el('button', { type: 'button', className: 'ghost', text: '×', ariaLabel: t('deleteFromHistory', { name: item.placeName }), dataset: { testid: 'history-delete' } });
     remove.addEventListener('click', () => deleteEntry(item));
     return el('li', { dataset: { testid: 'history-item', id: String(item.id) } }, open, remove);
   }));
@@ -57,13 +57,13 @@ async function openHistory(item) {
   let full = store.get(KEYS.history, empty()).details[item.id];
   if (!full) {
     try { full = await api(`/api/v1/history/${item.id}`); } catch (_) {
-      showNotice(t('historyOffline', 'This entry cannot be opened without a connection.'));
+      showNotice(t('historyOffline'));
       return;
     }
   }
   if (!full || !isWeatherDocument(full.weather)) return;
   if (full.address && full.address.display) full.weather.addressLine = full.address.display;
-  state.viewing = { weather: full.weather, note: t('fromHistory', `From your history: looked up ${localTime(full.createdAt)}.`, { when: localTime(full.createdAt) }), createdAt: full.createdAt };
+  state.viewing = { weather: full.weather, note: t('fromHistory', { when: localTime(full.createdAt) }), createdAt: full.createdAt };
   render(full.weather, { historyNote: state.viewing.note });
   showPlace(full.latitude, full.longitude, full.placeName);
   region.focus();
@@ -73,16 +73,16 @@ async function deleteEntry(item) {
   try {
     await api(`/api/v1/history/${item.id}`, { method: 'DELETE' });
     loadHistory();
-  } catch (e) { showNotice(t('couldNotDelete', `Could not delete: ${e.detail || e.kind}`, { why: e.detail || e.kind })); }
+  } catch (e) { showNotice(t('couldNotDelete', { why: e.detail || e.kind })); }
 }
 
 export function initHistory() {
   $('history-clear').addEventListener('click', async () => {
-    if (!window.confirm(t('confirmClearHistory', 'Delete your whole history?'))) return;
+    if (!window.confirm(t('confirmClearHistory'))) return;
     try {
       await api('/api/v1/history', { method: 'DELETE' });
       store.set(KEYS.history, empty());
       loadHistory();
-    } catch (e) { showNotice(t('couldNotClear', `Could not clear: ${e.detail || e.kind}`, { why: e.detail || e.kind })); }
+    } catch (e) { showNotice(t('couldNotClear', { why: e.detail || e.kind })); }
   });
 }

@@ -1,10 +1,12 @@
 // The page in the user's language: the browser's languages (or the one chosen in the switch, which
 // is remembered) pick a file of /lang/<code>.json — the same file the server and the CLI use, so
-// adding a language is adding that one file. English is built in; other texts arrive with the file
-// and the page is re-rendered in them.
+// adding a language is adding that one file. English is that same file too (en.json, served as the
+// module /js/texts-en.js, fetched with the page's other modules): no English is written in the
+// page's code, and a text another language lacks is shown in English.
 import { api } from './api.js';
 import { KEYS, store } from './storage.js';
-export const i18n = { code: 'en', page: null, text: null, conditions: null };
+import { EN } from './texts-en.js';
+export const i18n = { code: 'en', page: EN.page, text: EN.text, conditions: EN.conditions };
 
 /** Languages written right to left. */
 const RTL = ['ar', 'fa', 'he', 'ur'];
@@ -22,10 +24,14 @@ export function preferredLanguage() {
   return 'en';
 }
 
-/** A page text by key, with `{name}` filled in; the English `fallback` when there is none. */
-export function t(key, fallback, vars = {}) {
-  // The page's own texts, else the ones it shares with the CLI and the API (moon, air, units…).
-  let s = (i18n.page && i18n.page[key] !== undefined) ? i18n.page[key] : (i18n.text && i18n.text[key] !== undefined) ? i18n.text[key] : fallback;
+/** A text of a language file: its page's own, else the one it shares with the CLI and the API. */
+const lookup = (file, key) => (file.page && file.page[key] !== undefined ? file.page[key] : file.text ? file.text[key] : undefined);
+
+/** A page text by key in the page's language (else English), with `{name}` filled in. */
+export function t(key, vars = {}) {
+  let s = lookup(i18n, key);
+  if (s === undefined) s = lookup(EN, key);
+  if (s === undefined) return key;
   if (typeof s === 'string') for (const [k, v] of Object.entries(vars)) s = s.replaceAll(`{${k}}`, String(v));
   return s;
 }
@@ -42,31 +48,31 @@ export function applyStatic() {
   document.documentElement.lang = i18n.code;
   // Arabic (and any right-to-left language) mirrors the page.
   document.documentElement.dir = RTL.includes(i18n.code) ? 'rtl' : 'ltr';
-  if (!i18n.page) return;
-  document.querySelectorAll('[data-i18n]').forEach((e) => { const v = t(e.dataset.i18n, null); if (typeof v === 'string') e.textContent = v; });
-  document.querySelectorAll('[data-i18n-label]').forEach((e) => { const v = t(e.dataset.i18nLabel, null); if (typeof v === 'string') e.setAttribute('aria-label', v); });
-  document.querySelectorAll('[data-i18n-title]').forEach((e) => { const v = t(e.dataset.i18nTitle, null); if (typeof v === 'string') e.title = v; });
+  document.querySelectorAll('[data-i18n]').forEach((e) => { e.textContent = t(e.dataset.i18n); });
+  document.querySelectorAll('[data-i18n-label]').forEach((e) => { e.setAttribute('aria-label', t(e.dataset.i18nLabel)); });
+  document.querySelectorAll('[data-i18n-title]').forEach((e) => { e.title = t(e.dataset.i18nTitle); });
   // Leaflet's zoom buttons, when the map was made before the language's texts arrived.
-  for (const [cls, key, en] of [['in', 'zoomIn', 'Zoom in'], ['out', 'zoomOut', 'Zoom out']]) {
-    document.querySelectorAll(`.leaflet-control-zoom-${cls}`).forEach((e) => { e.title = t(key, en); e.setAttribute('aria-label', t(key, en)); });
+  for (const [cls, key] of [['in', 'zoomIn'], ['out', 'zoomOut']]) {
+    document.querySelectorAll(`.leaflet-control-zoom-${cls}`).forEach((e) => { e.title = t(key); e.setAttribute('aria-label', t(key)); });
   }
-  document.querySelectorAll('[data-i18n-minutes]').forEach((e) => { e.textContent = t('minutesShort', `${e.dataset.i18nMinutes} min`, { n: e.dataset.i18nMinutes }); });
-  document.querySelectorAll('[data-i18n-placeholder]').forEach((e) => { const v = t(e.dataset.i18nPlaceholder, null); if (typeof v === 'string') e.placeholder = v; });
+  document.querySelectorAll('[data-i18n-minutes]').forEach((e) => { e.textContent = t('minutesShort', { n: e.dataset.i18nMinutes }); });
+  document.querySelectorAll('[data-i18n-placeholder]').forEach((e) => { e.placeholder = t(e.dataset.i18nPlaceholder); });
+  document.querySelectorAll('[data-i18n-content]').forEach((e) => { e.setAttribute('content', t(e.dataset.i18nContent)); });
+  document.title = `Brolly — ${t('weather')}`;
 }
 
 /** Loads the language's file (English needs none); a language without a file stays English. */
 export async function loadLanguage(code) {
   i18n.code = code;
-  if (code === 'en') return;
-  try {
-    const file = await api(`/lang/${code}.json`, { counted: false });
-    i18n.page = file.page;
-    i18n.text = file.text;
-    i18n.conditions = file.conditions;
-  } catch (_) {
-    i18n.code = 'en';
-    i18n.page = null;
-    i18n.text = null;
+  if (code !== 'en') {
+    try {
+      const file = await api(`/lang/${code}.json`, { counted: false });
+      i18n.page = file.page;
+      i18n.text = file.text;
+      i18n.conditions = file.conditions;
+    } catch (_) {
+      Object.assign(i18n, { code: 'en', page: EN.page, text: EN.text, conditions: EN.conditions });
+    }
   }
   applyStatic();
 }

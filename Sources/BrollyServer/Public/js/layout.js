@@ -8,7 +8,7 @@ function setDetails(open) {
   $('details').classList.toggle('expanded', open);
   const button = $('details-toggle');
   button.setAttribute('aria-expanded', String(open));
-  button.textContent = open ? t('fewerDetails', 'Fewer details') : t('moreDetails', 'More details');
+  button.textContent = open ? t('fewerDetails') : t('moreDetails');
 }
 
 /** Marks the strip's edges that have hours past them (right to left too). */

@@ -15,7 +15,7 @@ export function locate(userAsked) {
     state.geolocation = 'granted';
     state.location = { lat, lon };
     setMarker(lat, lon);
-    showPlace(lat, lon, t('yourLocation', 'your location'));
+    showPlace(lat, lon, t('yourLocation'));
     // On a later visit the last weather stays on screen until the new answer arrives, and
     // stays (marked stale) if none can.
     loadWeather({ lat, lon, here: true }, { quiet: Boolean(state.doc) && !userAsked });
@@ -27,10 +27,10 @@ function locationFailed(err, userAsked) {
   state.geolocation = denied ? 'denied' : 'unavailable';
   removeMarker();
   const kind = denied ? 'permission-denied' : 'location-unavailable';
-  const why = err && err.code === 3 ? t('locationSlow', 'Finding your location took too long. Search for a city, or try again.') : undefined;
+  const why = err && err.code === 3 ? t('locationSlow') : undefined;
   if (state.doc && !userAsked) {
     // A later visit: keep the map and the weather where they were, and refresh that place.
-    const message = denied ? t('locationOffShowingLast', 'Location access is off: showing your last place.') : t('locationUnavailableShowingLast', 'Your location is unavailable: showing your last place.');
+    const message = denied ? t('locationOffShowingLast') : t('locationUnavailableShowingLast');
     showNotice(message);
     loadWeather(state.target, { quiet: true }).then(() => {
       if (region.dataset.state === 'ready' && $('notice').hidden) showNotice(message);
@@ -40,7 +40,7 @@ function locationFailed(err, userAsked) {
   if (userAsked && state.doc && region.dataset.state === 'ready') {
     // The weather shown stays; what failed is said beside it.
     const [title] = messageFor(kind);
-    showNotice(`${title}. ${denied ? t('allowToUseMyLocation', 'Allow location access in the browser\u2019s settings to use My location.') : (why || t('tryLater', 'Try again later.'))}`, false, kind);
+    showNotice(`${title}. ${denied ? t('allowToUseMyLocation') : (why || t('tryLater'))}`, false, kind);
     return;
   }
   if (userAsked) {

@@ -30,7 +30,7 @@ export function initMap() {
     const script = document.createElement('script');
     script.src = '/vendor/leaflet/leaflet.min.js';
     script.onload = createMap;
-    script.onerror = () => mapEl.append(el('p', { className: 'map-fallback', text: t('mapUnavailable', 'The map is unavailable on this server.') }));
+    script.onerror = () => mapEl.append(el('p', { className: 'map-fallback', text: t('mapUnavailable') }));
     document.head.append(script);
   };
   // After the page's own first requests (the weather) are on their way.
@@ -40,7 +40,7 @@ export function initMap() {
 function createMap() {
   if (!window.L) return;
   map = window.L.map(mapEl, { zoomControl: false, attributionControl: true, fadeAnimation: false, zoomAnimation: false });
-  window.L.control.zoom({ zoomInTitle: t('zoomIn', 'Zoom in'), zoomOutTitle: t('zoomOut', 'Zoom out') }).addTo(map);
+  window.L.control.zoom({ zoomInTitle: t('zoomIn'), zoomOutTitle: t('zoomOut') }).addTo(map);
   window.L.tileLayer('https://{s}.tile.openstreetmap.org/{z}/{x}/{y}.png', {
     maxZoom: 19,
     attribution: '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors',
@@ -63,13 +63,13 @@ let pendingMarker = null;
 
 export function showUnitedStates() {
   mapEl.dataset.view = 'us';
-  mapEl.setAttribute('aria-label', t('mapUS', 'Map of the contiguous United States'));
+  mapEl.setAttribute('aria-label', t('mapUS'));
   if (map) { map.fitBounds(US_BOUNDS); sync(); }
 }
 
 export function showPlace(lat, lon, label) {
   mapEl.dataset.view = 'place';
-  mapEl.setAttribute('aria-label', label ? t('mapOf', `Map of ${label}`, { place: label }) : t('mapLabel', 'Map of your location'));
+  mapEl.setAttribute('aria-label', label ? t('mapOf', { place: label }) : t('mapLabel'));
   if (map) { map.setView([lat, lon], PLACE_ZOOM); sync(); } else {
     mapEl.dataset.lat = lat.toFixed(4); mapEl.dataset.lon = lon.toFixed(4); mapEl.dataset.zoom = String(PLACE_ZOOM);
   }
@@ -82,7 +82,7 @@ export function setMarker(lat, lon) {
   if (marker) marker.setLatLng([lat, lon]);
   else {
     marker = window.L.circleMarker([lat, lon], { radius: 9, color: '#ffffff', weight: 3, fillColor: '#1d4ed8', fillOpacity: 1 })
-      .addTo(map).bindTooltip(t('youAreHere', 'You are here'));
+      .addTo(map).bindTooltip(t('youAreHere'));
   }
 }
 

@@ -16,7 +16,7 @@ function newsItem(item) {
 
 export async function loadNews(target) {
   $('news').hidden = false;
-  text('news-status', t('newsLoading', 'Loading today\u2019s news…'));
+  text('news-status', t('newsLoading'));
   try {
     const data = await api(newsURL(target));
     if (!sameTarget(state.target, target)) return;
@@ -24,11 +24,11 @@ export async function loadNews(target) {
     // Where the items really come from: BBC News by region ("US & Canada" for New York), NewsAPI by
     // the place's name.
     const feed = data && data.feed;
-    const region = feed ? (feed.code === 'place' ? feed.region : t(`news_${feed.code}`, feed.region)) : data && data.place;
+    const region = feed ? (feed.code === 'place' ? feed.region : t(`news_${feed.code}`)) : data && data.place;
     text('news-place', region ? `· ${feed ? `${feed.source}, ` : ''}${region}` : '');
-    text('news-status', items.length ? '' : t('newsNone', 'No news published today for this place yet.'));
+    text('news-status', items.length ? '' : t('newsNone'));
     $('news-list').replaceChildren(...items.map(newsItem));
   } catch (e) {
-    text('news-status', e.kind === 'offline' ? t('newsOffline', 'News needs a connection.') : t('newsUnavailable', 'News is unavailable right now.'));
+    text('news-status', e.kind === 'offline' ? t('newsOffline') : t('newsUnavailable'));
   }
 }

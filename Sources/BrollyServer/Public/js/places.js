@@ -37,7 +37,7 @@ function updateSaveButton(list = store.get(KEYS.places, [])) {
   const button = $('save-place');
   const target = state.target;
   const saved = Boolean(target) && list.some((p) => Math.abs(p.latitude - target.lat) < 0.001 && Math.abs(p.longitude - target.lon) < 0.001);
-  button.textContent = saved ? t('saved', '★ Saved') : t('save', '☆ Save');
+  button.textContent = saved ? t('saved') : t('save');
   button.setAttribute('aria-pressed', String(saved));
   button.dataset.saved = String(saved);
 }
@@ -65,12 +65,12 @@ function renderPlaces(list) {
     const open = el('button', { type: 'button', className: 'open', dataset: { testid: 'place-open' } }, label, el('small', { text: sub }));
     open.addEventListener('click', () => openPlace(p));
     const li = el('li', { dataset: { testid: 'place-item', id: String(p.id) } }, open, glance(p),
-      button(t('renamePlace', `Rename ${label}`, { name: label }), '✎', 'place-rename', () => renamePlace(p, li)));
+      button(t('renamePlace', { name: label }), '✎', 'place-rename', () => renamePlace(p, li)));
     if (several) {
-      li.append(button(t('moveUp', `Move ${label} up`, { name: label }), '↑', 'place-up', () => movePlace(list, i, -1), i === 0),
-        button(t('moveDown', `Move ${label} down`, { name: label }), '↓', 'place-down', () => movePlace(list, i, 1), i === list.length - 1));
+      li.append(button(t('moveUp', { name: label }), '↑', 'place-up', () => movePlace(list, i, -1), i === 0),
+        button(t('moveDown', { name: label }), '↓', 'place-down', () => movePlace(list, i, 1), i === list.length - 1));
     }
-    li.append(button(t('removePlace', `Remove ${label}`, { name: label }), '×', 'place-remove', () => removePlace(p)));
+    li.append(button(t('removePlace', { name: label }), '×', 'place-remove', () => removePlace(p)));
     if (state.target && sameTarget(state.target, { lat: p.latitude, lon: p.longitude })) li.className = 'current';
     return li;
   }));
@@ -104,26 +104,26 @@ async function savePlace() {
       },
     });
     const already = store.get(KEYS.places, []).some((p) => p.id === saved.id);
-    showNotice(already ? t('alreadySaved', `${doc.place.name} is already saved.`, { name: doc.place.name }) : t('savedPlace', `Saved ${doc.place.name}.`, { name: doc.place.name }));
+    showNotice(already ? t('alreadySaved', { name: doc.place.name }) : t('savedPlace', { name: doc.place.name }));
     loadPlaces();
   } catch (e) {
-    showNotice(e.kind === 'offline' ? t('savingOffline', 'Saving needs a connection.') : t('couldNotSave', `Could not save: ${e.detail || e.kind}`, { why: e.detail || e.kind }));
+    showNotice(e.kind === 'offline' ? t('savingOffline') : t('couldNotSave', { why: e.detail || e.kind }));
   }
 }
 
 /** Renames in the row: a field with the custom name (empty clears it); Enter or ✓ saves, Escape cancels. */
 function renamePlace(p, li) {
   const input = el('input', { type: 'text', value: p.customName || '', maxLength: 100, placeholder: p.name,
-    ariaLabel: t('customName', `Custom name for ${p.name} (empty to clear)`, { name: p.name }), dataset: { testid: 'place-rename-input' } });
+    ariaLabel: t('customName', { name: p.name }), dataset: { testid: 'place-rename-input' } });
   const form = el('form', { className: 'rename', dataset: { testid: 'place-rename-form' } }, input,
-    el('button', { type: 'submit', className: 'ghost', text: '✓', ariaLabel: t('saveName', 'Save the name'), dataset: { testid: 'place-rename-save' } }),
-    button(t('cancel', 'Cancel'), '✕', 'place-rename-cancel', () => renderPlaces(store.get(KEYS.places, []))));
+    el('button', { type: 'submit', className: 'ghost', text: '✓', ariaLabel: t('saveName'), dataset: { testid: 'place-rename-save' } }),
+    button(t('cancel'), '✕', 'place-rename-cancel', () => renderPlaces(store.get(KEYS.places, []))));
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     try {
       await api(`/api/v1/places/${p.id}`, { method: 'PATCH', body: { customName: input.value.trim() || null } });
       await loadPlaces();
-    } catch (e) { showNotice(t('couldNotRename', `Could not rename: ${e.detail || e.kind}`, { why: e.detail || e.kind })); }
+    } catch (e) { showNotice(t('couldNotRename', { why: e.detail || e.kind })); }
   });
   input.addEventListener('keydown', (event) => { if (event.key === 'Escape') renderPlaces(store.get(KEYS.places, [])); });
   li.replaceChildren(form);
@@ -142,7 +142,7 @@ async function movePlace(list, index, delta) {
     const buttons = $('places-list').querySelectorAll(delta < 0 ? '[data-testid=place-up]' : '[data-testid=place-down]');
     const focus = buttons[index + delta];
     if (focus && !focus.disabled) focus.focus();
-  } catch (e) { showNotice(t('couldNotReorder', `Could not reorder: ${e.detail || e.kind}`, { why: e.detail || e.kind })); }
+  } catch (e) { showNotice(t('couldNotReorder', { why: e.detail || e.kind })); }
 }
 
 async function removePlace(p) {
@@ -152,8 +152,8 @@ async function removePlace(p) {
     await api(`/api/v1/places/${p.id}`, { method: 'DELETE' });
     await loadPlaces();
     // Undo for a few seconds: the place comes back where it was, with its custom name.
-    showNotice(t('removedPlace', `Removed ${p.displayName}.`, { name: p.displayName }), false, 'removed');
-    const undo = el('button', { type: 'button', className: 'ghost', text: t('undo', 'Undo'), dataset: { testid: 'undo-remove' } });
+    showNotice(t('removedPlace', { name: p.displayName }), false, 'removed');
+    const undo = el('button', { type: 'button', className: 'ghost', text: t('undo'), dataset: { testid: 'undo-remove' } });
     undo.addEventListener('click', async () => {
       try {
         const back = await api('/api/v1/places', { method: 'POST', body: {
@@ -165,12 +165,12 @@ async function removePlace(p) {
         await api('/api/v1/places/order', { method: 'PUT', body: { ids } });
         hideNotice();
         loadPlaces();
-      } catch (e) { showNotice(t('couldNotUndo', `Could not undo: ${e.detail || e.kind}`, { why: e.detail || e.kind })); }
+      } catch (e) { showNotice(t('couldNotUndo', { why: e.detail || e.kind })); }
     });
     $('notice').append(' ', undo);
     clearTimeout(removePlace.timer);
     removePlace.timer = setTimeout(() => { if ($('notice').dataset.kind === 'removed') hideNotice(); }, 6000);
-  } catch (e) { showNotice(t('couldNotRemove', `Could not remove: ${e.detail || e.kind}`, { why: e.detail || e.kind })); }
+  } catch (e) { showNotice(t('couldNotRemove', { why: e.detail || e.kind })); }
 }
 
 export function initPlaces() {

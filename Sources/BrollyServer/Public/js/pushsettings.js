@@ -55,9 +55,9 @@ export async function syncPushSettings() {
   try {
     await api(`/api/v1/push/subscriptions/${saved.id}`, { method: 'PATCH', body: settings });
     store.set(KEYS.notify, { ...saved, language: settings.language, units: settings.units });
-    $('push-settings-status').textContent = t('pushSaved', 'Saved.');
+    $('push-settings-status').textContent = t('pushSaved');
   } catch (e) {
-    $('push-settings-status').textContent = `${t('pushNotSaved', 'Could not save:')} ${e.message || e.kind || ''}`;
+    $('push-settings-status').textContent = `${t('pushNotSaved')} ${e.message || e.kind || ''}`;
   }
 }
 

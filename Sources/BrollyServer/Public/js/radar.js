@@ -25,14 +25,14 @@ function unavailable() {
   on = false;
   toggle().setAttribute('aria-pressed', 'false');
   toggle().disabled = true;
-  toggle().textContent = t('radarUnavailable', 'Radar unavailable');
+  toggle().textContent = t('radarUnavailable');
   $('radar').dataset.state = 'unavailable';
   $('radar-controls').hidden = true;
 }
 
 function timeText(frame) {
   const d = new Date(frame.unixTime * 1000);
-  return d.toLocaleTimeString(document.documentElement.lang || 'en', { hour: '2-digit', minute: '2-digit' }) + (frame.forecast ? ` (${t('radarForecast', 'forecast')})` : '');
+  return d.toLocaleTimeString(document.documentElement.lang || 'en', { hour: '2-digit', minute: '2-digit' }) + (frame.forecast ? ` (${t('radarForecast')})` : '');
 }
 
 function show(i) {
@@ -48,7 +48,7 @@ function stop() {
   if (timer) clearInterval(timer);
   timer = null;
   $('radar-play').setAttribute('aria-pressed', 'false');
-  $('radar-play').setAttribute('aria-label', t('radarPlay', 'Play'));
+  $('radar-play').setAttribute('aria-label', t('radarPlay'));
   $('radar-play').textContent = '▶';
 }
 
@@ -56,7 +56,7 @@ function play() {
   stop();
   timer = setInterval(() => show(index + 1), 700);
   $('radar-play').setAttribute('aria-pressed', 'true');
-  $('radar-play').setAttribute('aria-label', t('radarPause', 'Pause'));
+  $('radar-play').setAttribute('aria-label', t('radarPause'));
   $('radar-play').textContent = '⏸';
 }
 

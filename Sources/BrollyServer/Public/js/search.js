@@ -64,10 +64,10 @@ export function initSearch() {
       try {
         const places = await searchPlaces(q);
         if (mine !== seq || input.value.trim() !== q) return;
-        if (Array.isArray(places) && places.length) showResults(places); else showNone(t('noMatches', 'No matches'));
+        if (Array.isArray(places) && places.length) showResults(places); else showNone(t('noMatches'));
       } catch (err) {
         if (mine !== seq) return;
-        if (err instanceof AppError && (err.kind === 'offline' || err.kind === 'timeout')) showNone(t('searchOffline', 'Offline: search needs a connection'));
+        if (err instanceof AppError && (err.kind === 'offline' || err.kind === 'timeout')) showNone(t('searchOffline'));
         else closeResults();
       }
     }, 250);
@@ -103,7 +103,7 @@ export function initSearch() {
       const places = await searchPlaces(q);
       if (mine !== seq) return;
       if (!Array.isArray(places) || places.length === 0) {
-        const detail = t('noPlaceCalled', `No place called \u201c${q}\u201d was found. Check the spelling or try a nearby city.`, { q });
+        const detail = t('noPlaceCalled', { q });
         if (keep) showNotice(detail, false, 'search-failed'); else setState('error', { error: 'not-found', detail });
         return;
       }

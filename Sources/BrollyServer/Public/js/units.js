@@ -72,14 +72,15 @@ export const shortTemp = (c) => ltr(state.units === 'K' ? `${whole(temp(c))}` : 
 /** A number with the page language's decimal separator (4.2 in English, 4,2 in Russian). */
 const fixed = (v, digits) => v.toLocaleString(i18n.code, { minimumFractionDigits: digits, maximumFractionDigits: digits });
 const more = () => state.more || rememberedMore();
-const unitName = (token, fallback) => t(`u_${token}`, fallback);
+/** A unit's name in the page's language (`unit_kmh` → "km/h", "км/ч"). */
+const unitName = (token) => t(token === 'bft' ? 'u_bft' : `unit_${token}`);
 /** A temperature in the shown unit, as a number (charts). */
 export const tempValue = (c) => temp(c);
 /** A wind speed as a short label in the chosen unit: "4", "15", "3" (Beaufort), and the unit's name. */
 export function windShort(ms) {
   const wind = more().wind;
   const value = wind === 'bft' ? beaufort(ms) : Math.round(convert(WIND[wind], ms));
-  return { value, unit: unitName(wind, WIND[wind].symbol) };
+  return { value, unit: unitName(wind) };
 }
 /** An amount as a number in the chosen unit. */
 export const amountValue = (mm) => convert(UNITS.precipitation[more().precipitation], mm);
@@ -87,32 +88,30 @@ export const amountValue = (mm) => convert(UNITS.precipitation[more().precipitat
 /** "4.2 m/s", "15 km/h", "3 Bft (gentle breeze)". */
 export function speedText(ms) {
   const wind = more().wind;
-  if (wind === 'bft') { const force = beaufort(ms); return `${force} ${unitName('bft', 'Bft')} (${t(`beaufort${force}`, BEAUFORT_NAMES[force])})`; }
-  return `${fixed(convert(WIND[wind], ms), WIND[wind].decimals)} ${unitName(wind, WIND[wind].symbol)}`;
+  if (wind === 'bft') { const force = beaufort(ms); return `${force} ${unitName('bft')} (${t(`beaufort${force}`)})`; }
+  return `${fixed(convert(WIND[wind], ms), WIND[wind].decimals)} ${unitName(wind)}`;
 }
-const BEAUFORT_NAMES = ['calm', 'light air', 'light breeze', 'gentle breeze', 'moderate breeze', 'fresh breeze', 'strong breeze',
-  'near gale', 'gale', 'strong gale', 'storm', 'violent storm', 'hurricane force'];
 /** "1012 hPa", "759 mmHg", "29.89 inHg". */
 export function pressureText(hpa) {
   const unit = more().pressure;
-  return `${fixed(convert(PRESSURE[unit], hpa), PRESSURE[unit].decimals)} ${unitName(unit, PRESSURE[unit].symbol)}`;
+  return `${fixed(convert(PRESSURE[unit], hpa), PRESSURE[unit].decimals)} ${unitName(unit)}`;
 }
 /** The JSON keeps the provider's precision (0.25 mm); the display rounds. */
 /** Fresh snow (mm of depth): in centimetres where rain is in millimetres, as metric readers count snow; else inches. */
 export function snowText(mm) {
   const token = UNITS.snowFor[more().precipitation], u = UNITS.snow[token];
-  return ltr(`${fixed(convert(u, mm), u.decimals)} ${unitName(token, u.symbol)}`);
+  return ltr(`${fixed(convert(u, mm), u.decimals)} ${unitName(token)}`);
 }
 export function amountText(mm) {
   const token = more().precipitation, u = UNITS.precipitation[token];
-  return ltr(`${fixed(convert(u, mm), u.decimals)} ${unitName(token, u.symbol)}`);
+  return ltr(`${fixed(convert(u, mm), u.decimals)} ${unitName(token)}`);
 }
 
 /** "3° warmer than yesterday", "about the same as yesterday" (within 1°), in the shown unit. */
 export function comparedWithYesterday(nowC, yesterdayC) {
   if (typeof yesterdayC !== 'number') return '';
   const difference = temp(nowC) - temp(yesterdayC);
-  if (Math.abs(difference) < 1) return t('same', 'About the same as yesterday');
+  if (Math.abs(difference) < 1) return t('same');
   const n = Math.round(Math.abs(difference));
-  return difference > 0 ? t('warmer', `${n}° warmer than yesterday`, { n }) : t('colder', `${n}° colder than yesterday`, { n });
+  return difference > 0 ? t('warmer', { n }) : t('colder', { n });
 }

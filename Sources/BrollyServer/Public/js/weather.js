@@ -52,13 +52,13 @@ export async function loadWeather(target, opts = {}) {
     if (keep && other) {
       region.setAttribute('aria-busy', 'false');
       const [title] = messageFor(kind) || messageFor('provider');
-      const name = target.name || (target.here ? t('yourLocation', 'your location') : `${target.lat.toFixed(2)}, ${target.lon.toFixed(2)}`);
-      showNotice(t('couldNotShow', `${title}: could not show ${name}. Still showing ${state.doc.place.name}.`, { title, name, current: state.doc.place.name }), true, kind);
+      const name = target.name || (target.here ? t('yourLocation') : `${target.lat.toFixed(2)}, ${target.lon.toFixed(2)}`);
+      showNotice(t('couldNotShow', { title, name, current: state.doc.place.name }), true, kind);
     } else if (keep) {
       state.forceStale = true;
       render(state.doc, { keepNotice: true });
       const [title] = messageFor(kind) || messageFor('provider');
-      showNotice(`${title}. ${t('showingFrom', `Showing the weather from ${agoText(ageMs(state.doc))}.`, { ago: agoText(ageMs(state.doc)) })}`, true, kind);
+      showNotice(`${title}. ${t('showingFrom', { ago: agoText(ageMs(state.doc)) })}`, true, kind);
     } else {
       // The server's detail is English: other languages get their own explanation of the kind.
       setState('error', { error: kind, detail: (i18n.code === 'en' && e.detail) || undefined });
@@ -73,7 +73,7 @@ export async function loadWeather(target, opts = {}) {
 function countdown(seconds, then) {
   stopCountdown();
   let left = Math.ceil(seconds);
-  const show = () => text('error-countdown', t('retryingIn', `Trying again in ${left} s`, { n: left }));
+  const show = () => text('error-countdown', t('retryingIn', { n: left }));
   $('error-countdown').hidden = false;
   show();
   state.countdownTimer = setInterval(() => {
