@@ -45,8 +45,10 @@ public struct Services: Sendable {
         public var keepsEntriesInMemory: Bool
         /// Called with each upstream request (keys redacted), for logs.
         public var log: (@Sendable (String) -> Void)?
-        /// The clock, for tests.
-        public var now: @Sendable () -> Date
+        /// The time of every service, cache, budget and breaker (a `ManualClock` in tests).
+        public var clock: any WallClock
+        /// The clock's time, as the services read it.
+        public var now: @Sendable () -> Date { { [clock] in clock.now } }
         /// The budgets and circuit breakers of every upstream; nil: made from the configuration's
         /// budgets.
         public var guards: UpstreamGuards?
@@ -61,13 +63,13 @@ public struct Services: Sendable {
 
         public init(
             keepsEntriesInMemory: Bool = false, log: (@Sendable (String) -> Void)? = nil,
-            now: @escaping @Sendable () -> Date = { Date() }, guards: UpstreamGuards? = nil, staleLimit: TimeInterval? = nil,
+            clock: any WallClock = SystemClock(), guards: UpstreamGuards? = nil, staleLimit: TimeInterval? = nil,
             memoryEntries: Int = 2048, sharedCache: (any SharedCacheTier)? = nil
         ) {
             self.sharedCache = sharedCache
             self.keepsEntriesInMemory = keepsEntriesInMemory
             self.log = log
-            self.now = now
+            self.clock = clock
             self.guards = guards
             self.staleLimit = staleLimit
             self.memoryEntries = memoryEntries
@@ -107,9 +109,9 @@ public struct Services: Sendable {
             options.guards
             ?? UpstreamGuards(
                 budgets: c.budgets, breakerThreshold: c.breakerFailures, breakerCoolDown: c.breakerCoolDown,
-                breakerMaxCoolDown: c.breakerMaxCoolDown)
+                breakerMaxCoolDown: c.breakerMaxCoolDown, clock: options.clock)
         func network(timeout: TimeInterval, retry: RetryPolicy) -> NetworkService {
-            var n = NetworkService(transport: transport, retry: retry, timeout: timeout)
+            var n = NetworkService(transport: transport, retry: retry, timeout: timeout, clock: options.clock)
             if let log = options.log { n.log = log }
             n.guards = guards
             return n

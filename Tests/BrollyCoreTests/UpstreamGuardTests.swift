@@ -10,7 +10,7 @@ import Testing
     func network(_ transport: ScriptedTransport, guards: UpstreamGuards, attempts: Int = 3) -> NetworkService {
         var n = NetworkService(
             transport: transport, retry: RetryPolicy(maxAttempts: attempts, baseDelay: 0.01, maxDelay: 0.05), timeout: 4,
-            sleep: { _ in }, jitter: { 0 })
+            clock: guards.clock, sleep: { _ in }, jitter: { 0 })
         n.guards = guards
         return n
     }
@@ -31,7 +31,7 @@ import Testing
 
     @Test func aBudgetIsASlidingWindowAndNeverQueuesBeyondTheWait() {
         let start = Date(timeIntervalSince1970: 1_000_000)
-        let buckets = TokenBuckets(Budget([.init(2, per: 1), .init(3, per: 60)]), now: start)
+        let buckets = TokenBuckets(Budget([.init(2, per: 1), .init(3, per: 60)]), clock: ManualClock(start))
         #expect(buckets.reserve(maxWait: 0, now: start) == .granted(after: 0))
         #expect(buckets.reserve(maxWait: 0, now: start) == .granted(after: 0))
         // Two calls in this second: the third may come when the first leaves the window, 1 s on.
@@ -52,7 +52,7 @@ import Testing
         for _ in 0..<20 {
             let start = Date(timeIntervalSince1970: 1_000_000)
             let limits = [RateLimit(5, per: 10), RateLimit(12, per: 60)]
-            let buckets = TokenBuckets(Budget(limits), now: start)
+            let buckets = TokenBuckets(Budget(limits), clock: ManualClock(start))
             var t = start
             var calls: [Date] = []
             for _ in 0..<400 {
@@ -104,7 +104,9 @@ import Testing
 
     @Test func theBreakerOpensAfterRepeatedFailuresThenLetsOneTrialThrough() async throws {
         let outcomes = Locked<[UpstreamOutcome]>([])
-        let guards = UpstreamGuards(breakerThreshold: 3, breakerCoolDown: 0.3, observe: { _, o in outcomes.withLock { $0.append(o) } })
+        let clock = ManualClock(Date(timeIntervalSince1970: 1_000_000))
+        let guards = UpstreamGuards(
+            breakerThreshold: 3, breakerCoolDown: 0.3, clock: clock, observe: { _, o in outcomes.withLock { $0.append(o) } })
         let failing = ScriptedTransport([.respond(503, [:], "")])
         let n = network(failing, guards: guards, attempts: 1)
         for _ in 0..<3 { _ = try? await n.get(url, provider: "Open-Meteo") }
@@ -117,14 +119,14 @@ import Testing
         #expect(failing.count == 3 && outcomes.withLock { $0.last } == .circuitOpen)
         // After the cool-down one trial goes through; it fails, so the circuit opens again, for
         // twice as long (0.6 s).
-        try await Task.sleep(nanoseconds: 350_000_000)
+        clock.advance(0.35)
         _ = try? await n.get(url, provider: "Open-Meteo")
         #expect(failing.count == 4 && guards.breakers[.openMeteo]!.currentState == .open)
-        try await Task.sleep(nanoseconds: 350_000_000)
+        clock.advance(0.35)
         _ = try? await n.get(url, provider: "Open-Meteo")
         #expect(failing.count == 4)
         // A successful trial closes it.
-        try await Task.sleep(nanoseconds: 300_000_000)
+        clock.advance(0.3)
         let healthy = ScriptedTransport([.respond(200, [:], "{}")])
         _ = try await network(healthy, guards: guards, attempts: 1).get(url, provider: "Open-Meteo")
         #expect(guards.breakers[.openMeteo]!.currentState == .closed)

@@ -15,11 +15,12 @@ final class StubProvider: WeatherProvider {
     let id = ProviderID.openMeteo
     private let answer: Result<WeatherReport, BrollyError>
     private let calls = Locked(0)
-    let delay: UInt64
+    let clock: ManualClock?
 
-    init(_ answer: Result<WeatherReport, BrollyError>, delayMilliseconds: UInt64 = 0) {
+    /// With a clock, each call lasts 0.3 s of it: until the test lets that time pass.
+    init(_ answer: Result<WeatherReport, BrollyError>, clock: ManualClock? = nil) {
         self.answer = answer
-        self.delay = delayMilliseconds
+        self.clock = clock
     }
 
     var callCount: Int { calls.current }
@@ -29,7 +30,7 @@ final class StubProvider: WeatherProvider {
             $0 += 1
             return answer
         }
-        if delay > 0 { try await Task.sleep(nanoseconds: delay * 1_000_000) }
+        try await clock?.sleep(0.3)
         var report = try result.get()
         report.place = place
         return report
@@ -141,12 +142,17 @@ struct RefusingTransport: HTTPTransport {
     }
 
     @Test func concurrentRequestsShareOneUpstreamCall() async throws {
-        let provider = StubProvider(.success(report()), delayMilliseconds: 300)
+        let clock = ManualClock(Date())
+        let provider = StubProvider(.success(report()), clock: clock)
         try await makeApp(provider).test(.router) { client in
             try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
                 for _ in 0..<10 {
                     group.addTask { try await client.execute(uri: "/api/v1/weather?lat=20&lon=20", method: .get) { $0.status } }
                 }
+                // The one upstream call is under way; the others join it while it lasts.
+                await yieldUntil { clock.sleeping == 1 }
+                for _ in 0..<1_000 { await Task.yield() }
+                clock.advance(0.3)
                 for try await status in group { #expect(status == .ok) }
             }
         }

@@ -96,11 +96,11 @@ struct ClusterStoreTests {
     @Test func aLeaseHasOneHolderUntilItExpires() async throws {
         let (a, b) = try await two()
         let name = "test-lease-\(UUID().uuidString.prefix(8))"
-        #expect(try await a.acquireLease(name, holder: "A", duration: 1))
-        #expect(try await !b.acquireLease(name, holder: "B", duration: 1))
-        #expect(try await a.acquireLease(name, holder: "A", duration: 1))
-        try await Task.sleep(nanoseconds: 1_300_000_000)
-        // A stopped renewing (it "died"): B takes over.
+        #expect(try await a.acquireLease(name, holder: "A", duration: 30))
+        #expect(try await !b.acquireLease(name, holder: "B", duration: 30))
+        // A renews for no time at all: its lease has ended by the database's next transaction, as
+        // if A had stopped renewing (it "died") and its time had run out — B takes over.
+        #expect(try await a.acquireLease(name, holder: "A", duration: 0))
         #expect(try await b.acquireLease(name, holder: "B", duration: 30))
         #expect(try await !a.acquireLease(name, holder: "A", duration: 30))
         await a.close()
@@ -124,14 +124,17 @@ struct ClusterStoreTests {
         let (a, b) = try await two()
         let key = "test-\(UUID())"
         let calls = Counter()
+        let started = Counter()
         let results = try await withThrowingTaskGroup(of: String.self) { group in
             for i in 0..<12 {
                 let instance = i % 2 == 0 ? a : b
                 group.addTask {
-                    try await instance.exclusively(key) { row -> (result: String, store: SharedCacheRow?) in
+                    started.add()
+                    return try await instance.exclusively(key) { row -> (result: String, store: SharedCacheRow?) in
                         if let row { return (String(decoding: row.payload, as: UTF8.self), nil) }
                         calls.add()
-                        try await Task.sleep(nanoseconds: 200_000_000)  // the upstream call
+                        // The upstream call: it lasts until every flight has asked.
+                        await yieldUntil(10_000) { started.value >= 12 }
                         return ("fetched", SharedCacheRow(payload: Data("fetched".utf8), receivedAt: Date()))
                     }
                 }

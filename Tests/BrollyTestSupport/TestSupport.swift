@@ -14,11 +14,12 @@ public func utc(_ iso: String) -> Date {
 }
 
 /// A clock tests move by hand.
-public final class TestClock: Sendable {
-    private let current: Locked<Date>
-    public init(_ start: Date) { current = Locked(start) }
-    public var now: Date { current.withLock { $0 } }
-    public func advance(_ seconds: TimeInterval) { current.withLock { $0 += seconds } }
+public typealias TestClock = ManualClock
+
+/// Lets other tasks run until `done` holds (at most `rounds` yields): how a test waits for work in
+/// the background without sleeping.
+public func yieldUntil(_ rounds: Int = 100_000, _ done: () -> Bool) async {
+    for _ in 0..<rounds where !done() { await Task.yield() }
 }
 
 /// A transport that answers from a script and records what it was asked.

@@ -24,6 +24,8 @@ public final class CircuitBreaker: Sendable {
     public let coolDown: TimeInterval
     /// The longest cool-down, seconds.
     public let maxCoolDown: TimeInterval
+    /// The time the window and the cool-downs are measured in.
+    public let clock: any WallClock
 
     private struct Status {
         var state = State.closed
@@ -41,8 +43,9 @@ public final class CircuitBreaker: Sendable {
 
     public init(
         minimumRequests: Int = 5, failureRate: Double = 0.5, window: TimeInterval = 30, coolDown: TimeInterval = 2,
-        maxCoolDown: TimeInterval = 120
+        maxCoolDown: TimeInterval = 120, clock: any WallClock = SystemClock()
     ) {
+        self.clock = clock
         self.minimumRequests = max(1, minimumRequests)
         self.failureRate = min(1, max(0.01, failureRate))
         self.window = window
@@ -58,7 +61,9 @@ public final class CircuitBreaker: Sendable {
         case refused(retryAfter: TimeInterval)
     }
 
-    public func permit(now: Date = Date()) -> Permission {
+    public func permit() -> Permission { permit(now: clock.now) }
+
+    public func permit(now: Date) -> Permission {
         status.withLock { s in
             switch s.state {
             case .closed:
@@ -78,7 +83,9 @@ public final class CircuitBreaker: Sendable {
     }
 
     /// A request that got its answer.
-    public func recordSuccess(now: Date = Date()) {
+    public func recordSuccess() { recordSuccess(now: clock.now) }
+
+    public func recordSuccess(now: Date) {
         status.withLock { s in
             s.state = .closed
             s.failuresInARow = 0
@@ -89,7 +96,9 @@ public final class CircuitBreaker: Sendable {
     }
 
     /// A request that failed (after its retries).
-    public func recordFailure(now: Date = Date()) {
+    public func recordFailure() { recordFailure(now: clock.now) }
+
+    public func recordFailure(now: Date) {
         status.withLock { s in
             s.failuresInARow += 1
             s.trialInFlight = false
@@ -123,7 +132,9 @@ public final class CircuitBreaker: Sendable {
     public var currentState: State { status.withLock { $0.state } }
 
     /// Seconds until an open circuit lets its trial through (0 when closed or half-open).
-    public func retryAfter(now: Date = Date()) -> TimeInterval {
+    public func retryAfter() -> TimeInterval { retryAfter(now: clock.now) }
+
+    public func retryAfter(now: Date) -> TimeInterval {
         status.withLock { s in
             s.state == .open ? max(0, s.currentCoolDown - now.timeIntervalSince(s.openedAt)) : 0
         }

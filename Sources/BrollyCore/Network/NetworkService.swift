@@ -33,7 +33,9 @@ public struct NetworkService: Sendable {
     public var retry: RetryPolicy
     /// Per-attempt overall time-out, seconds.
     public var timeout: TimeInterval
-    /// Sleeps between attempts; tests inject one that records instead of sleeping.
+    /// The time of the deadlines and the waits.
+    public var clock: any WallClock
+    /// Sleeps between attempts (the clock's sleep unless given; tests inject one that records).
     public var sleep: @Sendable (TimeInterval) async throws -> Void
     /// Random source for jitter, 0…1.
     public var jitter: @Sendable () -> Double
@@ -47,16 +49,15 @@ public struct NetworkService: Sendable {
     public init(
         transport: any HTTPTransport, retry: RetryPolicy = RetryPolicy(), timeout: TimeInterval = 10,
         userAgent: String = "Brolly/1.0 (+https://github.com/brolly-weather/brolly)",
-        sleep: @escaping @Sendable (TimeInterval) async throws -> Void = { seconds in
-            try await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1_000_000_000))
-        },
+        clock: any WallClock = SystemClock(), sleep: (@Sendable (TimeInterval) async throws -> Void)? = nil,
         jitter: @escaping @Sendable () -> Double = { Double.random(in: 0...1) }
     ) {
+        self.clock = clock
         self.transport = transport
         self.retry = retry
         self.timeout = timeout
         self.userAgent = userAgent
-        self.sleep = sleep
+        self.sleep = sleep ?? { try await clock.sleep($0) }
         self.jitter = jitter
     }
 
@@ -86,7 +87,7 @@ public struct NetworkService: Sendable {
         if request.headers["User-Agent"] == nil { request.headers["User-Agent"] = userAgent }
         if request.headers["Accept"] == nil { request.headers["Accept"] = "application/json" }
         let upstream = Upstream(providerLabel: provider)
-        var deadline = Date().addingTimeInterval(timeout)
+        var deadline = clock.now.addingTimeInterval(timeout)
         if let shared = RequestDeadline.current, shared < deadline { deadline = shared }
         let breaker = upstream.flatMap { guards?.breakers[$0] }
         let permit = try await admitRequest(upstream, breaker: breaker, provider: provider)
@@ -103,7 +104,7 @@ public struct NetworkService: Sendable {
         }
         while true {
             attempt += 1
-            let left = deadline.timeIntervalSinceNow
+            let left = deadline.timeIntervalSince(clock.now)
             if left <= 0.05 {
                 if let lastFailure { throw upstreamFailed(lastFailure) }
                 if permit == .trial { breaker?.abandonTrial() }
@@ -162,7 +163,7 @@ public struct NetworkService: Sendable {
             // A provider that wants us away longer than we are willing to wait: tell the user now.
             if let wait, wait > retry.maxDelay { throw upstreamFailed(failure) }
             let delay = max(retry.delay(forRetry: attempt, jitter: jitter()), wait ?? 0)
-            if Date().addingTimeInterval(delay + 0.05) >= deadline { throw upstreamFailed(failure) }
+            if clock.now.addingTimeInterval(delay + 0.05) >= deadline { throw upstreamFailed(failure) }
             do { try await sleep(delay) } catch {
                 if permit == .trial { breaker?.abandonTrial() }
                 throw error
@@ -205,14 +206,14 @@ public struct NetworkService: Sendable {
     /// or throws why it may not be made.
     private func admitAttempt(_ upstream: Upstream?, provider: String, deadline: Date) async throws {
         guard let guards, let upstream else { return }
-        let maxWait = min(guards.maxWait, max(0, deadline.timeIntervalSinceNow - 0.1))
+        let maxWait = min(guards.maxWait, max(0, deadline.timeIntervalSince(clock.now) - 0.1))
         let buckets = guards.buckets[upstream]!
         switch buckets.reserve(maxWait: maxWait) {
         case .refused(let retryAfter):
             guards.observe(upstream, .budgetSpent)
             throw BrollyError.budgetSpent(provider, retryAfter: retryAfter)
         case .granted(let after):
-            if after > 0 { try await Task.sleep(nanoseconds: UInt64(after * 1_000_000_000)) }
+            if after > 0 { try await clock.sleep(after) }
         }
         // Several servers: the budget also holds for the cluster.
         if let shared = guards.shared,

@@ -10,6 +10,8 @@ import Foundation
 /// window, a full bucket and its refill.)
 public final class TokenBuckets: Sendable {
     public let budget: Budget
+    /// The time the windows are measured in.
+    public let clock: any WallClock
 
     /// The last `count` calls' times of one limit, oldest first once full (a ring).
     private struct Window {
@@ -49,8 +51,9 @@ public final class TokenBuckets: Sendable {
     }
     private let state: Locked<State>
 
-    public init(_ budget: Budget, now: Date = Date()) {
+    public init(_ budget: Budget, clock: any WallClock = SystemClock()) {
         self.budget = budget
+        self.clock = clock
         state = Locked(State(windows: budget.limits.map { Window(count: max(1, $0.count), period: $0.period) }))
     }
 
@@ -59,7 +62,11 @@ public final class TokenBuckets: Sendable {
     /// `retryAfter` then says when a place will be free. `keeping` is the share of each limit that
     /// must stay free after the call (another upstream's calls counted in this budget keep a share
     /// for the budget's own: the forecast first).
-    public func reserve(maxWait: TimeInterval, keeping: Double = 0, now: Date = Date()) -> Reservation {
+    public func reserve(maxWait: TimeInterval, keeping: Double = 0) -> Reservation {
+        reserve(maxWait: maxWait, keeping: keeping, now: clock.now)
+    }
+
+    public func reserve(maxWait: TimeInterval, keeping: Double = 0, now: Date) -> Reservation {
         state.withLock { s in
             var at = max(now, s.last)
             for w in s.windows {
@@ -75,7 +82,9 @@ public final class TokenBuckets: Sendable {
     }
 
     /// Calls left now in the tightest limit (for metrics).
-    public func remaining(now: Date = Date()) -> Double {
+    public func remaining() -> Double { remaining(now: clock.now) }
+
+    public func remaining(now: Date) -> Double {
         state.withLock { s in
             Double(s.windows.map { $0.count - $0.used(at: now) }.min() ?? 0)
         }

@@ -24,19 +24,23 @@ public final class UpstreamGuards: Sendable {
     /// allowances hold for the cluster as a whole (each process's own buckets still apply, and
     /// alone when the shared ones cannot be reached).
     public let shared: (any SharedLimiter)?
+    /// The time of every budget and breaker, and of the waits for a turn.
+    public let clock: any WallClock
 
     public init(
         budgets: [Upstream: Budget] = [:], breakerThreshold: Int = 5, breakerCoolDown: TimeInterval = 2,
         breakerMaxCoolDown: TimeInterval = 120, maxWait: TimeInterval = 2,
-        shared: (any SharedLimiter)? = nil, observe: @escaping @Sendable (Upstream, UpstreamOutcome) -> Void = { _, _ in }
+        shared: (any SharedLimiter)? = nil, clock: any WallClock = SystemClock(),
+        observe: @escaping @Sendable (Upstream, UpstreamOutcome) -> Void = { _, _ in }
     ) {
         self.shared = shared
+        self.clock = clock
         var buckets: [Upstream: TokenBuckets] = [:]
         var breakers: [Upstream: CircuitBreaker] = [:]
         for upstream in Upstream.allCases {
-            buckets[upstream] = TokenBuckets(budgets[upstream] ?? upstream.defaultBudget)
+            buckets[upstream] = TokenBuckets(budgets[upstream] ?? upstream.defaultBudget, clock: clock)
             breakers[upstream] = CircuitBreaker(
-                minimumRequests: breakerThreshold, coolDown: breakerCoolDown, maxCoolDown: breakerMaxCoolDown)
+                minimumRequests: breakerThreshold, coolDown: breakerCoolDown, maxCoolDown: breakerMaxCoolDown, clock: clock)
         }
         self.buckets = buckets
         self.breakers = breakers
