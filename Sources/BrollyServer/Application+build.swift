@@ -38,7 +38,7 @@ func makeRouter(_ p: ServerParts, api: Bool, site: Bool) -> Router<AppRequestCon
     // Metrics and the security headers in one middleware: every layer costs on the hot path.
     let policy = SecurityHeaders.policy(
         radarTileOrigins: SecurityHeaders.radarTileOrigins(radarURL: p.useCases.services.configuration.urls.radar))
-    router.add(middleware: MetricsMiddleware(metrics: p.metrics, policy: policy))
+    router.add(middleware: MetricsAndSecurityHeadersMiddleware(metrics: p.metrics, policy: policy))
     router.add(middleware: CompressionMiddleware())
     if p.settings.logLevel <= .info { router.add(middleware: RequestLogMiddleware(level: .info)) }
     router.add(middleware: ProblemMiddleware(routes: p.routes))

@@ -17,12 +17,12 @@ extension UseCases {
     /// the street address of the point when one can be had quickly. A history that cannot be
     /// written does not fail the lookup: it is reported to `historyFailed`.
     ///
-    /// `withAirQuality`: air quality, UV and pollen, and the nearest station's latest report, are looked up at the same time (their own
+    /// `withAirQualityAndStation`: air quality, UV and pollen, and the nearest station's latest report, are looked up at the same time (their own
     /// one-hour window); when they are not cached they are waited for at most
     /// ``airQualityGrace`` seconds after the weather (the lookup goes on and is cached for the next
     /// request). They never fail the lookup.
     public func weather(
-        for place: Place, mode: FetchMode = .normal, recording: HistoryRecording = .none, withAirQuality: Bool = false,
+        for place: Place, mode: FetchMode = .normal, recording: HistoryRecording = .none, withAirQualityAndStation: Bool = false,
         withAlerts: Bool = false, language: String = "en", model: String? = nil
     ) async throws -> WeatherResult {
         // `auto` asked for explicitly is the configured behaviour without a named model.
@@ -37,10 +37,10 @@ extension UseCases {
             wanted ? Task { await ClientAllowance.$current.withValue(allowance) { await lookup() } } : nil
         }
         let offline = mode == .offline
-        let air = aside(withAirQuality) { [airQuality = services.airQuality, grace = airQualityGrace] in
+        let air = aside(withAirQualityAndStation) { [airQuality = services.airQuality, grace = airQualityGrace] in
             await airQuality.airQuality(at: place.coordinate, offline: offline, grace: grace)
         }
-        let measured = aside(withAirQuality) { [accuracy = services.accuracy, grace = airQualityGrace] in
+        let measured = aside(withAirQualityAndStation) { [accuracy = services.accuracy, grace = airQualityGrace] in
             await accuracy.measured(at: place.coordinate, offline: offline, grace: grace)
         }
         let warnings = aside(withAlerts) { [self] in
@@ -52,7 +52,7 @@ extension UseCases {
         if let warnings { result.alerts = await warnings.value }
         if let measured { result.measured = await measured.value }
         if place.name == Place.unnamed(place.coordinate).name { result.lacking.append(.name) }
-        if withAirQuality, result.airQuality == nil || result.airQuality?.isStale == true { result.lacking.append(.airQuality) }
+        if withAirQualityAndStation, result.airQuality == nil || result.airQuality?.isStale == true { result.lacking.append(.airQuality) }
         if withAlerts, result.alerts.map({ !$0.failedSources.isEmpty }) ?? true { result.lacking.append(.alerts) }
         switch recording {
         case .none:

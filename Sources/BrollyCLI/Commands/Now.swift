@@ -41,7 +41,7 @@ struct Now: AsyncParsableCommand {
             let wantsAir = format.map { $0 != "waybar" && ($0.contains("%q") || $0.contains("%u") || $0.contains("%o")) } ?? true
             let wantsAlerts = format.map { $0 == "waybar" || $0.contains("%a") } ?? true
             let result = try await context.weather(
-                location, withAirQuality: wantsAir, withAlerts: wantsAlerts, language: output.language.code)
+                location, withAirQualityAndStation: wantsAir, withAlerts: wantsAlerts, language: output.language.code)
             if format == "waybar" {
                 let data = try JSONEncoder().encode(WaybarDocument(result, units: choice))
                 print(String(decoding: data, as: UTF8.self))

@@ -16,11 +16,11 @@ struct CompatibleAnswers: Sendable {
 
     let answers = MemoryCache<Answer>(capacity: 256)
     let freshFor: TimeInterval
-    let documents: WeatherDocuments<EncodedJSON>
+    let documents: WeatherAnswerMemo<EncodedJSON>
     let metrics: ServerMetrics
     let useCases: UseCases
 
-    init(documents: WeatherDocuments<EncodedJSON>, metrics: ServerMetrics, useCases: UseCases) {
+    init(documents: WeatherAnswerMemo<EncodedJSON>, metrics: ServerMetrics, useCases: UseCases) {
         self.documents = documents
         self.metrics = metrics
         self.useCases = useCases

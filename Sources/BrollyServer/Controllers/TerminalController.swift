@@ -29,7 +29,7 @@ struct TerminalController: Sendable {
             let query = try Self.placeQuery(location)
             let place = try await useCases.resolve(query, device: "").place
             let result = try await useCases.weather(
-                for: place, mode: .staleWhileRevalidate, withAirQuality: options.wantsAirQuality, withAlerts: options.wantsAlerts,
+                for: place, mode: .staleWhileRevalidate, withAirQualityAndStation: options.wantsAirQuality, withAlerts: options.wantsAlerts,
                 language: options.language.code)
             metrics.weatherAnswer(result)
             return Self.text(options.render(result), status: .ok)

@@ -4,16 +4,16 @@ import Foundation
 import Hummingbird
 
 /// `GET /api/v1/weather`: the weather contract for coordinates or a place name; `/weather/now`: the
-/// widget's small document. Parses, calls `WeatherDocuments` (which keeps the recent answers, under
+/// widget's small document. Parses, calls `WeatherAnswerMemo` (which keeps the recent answers, under
 /// the cache's freshness rules) and renders.
 struct WeatherController: Sendable {
-    let documents: WeatherDocuments<EncodedJSON>
+    let documents: WeatherAnswerMemo<EncodedJSON>
     let metrics: ServerMetrics
 
     /// The server's weather documents: encoded once, with their ETag (shared with the Dark Sky API,
     /// which looks the weather up through them).
-    static func documents(useCases: UseCases) -> WeatherDocuments<EncodedJSON> {
-        WeatherDocuments(useCases: useCases) { document in
+    static func documents(useCases: UseCases) -> WeatherAnswerMemo<EncodedJSON> {
+        WeatherAnswerMemo(useCases: useCases) { document in
             let body = try AppRequestContext.encoder.encode(document)
             return EncodedJSON(body: body, etag: "\"\(Checksum.hex(body))\"")
         }

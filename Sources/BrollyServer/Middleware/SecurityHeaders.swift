@@ -4,7 +4,7 @@ import Hummingbird
 
 /// Headers every response carries: no sniffing, no framing, and a content security policy that
 /// allows our own scripts, OpenStreetMap's tiles and the rain radar's tile host only. Added by
-/// `MetricsMiddleware`, the outermost layer, so error responses carry them too.
+/// `MetricsAndSecurityHeadersMiddleware`, the outermost layer, so error responses carry them too.
 enum SecurityHeaders {
     static let nosniff = HTTPField.Name("X-Content-Type-Options")!
     static let referrerPolicy = HTTPField.Name("Referrer-Policy")!

@@ -8,7 +8,7 @@ import Prometheus
 
 /// Counts every request by route (the matched pattern, never the raw path), method and status,
 /// with its latency; and adds the security headers every response carries.
-struct MetricsMiddleware<Context: RequestContext>: RouterMiddleware {
+struct MetricsAndSecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
     let metrics: ServerMetrics
     /// The content security policy of HTML answers.
     let policy: String

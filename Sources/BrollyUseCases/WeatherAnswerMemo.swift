@@ -15,7 +15,7 @@ import Foundation
 ///
 /// `Encoded` is the adapter's form of the bytes (the server's shares one buffer between
 /// responses); `encode` makes it from a document.
-public final class WeatherDocuments<Encoded: Sendable>: Sendable {
+public final class WeatherAnswerMemo<Encoded: Sendable>: Sendable {
     let useCases: UseCases
     let encode: @Sendable (WeatherDocument) throws -> Encoded
     /// Encoded bodies by what they were made from: a cached answer is encoded once per unit
@@ -98,7 +98,7 @@ public final class WeatherDocuments<Encoded: Sendable>: Sendable {
         let place = try await useCases.resolve(query, device: device).place
         let result = try await useCases.weather(
             for: place, mode: .staleWhileRevalidate, recording: history.map { .inBackground(device: $0) } ?? .none,
-            withAirQuality: full, withAlerts: true, language: language, model: model)
+            withAirQualityAndStation: full, withAlerts: true, language: language, model: model)
         return (result, Localization.pack(for: language))
     }
 
