@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "BrollyCore", targets: ["BrollyCore"]),
         .library(name: "BrollyURLSession", targets: ["BrollyURLSession"]),
+        .library(name: "BrollyCompatibleAPIs", targets: ["BrollyCompatibleAPIs"]),
         .executable(name: "brolly", targets: ["brolly"]),
     ],
     dependencies: [
@@ -60,12 +61,16 @@ let package = Package(
         // Text for terminals (the `now` and `forecast` views, ANSI colour), shared by the CLI and
         // the server's curl endpoint.
         .target(name: "BrollyTerminal", dependencies: ["BrollyCore"]),
+        // The APIs other weather apps speak (Dark Sky / Pirate Weather, Open-Meteo, OpenWeatherMap):
+        // one folder each (its surface and documents) over the same weather, and the request rules
+        // every API of the server reads by. Foundation and BrollyCore only: the server mounts them.
+        .target(name: "BrollyCompatibleAPIs", dependencies: ["BrollyCore"]),
         // Hummingbird server: controllers, middleware and the web app — an adapter over BrollyUseCases;
         // `buildApplication(configuration:…)` builds the whole server (store, keys, guards, services).
         .target(
             name: "BrollyServer",
             dependencies: [
-                "BrollyCore", "BrollyHTTP", "BrollyStore", "BrollyUseCases", "BrollyTerminal",
+                "BrollyCore", "BrollyHTTP", "BrollyStore", "BrollyUseCases", "BrollyTerminal", "BrollyCompatibleAPIs",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -99,12 +104,13 @@ let package = Package(
             dependencies: ["BrollyCore", "BrollyURLSession", "BrollyTestSupport"],
             resources: [.copy("Fixtures")]
         ),
+        .testTarget(name: "BrollyCompatibleAPIsTests", dependencies: ["BrollyCompatibleAPIs", "BrollyCore", "BrollyTestSupport"]),
         .testTarget(name: "BrollyStoreTests", dependencies: ["BrollyStore", "BrollyCore", "BrollyTestSupport"]),
         .testTarget(name: "BrollyUseCasesTests", dependencies: ["BrollyUseCases", "BrollyStore", "BrollyCore", "BrollyTestSupport"]),
         .testTarget(
             name: "BrollyTerminalTests",
             dependencies: [
-                "BrollyTerminal", "BrollyCore", "BrollyTestSupport",
+                "BrollyTerminal", "BrollyCore", "BrollyCompatibleAPIs", "BrollyTestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

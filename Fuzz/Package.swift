@@ -10,7 +10,9 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "BrollyFuzz",
-            dependencies: [.product(name: "BrollyCore", package: "Brolly")]
+            dependencies: [
+                .product(name: "BrollyCore", package: "Brolly"), .product(name: "BrollyCompatibleAPIs", package: "Brolly"),
+            ]
         )
     ]
 )

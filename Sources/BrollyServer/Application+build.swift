@@ -1,3 +1,4 @@
+import BrollyCompatibleAPIs
 import BrollyCore
 import BrollyUseCases
 import Foundation
@@ -122,22 +123,12 @@ func makeRouter(_ p: ServerParts, api: Bool, site: Bool) -> Router<AppRequestCon
         PushController(useCases: p.useCases, vapid: p.settings.vapid, allowInsecure: p.settings.pushAllowInsecure).add(to: group)
         // The APIs other apps speak: no cookies, no same-origin rule; each client's allowance by its
         // address, or by its key when the server has `BROLLY_API_KEYS`.
-        func compatible(_ path: String, _ api: CompatibleAPI) -> (RouterGroup<AppRequestContext>, CompatibleAnswers) {
-            let answers = CompatibleAnswers(documents: documents, metrics: p.metrics, useCases: p.useCases)
-            let group = router.group(RouterPath(path))
-                .add(middleware: ETagMiddleware())
-                .add(
-                    middleware: CompatibleAPIMiddleware(
-                        api: api, keys: p.settings.apiKeys, limits: p.limits, metrics: p.metrics, answers: answers)
-                )
-            return (group, answers)
+        for (index, surface) in CompatibleSurfaces.all.enumerated() {
+            CompatibleController(
+                surface: surface, index: index, documents: documents, metrics: p.metrics, useCases: p.useCases, keys: p.settings.apiKeys,
+                limits: p.limits
+            ).add(to: router)
         }
-        let darkSky = compatible("/forecast", .darkSky)
-        DarkSkyController(answers: darkSky.1).add(to: darkSky.0)
-        let openMeteo = compatible("/v1", .openMeteo)
-        OpenMeteoController(answers: openMeteo.1).add(to: openMeteo.0)
-        let openWeatherMap = compatible("/data/2.5", .openWeatherMap)
-        OpenWeatherMapController(answers: openWeatherMap.1).add(to: openWeatherMap.0)
     }
     return router
 }
@@ -149,11 +140,12 @@ struct TwoLaneResponder: HTTPResponder {
     let api: RouterResponder<AppRequestContext>
     let site: RouterResponder<AppRequestContext>
 
+    /// `/api/v1/` and each compatible API's mount, as bytes (compared on every request).
+    static let apiPrefixes: [[UInt8]] = [Array("/api/v1/".utf8)] + CompatibleSurfaces.all.map { Array(($0.mount + "/").utf8) }
+
     func respond(to request: Request, context: AppRequestContext) async throws -> Response {
         let path = request.uri.path.utf8
-        if path.starts(with: "/api/v1/".utf8) || path.starts(with: "/forecast/".utf8) || path.starts(with: "/v1/".utf8)
-            || path.starts(with: "/data/2.5/".utf8)
-        {
+        if Self.apiPrefixes.contains(where: { path.starts(with: $0) }) {
             return try await api.respond(to: request, context: context)
         }
         return try await site.respond(to: request, context: context)

@@ -1,3 +1,4 @@
+import BrollyCompatibleAPIs
 import BrollyCore
 import Foundation
 import Hummingbird
@@ -34,36 +35,38 @@ public struct Problem: HTTPResponseError, Sendable {
         /// When to ask again: the error's own time (a breaker's cool-down, a provider's
         /// `Retry-After`, a budget's refill), else `fallback`.
         func wait(_ fallback: TimeInterval) -> Int { max(1, Int((error.retryAfter ?? fallback).rounded(.up))) }
+        // The status is every API's (`RequestRules`); the code and title are this API's.
+        let status = HTTPResponse.Status(code: RequestRules.status(of: error))
         switch error.kind {
-        case .invalidInput: self = .badRequest(error.message)
-        case .placeNotFound: self.init(.notFound, code: .notFound, title: "Place not found", detail: error.message)
-        case .noSuchItem: self.init(.notFound, code: .notFound, title: "Not found", detail: error.message)
+        case .invalidInput: self.init(status, code: .invalidInput, title: "Invalid request", detail: error.message)
+        case .placeNotFound: self.init(status, code: .notFound, title: "Place not found", detail: error.message)
+        case .noSuchItem: self.init(status, code: .notFound, title: "Not found", detail: error.message)
         case .timedOut:
             self.init(
-                .gatewayTimeout, code: .timeout, title: "The weather service timed out", detail: error.message,
+                status, code: .timeout, title: "The weather service timed out", detail: error.message,
                 retryAfter: wait(Self.defaultRetryAfter))
         case .offline:
             self.init(
-                .badGateway, code: .offline, title: "The weather service is unreachable", detail: error.message,
+                status, code: .offline, title: "The weather service is unreachable", detail: error.message,
                 retryAfter: wait(Self.defaultRetryAfter))
         case .rateLimited:
             self.init(
-                .serviceUnavailable, code: .rateLimited, title: "The weather service is busy", detail: error.message,
+                status, code: .rateLimited, title: "The weather service is busy", detail: error.message,
                 retryAfter: wait(60))
         case .clientLimited:
-            self.init(.tooManyRequests, code: .tooManyRequests, title: "Too many requests", detail: error.message, retryAfter: wait(60))
+            self.init(status, code: .tooManyRequests, title: "Too many requests", detail: error.message, retryAfter: wait(60))
         case .unreadableResponse:
             self.init(
-                .badGateway, code: .unreadable, title: "The weather service sent unreadable data", detail: error.message,
+                status, code: .unreadable, title: "The weather service sent unreadable data", detail: error.message,
                 retryAfter: wait(Self.defaultRetryAfter))
         case .invalidAPIKey:
-            self.init(.badGateway, code: .provider, title: "The weather service rejected the server's key", detail: error.message)
+            self.init(status, code: .provider, title: "The weather service rejected the server's key", detail: error.message)
         case .providerUnavailable:
             self.init(
-                .badGateway, code: .provider, title: "The weather service is unavailable", detail: error.message,
+                status, code: .provider, title: "The weather service is unavailable", detail: error.message,
                 retryAfter: wait(Self.defaultRetryAfter))
         case .notCached:
-            self.init(.serviceUnavailable, code: .offline, title: "No data available", detail: error.message)
+            self.init(status, code: .offline, title: "No data available", detail: error.message)
         }
     }
 

@@ -1,3 +1,4 @@
+import BrollyCompatibleAPIs
 import BrollyCore
 import BrollyUseCases
 import Foundation
@@ -17,35 +18,11 @@ struct Query {
 
     func double(_ name: String) throws -> Double? {
         guard let raw = try string(name) else { return nil }
-        let text = raw.first == " " || raw.last == " " ? raw.trimmingCharacters(in: .whitespaces) : raw
-        // Decimal numbers only: `Double("0x1p3")` is 8, and "nan" and "inf" parse too.
-        guard Self.isDecimal(text), let v = Double(text), v.isFinite else {
+        // Decimal numbers only (`RequestRules`, as every API): `Double("0x1p3")` is 8, and "nan" and "inf" parse too.
+        guard let v = RequestRules.number(raw) else {
             throw Problem.badRequest("parameter '\(name)' must be a number, got '\(raw.prefix(40))'")
         }
         return v
-    }
-
-    /// `[+-]digits[.digits][e[+-]digits]`, as JSON and OpenAPI numbers are written.
-    static func isDecimal(_ text: String) -> Bool {
-        var bytes = Substring(text).utf8[...]
-        func digits() -> Int {
-            let n = bytes.prefix { $0 >= 0x30 && $0 <= 0x39 }.count
-            bytes = bytes.dropFirst(n)
-            return n
-        }
-        if bytes.first == 0x2b || bytes.first == 0x2d { bytes = bytes.dropFirst() }
-        var count = digits()
-        if bytes.first == 0x2e {
-            bytes = bytes.dropFirst()
-            count += digits()
-        }
-        guard count > 0 else { return false }
-        if bytes.first == 0x65 || bytes.first == 0x45 {
-            bytes = bytes.dropFirst()
-            if bytes.first == 0x2b || bytes.first == 0x2d { bytes = bytes.dropFirst() }
-            guard digits() > 0 else { return false }
-        }
-        return bytes.isEmpty
     }
 
     /// `lat` and `lon`, both required and in range.
@@ -103,22 +80,17 @@ struct Query {
 enum Language {
     static func of(_ request: Request) throws -> String {
         if let raw = try Query(request).string("lang") {
-            guard Self.isTag(raw) else { throw Problem.badRequest("'lang' must be a language tag such as en or ru, got '\(raw)'") }
-            return raw.lowercased()
+            guard let tag = RequestRules.languageTag(raw) else {
+                throw Problem.badRequest("'lang' must be a language tag such as en or ru, got '\(raw.prefix(40))'")
+            }
+            return tag
         }
         if let header = request.headers[.acceptLanguage] {
             for part in header.split(separator: ",") {
                 let tag = part.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
-                if Self.isTag(tag) { return tag.lowercased() }
+                if let tag = RequestRules.languageTag(tag) { return tag }
             }
         }
         return "en"
-    }
-
-    static func isTag(_ s: String) -> Bool {
-        let parts = s.split(separator: "-", omittingEmptySubsequences: false)
-        guard let first = parts.first, (2...3).contains(first.count), first.allSatisfy({ $0.isASCII && $0.isLetter }) else { return false }
-        return s.count <= 35
-            && parts.dropFirst().allSatisfy { (1...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }
     }
 }

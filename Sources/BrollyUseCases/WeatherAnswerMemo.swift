@@ -80,11 +80,10 @@ public final class WeatherAnswerMemo<Encoded: Sendable>: Sendable {
             body = try encode(WeatherDocument(result, units: units, language: pack))
             encoded.set(key, CacheEntry(value: body, receivedAt: r.fetchedAt))
         }
-        if let memoKey = queryKey.map({ requestKey ?? $0 }), !result.isStale, result.refreshError == nil {
-            let complete = result.lacking.isEmpty && result.fallbackFrom == nil
+        if let memoKey = queryKey.map({ requestKey ?? $0 }), result.mayBeReplayed {
             let answer = Answer(
                 encoded: body, report: r, madeAt: Date(),
-                answersFor: complete ? useCases.services.alerts.freshFor : Self.incompleteSeconds)
+                answersFor: result.isComplete ? useCases.services.alerts.freshFor : Self.incompleteSeconds)
             answers.set(memoKey, CacheEntry(value: answer, receivedAt: r.fetchedAt))
         }
         return (body, result)

@@ -1,3 +1,4 @@
+import BrollyCompatibleAPIs
 import BrollyCore
 import BrollyTestSupport
 import Foundation

@@ -61,3 +61,12 @@ extension WeatherReport {
         return hours
     }
 }
+
+extension WeatherResult {
+    /// An answer made from it may be given again while its weather is fresh: it was not stale
+    /// and its refresh did not fail.
+    public var mayBeReplayed: Bool { !isStale && refreshError == nil }
+    /// Nothing is missing from it: every helper answered and the forecast came from the provider
+    /// asked, not a fallback.
+    public var isComplete: Bool { lacking.isEmpty && fallbackFrom == nil }
+}

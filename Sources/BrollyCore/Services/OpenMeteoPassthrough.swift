@@ -36,16 +36,17 @@ public final class OpenMeteoPassthrough: Sendable {
     public static let maxAnswerBytes = 1 << 20
 
     /// The cache key of a query: its normalized form's checksum.
-    public func key(for q: OpenMeteoQuery) -> String {
-        let text = q.normalized.map { "\($0.0)=\($0.1)" }.joined(separator: "&")
+    public func key(for normalized: [(String, String)]) -> String {
+        let text = normalized.map { "\($0.0)=\($0.1)" }.joined(separator: "&")
         return "open-meteo-passed-\(Checksum.hex(Data(text.utf8)))"
     }
 
-    /// Open-Meteo's answer to `q`: cached, else one call for everyone asking the same. Open-Meteo's
+    /// Open-Meteo's answer to a query in its normalized form (`OpenMeteoQuery.normalized`: sorted,
+    /// without the client's key): cached, else one call for everyone asking the same. Open-Meteo's
     /// refusal of a parameter comes back as `invalidInput` with its reason.
-    public func answer(_ q: OpenMeteoQuery) async throws -> (body: Data, isStale: Bool) {
-        let url = baseURL.appending(providerPath: "/v1/forecast", query: q.normalized)
-        let answer = try await fetcher.value(key(for: q), stamp: { $0.fetchedAt }) { [network, now] in
+    public func answer(normalized: [(String, String)]) async throws -> (body: Data, isStale: Bool) {
+        let url = baseURL.appending(providerPath: "/v1/forecast", query: normalized)
+        let answer = try await fetcher.value(key(for: normalized), stamp: { $0.fetchedAt }) { [network, now] in
             let response = try await network.get(url, provider: "Open-Meteo", classify: Self.classify)
             guard response.body.count <= Self.maxAnswerBytes else {
                 throw BrollyError.invalidInput(

@@ -1,3 +1,4 @@
+import BrollyCompatibleAPIs
 import BrollyCore
 import BrollyStore
 import BrollyUseCases
@@ -27,7 +28,7 @@ public final class ServerMetrics: Sendable {
     private let upstreamCalls: [String: CoreMetrics.Counter]
     private let cacheAnswers: [String: CoreMetrics.Counter]
     /// Requests to the compatible APIs by surface and result (never by key).
-    /// By API (`CompatibleAPI.allCases` order), answered then refused: looked up without building a key.
+    /// By API (in `CompatibleSurfaces.all`'s order), answered then refused: picked without a lookup by name.
     private let compatibleRequests: [(answered: CoreMetrics.Counter, refused: CoreMetrics.Counter)]
     /// Read when scraped.
     nonisolated(unsafe) private var sources: (guards: UpstreamGuards, history: HistoryWriter?)?
@@ -63,19 +64,18 @@ public final class ServerMetrics: Sendable {
             answers[kind] = CoreMetrics.Counter(label: "brolly_cache_answers_total", dimensions: [("result", kind)], factory: factory)
         }
         cacheAnswers = answers
-        compatibleRequests = CompatibleAPI.allCases.map { api in
+        compatibleRequests = CompatibleSurfaces.all.map(\.name).map { name in
             func counter(_ result: String) -> CoreMetrics.Counter {
                 CoreMetrics.Counter(
-                    label: "brolly_compatible_api_requests_total", dimensions: [("api", api.rawValue), ("result", result)], factory: factory
-                )
+                    label: "brolly_compatible_api_requests_total", dimensions: [("api", name), ("result", result)], factory: factory)
             }
             return (counter("answered"), counter("refused-key"))
         }
     }
 
     /// Counts a request to a compatible API: `answered` (whatever its status) or `refused-key`.
-    func compatible(_ api: CompatibleAPI, refusedKey: Bool) {
-        let counters = compatibleRequests[api.index]
+    func compatible(_ index: Int, refusedKey: Bool) {
+        let counters = compatibleRequests[index]
         (refusedKey ? counters.refused : counters.answered).increment()
     }
 

@@ -1,3 +1,4 @@
+import BrollyCore
 import Foundation
 
 /// OpenWeatherMap's 2.5 formats (`/data/2.5/weather` and the 5-day/3-hour `/data/2.5/forecast`)

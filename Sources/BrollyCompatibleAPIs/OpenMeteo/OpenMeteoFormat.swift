@@ -1,3 +1,4 @@
+import BrollyCore
 import Foundation
 
 /// Open-Meteo's answer written from a Brolly report.

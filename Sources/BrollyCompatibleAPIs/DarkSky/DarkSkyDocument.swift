@@ -1,3 +1,4 @@
+import BrollyCore
 import Foundation
 
 /// The Dark Sky / Pirate Weather forecast format (`GET /forecast/{key}/{lat},{lon}`), written from

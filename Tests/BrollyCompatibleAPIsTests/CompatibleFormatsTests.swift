@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import BrollyCompatibleAPIs
 @testable import BrollyCore
 
 /// Issue 25: the compact hours, Open-Meteo's query and answer, and OpenWeatherMap's shapes.

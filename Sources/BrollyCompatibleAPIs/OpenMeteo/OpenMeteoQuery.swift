@@ -1,3 +1,4 @@
+import BrollyCore
 import Foundation
 
 /// Open-Meteo's forecast API (`GET /v1/forecast`) as a client asks it (`OpenMeteoQuery`) and as
@@ -46,7 +47,7 @@ public struct OpenMeteoQuery: Sendable, Hashable {
         }
         func number(_ name: String, _ range: ClosedRange<Double>, label: String) throws(Refusal) -> Double {
             guard let raw = seen.removeValue(forKey: name) else { throw Refusal(reason: "Parameter '\(name)' is required") }
-            guard let v = Double(raw), v.isFinite else {
+            guard let v = RequestRules.number(raw) else {
                 throw Refusal(reason: "Cannot initialize Float from invalid String value \(raw.prefix(40)) for key \(name)")
             }
             guard range.contains(v) else {

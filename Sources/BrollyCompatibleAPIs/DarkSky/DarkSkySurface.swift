@@ -1,0 +1,101 @@
+import BrollyCore
+import Foundation
+
+/// `GET /forecast/{key}/{lat},{lon}[,{time}]`: the Pirate Weather / Dark Sky API. Errors in its
+/// shape (`{"detail": …}` for a bad request, `{"message": …}` otherwise); any key is accepted
+/// unless the server has keys.
+public struct DarkSkySurface: CompatibleSurface {
+    public init() {}
+    public var name: String { "darksky" }
+    public var mount: String { "/forecast" }
+    public var routes: [String] { [":key/:location"] }
+    public var unknownKeyMessage: String { "Invalid API key" }
+
+    /// The key is the path's second segment.
+    public func key(of request: CompatibleRequest) -> String? {
+        let parts = request.path.split(separator: "/")
+        return parts.count >= 2 ? String(parts[1]) : nil
+    }
+
+    public func errorBody(status: Int, message: String) -> [String: Any] {
+        status == 400 ? ["detail": message] : ["message": message]
+    }
+
+    /// What a request asks for, beside the place.
+    struct Asked: Sendable {
+        /// A time machine request's time, as given.
+        var time: String?
+        var units: DarkSkyDocument.Units?
+        var exclude: Set<String>
+        var hours: Int
+        var version2: Bool
+    }
+
+    static let badTime = "Invalid time: expected seconds since 1970 or [YYYY]-[MM]-[DD]T[HH]:[MM]:[SS]"
+
+    public func read(_ request: CompatibleRequest, route: String) throws(CompatibleRefusal) -> CompatibleAsk {
+        // The path segment as sent: a client may encode its comma (`52.5%2C13.4`).
+        let raw = request.parameters["location"] ?? ""
+        let location = raw.removingPercentEncoding ?? raw
+        let parts = location.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count == 2 || parts.count == 3, let lat = RequestRules.number(parts[0]), let lon = RequestRules.number(parts[1]),
+            RequestRules.isCoordinate(latitude: lat, longitude: lon)
+        else {
+            throw .badRequest("Invalid Location Specification: expected latitude,longitude, got '\(location.prefix(60))'")
+        }
+        var asked = Asked(time: parts.count == 3 ? String(parts[2]) : nil, units: nil, exclude: [], hours: 48, version2: false)
+        if let time = asked.time, time.isEmpty || time.count > 32 { throw .badRequest(Self.badTime) }
+        switch try request.one("units")?.lowercased() {
+        case nil, "auto": asked.units = nil
+        case let raw?:
+            guard let u = DarkSkyDocument.Units(rawValue: raw == "uk2" ? "uk" : raw) else {
+                throw .badRequest("units must be si, us, uk, ca or auto, got '\(raw.prefix(20))'")
+            }
+            asked.units = u
+        }
+        for item in (try request.one("exclude") ?? "").split(separator: ",") {
+            let name = item.trimmingCharacters(in: .whitespaces).lowercased()
+            // Pirate Weather's model names and "summary" are accepted and change nothing here.
+            if DarkSkyDocument.blocks.contains(name) { asked.exclude.insert(name) }
+        }
+        switch try request.one("extend")?.lowercased() {
+        case nil: asked.hours = 48
+        case "hourly": asked.hours = 168
+        case let other?: throw .badRequest("extend can only be hourly, got '\(other.prefix(20))'")
+        }
+        switch try request.one("version") {
+        case nil, "1": asked.version2 = false
+        case "2": asked.version2 = true
+        case let other?: throw .badRequest("version must be 1 or 2, got '\(other.prefix(20))'")
+        }
+        return .weather(
+            place: .coordinate(Coordinate(latitude: lat, longitude: lon)), language: try request.language(), full: true, model: nil,
+            details: asked)
+    }
+
+    public func document(for ask: CompatibleAsk, result: WeatherResult, language: LanguagePack) throws(CompatibleRefusal)
+        -> any Encodable & Sendable
+    {
+        guard case .weather(_, _, _, _, let details) = ask, let asked = details as? Asked else { throw .badRequest("not a forecast") }
+        let units = asked.units ?? .auto(countryCode: result.report.place.countryCode)
+        guard let time = asked.time else {
+            return DarkSkyDocument(
+                result, units: units, language: language, exclude: asked.exclude, hourlyCount: asked.hours, version2: asked.version2)
+        }
+        let zone = result.report.place.timeZone
+        let hasZone = time.hasSuffix("Z") || time.dropFirst(19).contains { $0 == "+" || $0 == "-" }
+        guard
+            let at = Int(time).map({ Date(timeIntervalSince1970: TimeInterval($0)) })
+                ?? (hasZone ? LocalTime.parseISO8601(time) : LocalTime.parse(time, in: zone))
+        else { throw .badRequest(Self.badTime) }
+        guard
+            let document = DarkSkyDocument.timeMachine(
+                result, at: at, units: units, language: language, exclude: asked.exclude, version2: asked.version2)
+        else {
+            throw .badRequest(
+                "Brolly has no weather for \(LocalTime.iso8601(at, in: zone)): it keeps today's hours from midnight and the coming week, not older ones"
+            )
+        }
+        return document
+    }
+}

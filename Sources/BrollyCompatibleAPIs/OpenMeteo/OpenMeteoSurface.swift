@@ -1,0 +1,40 @@
+import BrollyCore
+import Foundation
+
+/// `GET /v1/forecast`: Open-Meteo's forecast API. What Brolly's cached weather holds is answered
+/// from it (one upstream call per place whichever API asks); any other query is passed to the
+/// upstream Open-Meteo once per normalized query. Errors in Open-Meteo's shape:
+/// `{"error": true, "reason": …}`.
+public struct OpenMeteoSurface: CompatibleSurface {
+    public init() {}
+    public var name: String { "open-meteo" }
+    public var mount: String { "/v1" }
+    public var routes: [String] { ["forecast"] }
+    public var unknownKeyMessage: String { "Invalid API key" }
+
+    /// Open-Meteo's commercial API takes its key as `apikey=`.
+    public func key(of request: CompatibleRequest) -> String? { request.all("apikey").first }
+
+    public func errorBody(status: Int, message: String) -> [String: Any] { ["error": true, "reason": message] }
+
+    public func read(_ request: CompatibleRequest, route: String) throws(CompatibleRefusal) -> CompatibleAsk {
+        let query: OpenMeteoQuery
+        do { query = try OpenMeteoQuery(request.query.map { ($0.name, $0.value) }) } catch { throw .badRequest(error.reason) }
+        let model = query.model
+        guard query.isAnsweredFromCache, model.map(OpenMeteoProvider.knownModels.contains) ?? true else {
+            return .openMeteoPassthrough(normalized: query.normalized)
+        }
+        return .weather(
+            place: .coordinate(Coordinate(latitude: query.latitude, longitude: query.longitude)), language: "en", full: false,
+            model: model, details: query)
+    }
+
+    public func document(for ask: CompatibleAsk, result: WeatherResult, language: LanguagePack) throws(CompatibleRefusal)
+        -> any Encodable & Sendable
+    {
+        guard case .weather(_, _, _, _, let details) = ask, let query = details as? OpenMeteoQuery else {
+            throw .badRequest("not a forecast")
+        }
+        return OpenMeteoFormat.document(query, result: result)
+    }
+}

@@ -1,0 +1,154 @@
+import BrollyCompatibleAPIs
+import BrollyCore
+import BrollyUseCases
+import Foundation
+import Hummingbird
+
+/// The one controller of every compatible API (`CompatibleSurfaces.all`): mounts a surface's
+/// routes under its path, checks its key when the server has `BROLLY_API_KEYS` (401 in the API's
+/// shape for any other key), runs the request with that key's allowance of upstream calls — else
+/// the address's —, answers from the same weather as Brolly's own API (counted in the metrics),
+/// and remembers each answer (by its path and query) while the weather it was made from is fresh,
+/// for a minute at most (`currently` and the minutes move on), when it was complete: a repeat is
+/// answered before parsing, resolving, looking up or encoding again, and costs no allowance.
+/// Bounded (256 answers a surface: a week of Dark Sky hours is about 60 kB). Errors in the API's
+/// own shape, never problem+json.
+struct CompatibleController: Sendable {
+    struct Answer: Sendable {
+        let body: EncodedJSON
+        let fetchedAt: Date
+    }
+
+    let surface: any CompatibleSurface
+    /// Its place in `CompatibleSurfaces.all` (the metrics' counters are picked by it).
+    let index: Int
+    let answers = MemoryCache<Answer>(capacity: 256)
+    let freshFor: TimeInterval
+    let documents: WeatherAnswerMemo<EncodedJSON>
+    let metrics: ServerMetrics
+    let useCases: UseCases
+    let keys: APIKeys?
+    let limits: ClientLimits
+
+    init(
+        surface: any CompatibleSurface, index: Int, documents: WeatherAnswerMemo<EncodedJSON>, metrics: ServerMetrics, useCases: UseCases,
+        keys: APIKeys?, limits: ClientLimits
+    ) {
+        self.surface = surface
+        self.index = index
+        self.documents = documents
+        self.metrics = metrics
+        self.useCases = useCases
+        self.keys = keys
+        self.limits = limits
+        freshFor = useCases.services.weather.policy.freshFor
+    }
+
+    /// The surface's routes under its mount, with ETags, behind its front (`Front`).
+    func add(to router: Router<AppRequestContext>) {
+        let group = router.group(RouterPath(surface.mount)).add(middleware: ETagMiddleware()).add(middleware: Front(controller: self))
+        for route in surface.routes {
+            group.get(RouterPath(route)) { request, context in try await handle(request, context: context, route: route) }
+        }
+    }
+
+    /// Before the router's parameters: the key, the count, a remembered answer, and the allowance
+    /// the rest runs with. (One layer for all of it: each middleware is an async hop on the
+    /// memoized hot path.)
+    struct Front: RouterMiddleware {
+        let controller: CompatibleController
+
+        func handle(_ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response)
+            async throws -> Response
+        {
+            let c = controller
+            // A key first, when the server has keys: an unknown one is refused even for a remembered answer.
+            var keyed: (key: String, perKey: Int?)?
+            if let keys = c.keys {
+                let asked = CompatibleRequest(
+                    path: request.uri.path, parameters: [:], query: request.uri.queryParameters.map { (String($0.key), String($0.value)) })
+                guard let key = c.surface.key(of: asked), let perKey = keys.allowance(of: key) else {
+                    c.metrics.compatible(c.index, refusedKey: true)
+                    return c.error(401, c.surface.unknownKeyMessage)
+                }
+                keyed = (key, perKey)
+            }
+            c.metrics.compatible(c.index, refusedKey: false)
+            // A remembered answer costs no upstream call: no allowance is made for it.
+            if let remembered = c.answer(request) {
+                c.metrics.weatherAnswerFromCache()
+                return remembered
+            }
+            // The client's address (X-Forwarded-For from a trusted proxy) was read by ClientMiddleware.
+            let allowance =
+                keyed.map { c.limits.allowance(apiKey: $0.key, callsPerMinute: $0.perKey) }
+                ?? c.limits.allowance(device: nil, ip: { context.clientIP })
+            return try await ClientAllowance.$current.withValue(allowance) { try await next(request, context) }
+        }
+    }
+
+    func handle(_ request: Request, context: AppRequestContext, route: String) async throws -> Response {
+        let asked = CompatibleRequest(
+            path: request.uri.path, parameters: Dictionary(context.parameters.map { (String($0.key), String($0.value)) }) { a, _ in a },
+            query: request.uri.queryParameters.map { (String($0.key), String($0.value)) })
+        do {
+            let ask = try surface.read(asked, route: route)
+            switch ask {
+            case .weather(let place, let language, let full, let model, _):
+                let query: PlaceQuery =
+                    switch place {
+                    case .coordinate(let c): .coordinate(c)
+                    case .name(let name): .name(name)
+                    }
+                let (result, pack) = try await documents.weather(
+                    for: query, language: language, device: "", history: nil, full: full, model: model)
+                metrics.weatherAnswer(result)
+                return try answer(request, document: surface.document(for: ask, result: result, language: pack), from: result)
+            case .openMeteoPassthrough(let normalized):
+                guard let passthrough = useCases.services.openMeteoPassthrough else {
+                    return error(400, "This server answers only the variables it keeps")
+                }
+                let (body, _) = try await passthrough.answer(normalized: normalized)
+                return EncodedJSON(body: body, etag: "\"\(Checksum.hex(body))\"").response(cacheControl: "public, no-cache")
+            }
+        } catch let refusal as CompatibleRefusal {
+            return error(refusal.status, refusal.message)
+        } catch let failure as BrollyError {
+            var headers: HTTPFields = [:]
+            if let wait = failure.retryAfter { headers[.retryAfter] = String(Int(wait.rounded(.up))) }
+            return error(RequestRules.status(of: failure), surface.message(for: failure), headers: headers)
+        }
+    }
+
+    /// An error in the API's own shape.
+    func error(_ status: Int, _ message: String, headers: HTTPFields = [:]) -> Response {
+        let data =
+            (try? JSONSerialization.data(withJSONObject: surface.errorBody(status: status, message: message), options: [.sortedKeys]))
+            ?? Data("{}".utf8)
+        var fields = headers
+        fields[.contentType] = "application/json; charset=utf-8"
+        fields[.cacheControl] = "no-store"
+        return Response(status: .init(code: status), headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// The key of a request: its target as it came (path and query), not parsed again.
+    static func key(_ request: Request) -> String { request.head.path ?? "" }
+
+    /// The remembered answer to `request`, while it holds.
+    func answer(_ request: Request, now: Date = Date()) -> Response? {
+        guard let entry = answers.get(Self.key(request)), now.timeIntervalSince(entry.receivedAt) < 60,
+            now.timeIntervalSince(entry.value.fetchedAt) < freshFor
+        else { return nil }
+        return entry.value.body.response(cacheControl: "public, no-cache")
+    }
+
+    /// Encodes `document`, remembers it when `result` may be replayed and was complete, and answers it.
+    func answer(_ request: Request, document: any Encodable, from result: WeatherResult, now: Date = Date()) throws -> Response {
+        let data = try AppRequestContext.encoder.encode(document)
+        let body = EncodedJSON(body: data, etag: "\"\(Checksum.hex(data))\"")
+        if result.mayBeReplayed && result.isComplete {
+            answers.set(Self.key(request), CacheEntry(value: Answer(body: body, fetchedAt: result.report.fetchedAt), receivedAt: now))
+        }
+        return body.response(cacheControl: "public, no-cache")
+    }
+}
