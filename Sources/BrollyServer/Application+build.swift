@@ -190,13 +190,14 @@ public func buildApplication(
         if settings.pushAllowInsecure {
             logger.warning("BROLLY_PUSH_ALLOW_INSECURE is set: http push endpoints on loopback are allowed (for tests only)")
         }
-        let poller = AlertPoller(
-            useCases: useCases, vapid: vapid, transport: transport, allowInsecure: settings.pushAllowInsecure,
-            interval: settings.alertPollSeconds, logger: logger,
+        let sender = PushSender(
+            useCases: useCases, vapid: vapid, transport: transport, allowInsecure: settings.pushAllowInsecure, logger: logger)
+        let scheduler = PushScheduler(
+            useCases: useCases, sender: sender, interval: settings.alertPollSeconds, logger: logger,
             holder: "\(ProcessInfo.processInfo.hostName):\(settings.port):\(getpid())",
             watcher: PushWatcher(useCases: useCases, interval: settings.watchSeconds, budget: settings.watchBudget))
-        if let watcher = poller.watcher { metrics.watch(watcher, delivered: poller.watchPushes) }
-        services.append(poller)
+        if let watcher = scheduler.watcher { metrics.watch(watcher, delivered: sender.watchPushes) }
+        services.append(scheduler)
     }
     let parts = ServerParts(useCases: useCases, settings: settings, metrics: metrics)
     let api = makeRouter(parts, api: true, site: false)

@@ -38,6 +38,8 @@ public struct Services: Sendable {
     public let guards: UpstreamGuards
     /// The disk cache all services share.
     public var cache: FileCache { weather.cache }
+    /// The time of every service, budget and breaker (the one given to `make` in its options).
+    public var clock: any WallClock { guards.clock }
 
     /// How the services are tuned for the process that runs them.
     public struct Options: Sendable {

@@ -23,11 +23,12 @@ public final class UseCases: Sendable {
     public let historyWriter: HistoryWriter?
 
     public init(
-        services: Services, now: @escaping @Sendable () -> Date = { Date() }, historyWriter: HistoryWriter? = nil,
+        services: Services, now: (@Sendable () -> Date)? = nil, historyWriter: HistoryWriter? = nil,
         historyFailed: @escaping @Sendable (any Error) -> Void = { _ in }
     ) {
         self.services = services
-        self.now = now
+        // The services' clock unless told otherwise.
+        self.now = now ?? { [clock = services.clock] in clock.now }
         self.historyWriter = historyWriter
         self.historyFailed = historyFailed
     }

@@ -2,57 +2,6 @@ import BrollyCore
 import BrollyStore
 import Foundation
 
-/// The place a push is about, as its payload names it.
-public struct PushPlace: Codable, Sendable, Hashable {
-    public var id: Int64?
-    public var name: String
-    public var latitude: Double
-    public var longitude: Double
-
-    public init(_ saved: SavedPlace) {
-        id = saved.id
-        name = saved.displayName
-        latitude = saved.latitude
-        longitude = saved.longitude
-    }
-}
-
-/// A rain or morning push's payload: `type` `rain` (with `start`, `end`, `precipitation`,
-/// `kind`, `status`) or `morning`, the texts to show (`title`, `body`), the place and a `url`
-/// that opens it.
-public struct WatchPayload: Codable, Sendable, Hashable {
-    public var type: String
-    public var title: String
-    public var body: String
-    public var place: PushPlace
-    public var url: String
-    /// Rain: when it starts and stops (the place's local time, ISO 8601; no `end` when it goes on
-    /// past the two hours the forecast covers).
-    public var start: String?
-    public var end: String?
-    /// Rain: the spell's amount in the reader's unit (`precipitationUnit`).
-    public var precipitation: Double?
-    public var precipitationUnit: String?
-    public var intensity: String?
-    public var kind: String?
-    public var status: String?
-    /// Morning: the official warnings in force, by name.
-    public var alerts: [String]?
-}
-
-/// One push the watcher wants sent, and what to remember once it has been.
-public struct WatchPush: Sendable {
-    public var subscription: PushSubscription
-    public var payload: WatchPayload
-    /// The remembered value (`rain|<place>` or `morning|<place>`) written when it is delivered.
-    public var stateKey: String
-    public var stateValue: String
-    public var ttl: Int
-    public var urgency: String
-    /// The Web Push `Topic`: one per kind and place, so a newer push replaces an undelivered one.
-    public var topic: String
-}
-
 /// Watches the saved places of every subscription that asked for rain alerts or a morning
 /// summary: each round, every place (0.01° cell, however many subscribers) is looked at once, from
 /// the cached forecast when it is younger than `interval`, else with one call — at most one per
@@ -83,7 +32,7 @@ public final class PushWatcher: Sendable {
     public init(useCases: UseCases, interval: TimeInterval, budget: Budget?) {
         self.useCases = useCases
         self.interval = interval
-        self.budget = budget.map { TokenBuckets($0) }
+        self.budget = budget.map { TokenBuckets($0, clock: useCases.services.clock) }
     }
 
     /// One place watched for one or more subscriptions.
@@ -94,7 +43,7 @@ public final class PushWatcher: Sendable {
     }
 
     /// One round: the pushes due now. State changes that push nothing are written at once.
-    public func round() async throws -> [WatchPush] {
+    public func round() async throws -> [PushMessage] {
         let now = useCases.now()
         let store = useCases.services.store
         var cells: [String: Cell] = [:]
@@ -113,7 +62,7 @@ public final class PushWatcher: Sendable {
             }
         }
         var counts = Counts()
-        var pushes: [WatchPush] = []
+        var pushes: [PushMessage] = []
         var states: [String: [String: String]] = [:]
         let ordered = cells.sorted { ($0.value.subscribers.count, $1.key) > ($1.value.subscribers.count, $0.key) }
         for (key, cell) in ordered {
@@ -150,14 +99,14 @@ public final class PushWatcher: Sendable {
 
     func decide(
         _ subscription: PushSubscription, _ saved: SavedPlace, _ report: WeatherReport, now: Date, states: [String: String]
-    ) async throws -> [WatchPush] {
+    ) async throws -> [PushMessage] {
         let settings = subscription.settings
         let language = Localization.pack(for: settings.language)
         let zone = report.place.timeZone
         let place = PushPlace(saved)
         let id = saved.id ?? 0
         let url = "/?place=\(id)"
-        var out: [WatchPush] = []
+        var out: [PushMessage] = []
         if settings.rain.enabled, let slots = report.nowcast {
             let key = "rain|\(id)"
             let old = states[key].flatMap { try? JSONDecoder().decode(RainWatchState.self, from: Data($0.utf8)) } ?? RainWatchState()
@@ -167,17 +116,17 @@ public final class PushWatcher: Sendable {
             if let notice {
                 let e = notice.event
                 let text = PushTexts.rain(notice, place: place.name, now: now, language: language)
-                let payload = WatchPayload(
+                let payload = PushPayload(
                     type: "rain", title: text.title, body: text.body, place: place, url: url,
                     start: LocalTime.iso8601(e.start, in: zone), end: e.end.map { LocalTime.iso8601($0, in: zone) },
                     precipitation: Rounding.round(settings.unitChoice.precipitation.convert(e.total), 2),
                     precipitationUnit: settings.unitChoice.precipitation.symbol, intensity: e.intensity.rawValue, kind: e.kind.rawValue,
                     status: notice.status.rawValue)
-                let ttl = max(60, Int(min(3600, (e.end ?? e.start.addingTimeInterval(1800)).timeIntervalSince(now))))
+                // Worth showing until the rain is due: a warning that arrives after it began is none.
                 out.append(
-                    WatchPush(
-                        subscription: subscription, payload: payload, stateKey: key, stateValue: value, ttl: ttl,
-                        urgency: notice.status == .cancelled ? "normal" : "high", topic: "rain-\(id)"))
+                    PushMessage(
+                        subscription: subscription, payload: payload, topic: "rain-\(id)", usefulUntil: e.start,
+                        urgent: notice.status != .cancelled, record: .watchState(key: key, value: value)))
             } else if new != old {
                 try await useCases.services.store.setPushState(subscription: subscription.id, key: key, value: value, now: now)
             }
@@ -189,20 +138,21 @@ public final class PushWatcher: Sendable {
             let alerts = await useCases.alerts(for: saved.place, language: settings.language, grace: 3).here
             let text = PushTexts.morning(
                 report, place: place.name, alerts: alerts, now: now, units: settings.unitChoice, language: language)
-            let payload = WatchPayload(
+            let payload = PushPayload(
                 type: "morning", title: text.title, body: text.body, place: place, url: url, alerts: alerts.map(\.event))
             out.append(
-                WatchPush(
-                    subscription: subscription, payload: payload, stateKey: morningKey, stateValue: day, ttl: 3 * 3600,
-                    urgency: "normal", topic: "morning-\(id)"))
+                PushMessage(
+                    subscription: subscription, payload: payload, topic: "morning-\(id)",
+                    usefulUntil: now.addingTimeInterval(PushTexts.morningWindow + 3600), urgent: false,
+                    record: .watchState(key: morningKey, value: day)))
         }
         return out
     }
 
     /// Records that a push was delivered (or given up on): it is not sent again.
-    public func delivered(_ push: WatchPush) async throws {
-        try await useCases.services.store.setPushState(
-            subscription: push.subscription.id, key: push.stateKey, value: push.stateValue, now: useCases.now())
+    public func delivered(_ push: PushMessage) async throws {
+        guard case .watchState(let key, let value) = push.record else { return }
+        try await useCases.services.store.setPushState(subscription: push.subscription.id, key: key, value: value, now: useCases.now())
     }
 
     static func json<T: Encodable>(_ value: T) -> String {

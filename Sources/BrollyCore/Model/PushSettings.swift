@@ -1,4 +1,3 @@
-import BrollyCore
 import Foundation
 
 /// What a push subscription asks for beside official warnings: rain alerts before the rain starts,

@@ -1,0 +1,193 @@
+import BrollyCore
+import BrollyStore
+import BrollyUseCases
+import Foundation
+import Logging
+
+/// How pushes are sent: Web Push (RFC 8291 encryption, RFC 8292 VAPID), one payload type
+/// (`PushPayload`) and one TTL and urgency rule (`PushMessage.ttl`, `urgency`). Up to
+/// `parallelSends` subscriptions at once, each subscription's pushes in turn. A push service's
+/// answer decides what follows: delivered (2xx); the subscription gone (404, 410: removed); tried
+/// again at a later round (429, 5xx, no answer, a redirect — never followed —, at most
+/// `maxAttempts` times), with the subscription's push service backed off 1, 2, 4… minutes and the
+/// subscription removed after `maxFailures` failed rounds in a row; any other 4xx given up.
+struct PushSender: Sendable {
+    let useCases: UseCases
+    let vapid: VAPID
+    let transport: any HTTPTransport
+    /// Tests only: http push endpoints on loopback (checked again at every send, as at subscribing).
+    let allowInsecure: Bool
+    let logger: Logger
+    /// Failed attempts per subscription and push, in memory (a restart starts the count again).
+    let attempts = Locked<[String: Int]>([:])
+    let maxAttempts = 5
+    /// Subscriptions whose push service failed rounds in a row: how often, and when to try again.
+    let troubled = Locked<[String: Trouble]>([:])
+    struct Trouble {
+        var failures: Int
+        var retryAt: Date
+    }
+    /// Rain and morning pushes delivered, by type (for metrics).
+    let watchPushes = Locked<[String: Int]>([:])
+    /// Pushes sent at once (each subscription's in turn, up to this many subscriptions together).
+    static let parallelSends = 64
+    /// Seconds for one push, connection and TLS included (a connection alone has 3).
+    static let sendTimeout: Double = 5
+    /// Rounds in a row a subscription's push service may fail before the subscription is removed.
+    static let maxFailures = 5
+    var clock: any WallClock { useCases.services.clock }
+
+    /// Sends `pushes` while `keepsLease` holds; `done` records one that was delivered or given up
+    /// on. A subscription whose push service is backed off waits for a later round.
+    func deliver(
+        _ pushes: [PushMessage], keepsLease: @escaping @Sendable () async -> Bool,
+        done: @escaping @Sendable (PushMessage, Int?) async -> Void
+    ) async {
+        let now = clock.now
+        var order: [String] = []
+        var bySubscription: [String: [PushMessage]] = [:]
+        for push in pushes {
+            let id = push.subscription.id
+            if bySubscription[id] == nil { order.append(id) }
+            bySubscription[id, default: []].append(push)
+        }
+        let waiting = troubled.withLock { t in Set(order.filter { t[$0].map { $0.retryAt > now } ?? false }) }
+        let batches = order.filter { !waiting.contains($0) }.map { bySubscription[$0]! }
+        await withTaskGroup(of: Void.self) { group in
+            var next = 0
+            func start() {
+                guard next < batches.count else { return }
+                let batch = batches[next]
+                next += 1
+                group.addTask {
+                    for push in batch {
+                        if Task.isCancelled { return }
+                        if await !keepsLease() { return }
+                        let status = await send(push)
+                        switch await outcome(status, push) {
+                        case .delivered, .givenUp: await done(push, status)
+                        case .gone: return
+                        case .retry: if troubled.withLock({ $0[push.subscription.id] != nil }) { return }
+                        }
+                    }
+                }
+            }
+            for _ in 0..<Self.parallelSends { start() }
+            while await group.next() != nil { start() }
+        }
+    }
+
+    /// What a push is, in the logs.
+    static func what(_ push: PushMessage) -> String {
+        if let alert = push.payload.alert { return "\(alert.event) at \(push.payload.place.name)" }
+        return "\(push.payload.type) (\(push.payload.status ?? "summary")) at \(push.payload.place.name)"
+    }
+
+    /// Counts a failure of the subscription's push service; true when it has failed
+    /// `maxFailures` rounds in a row (the subscription is then removed). The next try waits
+    /// 1, 2, 4, … minutes (at most 6 hours).
+    func pushServiceFailed(_ subscription: String) -> Bool {
+        let now = clock.now
+        return troubled.withLock { t in
+            var trouble = t[subscription] ?? Trouble(failures: 0, retryAt: now)
+            trouble.failures += 1
+            trouble.retryAt = now.addingTimeInterval(min(6 * 3600, 60 * pow(2, Double(trouble.failures - 1))))
+            t[subscription] = trouble.failures >= Self.maxFailures ? nil : trouble
+            return trouble.failures >= Self.maxFailures
+        }
+    }
+
+    enum Outcome { case delivered, gone, retry, givenUp }
+
+    /// What a push service's answer means (see the type's description).
+    func outcome(_ status: Int?, _ push: PushMessage) async -> Outcome {
+        let answer = status.map(String.init) ?? "no answer"
+        let subscription = push.subscription.id
+        switch status {
+        case .some(200..<300):
+            troubled.withLock { $0[subscription] = nil }
+            logger.info("push: \(Self.what(push)) sent (\(answer))")
+            return .delivered
+        case .some(404), .some(410):
+            try? await useCases.services.store.removeSubscription(id: subscription)
+            logger.info("push: subscription \(subscription) is gone (\(answer)): removed")
+            return .gone
+        case nil, .some(300..<400), .some(500...):
+            if pushServiceFailed(subscription) {
+                try? await useCases.services.store.removeSubscription(id: subscription)
+                logger.warning(
+                    "push: subscription \(subscription) removed: its push service failed \(Self.maxFailures) rounds in a row (\(answer))")
+                return .gone
+            }
+            return retryOrGiveUp(status, push)
+        default:
+            return retryOrGiveUp(status, push)
+        }
+    }
+
+    /// A 4xx gives up at once; anything else is retried at later rounds, at most `maxAttempts` times.
+    func retryOrGiveUp(_ status: Int?, _ push: PushMessage) -> Outcome {
+        let answer = status.map(String.init) ?? "no answer"
+        let attempt = push.subscription.id + "|" + push.identity
+        let n = attempts.withLock { a -> Int in
+            a[attempt, default: 0] += 1
+            return a[attempt]!
+        }
+        if n >= maxAttempts || (status.map { (400..<500).contains($0) && $0 != 429 } ?? false) {
+            attempts.withLock { $0[attempt] = nil }
+            logger.warning("push: \(Self.what(push)) to \(push.subscription.id) given up (\(answer))")
+            return .givenUp
+        }
+        logger.info("push: \(Self.what(push)) to \(push.subscription.id) failed (\(answer)), will retry")
+        return .retry
+    }
+
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    /// The payload's JSON, within what push services accept (about 4 KB): a warning's long
+    /// description is cut, the rest stays whole.
+    static func json(_ payload: PushPayload) throws -> Data {
+        var json = try encoder.encode(payload)
+        if json.count > 3000, var alert = payload.alert {
+            alert.description = String(alert.description.prefix(max(0, 2800 - (json.count - alert.description.utf8.count))))
+            alert.instruction = alert.instruction.map { String($0.prefix(300)) }
+            var short = payload
+            short.alert = alert
+            json = try encoder.encode(short)
+        }
+        return json
+    }
+
+    /// Encrypts (RFC 8291) and POSTs one push with VAPID (RFC 8292); the push service's status,
+    /// or nil when it could not be reached. A subscription with unreadable keys answers 400.
+    func send(_ push: PushMessage) async -> Int? {
+        let now = clock.now
+        let subscription = push.subscription
+        guard let json = try? Self.json(push.payload), let endpoint = URL(string: subscription.endpoint),
+            let p256dh = Base64URL.decode(subscription.p256dh), let auth = Base64URL.decode(subscription.auth)
+        else { return 400 }
+        // Checked again at every send: the name may resolve elsewhere now (DNS rebinding).
+        do { _ = try await PushEndpointPolicy.checkResolving(subscription.endpoint, allowInsecure: allowInsecure) } catch {
+            logger.warning("push: \(endpoint.host ?? "?") refused at sending: \(error)")
+            return nil
+        }
+        do {
+            let body = try WebPushEncryption.encrypt(json, p256dh: p256dh, auth: auth)
+            let request = HTTPRequest(
+                url: endpoint, method: "POST",
+                headers: [
+                    "Authorization": try vapid.authorization(for: endpoint, now: now), "Content-Encoding": "aes128gcm",
+                    "Content-Type": "application/octet-stream", "TTL": String(push.ttl(now: now)), "Urgency": push.urgency,
+                    "Topic": push.topic,
+                ], timeout: Self.sendTimeout, body: body)
+            return try await transport.send(request).status
+        } catch {
+            logger.info("push: \(endpoint.host ?? "?") unreachable: \(error)")
+            return nil
+        }
+    }
+}
