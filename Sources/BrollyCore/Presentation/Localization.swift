@@ -120,7 +120,19 @@ public struct LanguagePack: Decodable, Sendable {
 }
 
 public enum Localization {
-    static let directory = Bundle.module.resourceURL?.appendingPathComponent("Languages")
+    /// The language files: beside the executable when they are there (where SwiftPM puts the
+    /// resource bundle), found by one file check — `Bundle` lists the executable's whole directory
+    /// to find it, which a short command like `brolly now --offline` pays for on every start —, else
+    /// through `Bundle.module` (a test runner, an app).
+    static let directory: URL? = {
+        #if os(Linux)
+            let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+            let beside = executable.deletingLastPathComponent().appendingPathComponent("Brolly_BrollyCore.resources/Languages")
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: beside.path, isDirectory: &isDirectory), isDirectory.boolValue { return beside }
+        #endif
+        return Bundle.module.resourceURL?.appendingPathComponent("Languages")
+    }()
 
     /// The codes there are files for (the files' names: listing them reads none of them).
     public static let codes: [String] = {
