@@ -49,6 +49,7 @@ public struct OneLineFormat: Sendable {
         measured: MeasuredWeather? = nil, now: Date = Date()
     ) -> String {
         var out = ""
+        let view = WeatherView(report, units: units, language: language, now: now)
         var sun: SkyCalculator.SunTimes?  // computed once, and only for a format that asks for it
         var chars = Self.expanding(format).makeIterator()
         while let ch = chars.next() {
@@ -60,7 +61,7 @@ public struct OneLineFormat: Sendable {
                 out.append("%")
                 break
             }
-            if let value = value(for: code, report, airQuality, alerts, measured, now: now, sun: &sun) {
+            if let value = value(for: code, view, airQuality, alerts, measured, sun: &sun) {
                 out += value
             } else {
                 out += "%\(code)"
@@ -71,10 +72,10 @@ public struct OneLineFormat: Sendable {
 
     /// The text for one code; nil for codes it does not know (printed as they are).
     func value(
-        for code: Character, _ r: WeatherReport, _ air: AirQuality?, _ alerts: [Alert]?, _ measured: MeasuredWeather?, now: Date,
+        for code: Character, _ v: WeatherView, _ air: AirQuality?, _ alerts: [Alert]?, _ measured: MeasuredWeather?,
         sun cached: inout SkyCalculator.SunTimes?
     ) -> String? {
-        let c = r.current, zone = r.place.timeZone
+        let r = v.report, c = v.current, zone = v.zone, now = v.now
         func sun() -> SkyCalculator.SunTimes {
             if let cached { return cached }
             let times = SkyCalculator.sunTimes(on: now, in: zone, at: r.place.coordinate)
@@ -86,28 +87,25 @@ public struct OneLineFormat: Sendable {
             return LocalTime.iso8601(date, in: zone).dropFirst(11).prefix(8).description
         }
         switch code {
-        case "c": return Self.symbol(c.condition)
-        case "C":
-            let text = language.localized(c.condition, provider: r.provider, textLanguage: r.language).description
-            return text.prefix(1).uppercased() + text.dropFirst()
+        case "c": return Self.symbol(c.condition.condition)
+        case "C": return c.condition.description.prefix(1).uppercased() + c.condition.description.dropFirst()
         case "x": return Self.plainSymbol(c.condition.kind)
         case "h": return c.humidity.map { "\(Int($0.rounded()))%" } ?? ""
         case "t": return temperature(c.temperature)
         case "f": return c.feelsLike.map(temperature) ?? ""
-        case "w": return c.windSpeed.map { wind($0, from: c.windDirection) } ?? ""
+        case "w": return c.wind.map { wind($0, from: c.windDirection) } ?? ""
         case "l": return r.place.displayName
         case "m": return SkyCalculator.moonSymbol(at: now)
         case "M": return String(Int(SkyCalculator.moonAge(at: now)))
         case "p":
-            let mm = (c.rain ?? 0) + (c.snow ?? 0)
-            return amount(mm)
-        case "P":
-            return c.pressure.map { "\(Self.number(units.pressure.rounded($0), units.pressure.decimals))\(units.pressure.symbol)" } ?? ""
+            // The latest reading's rain and snow together, as wttr.in's precipitation.
+            return amount(Measure((r.current.rain ?? 0) + (r.current.snow ?? 0), in: units.precipitation))
+        case "P": return c.pressure.map { "\(Self.number($0.rounded(), $0.unit.decimals))\($0.unit.symbol)" } ?? ""
         case "u": return air?.uvIndex.map { String(Int($0.rounded())) } ?? ""
         case "D": return clock(sun().dawn)
-        case "S": return clock(c.sunrise ?? sun().sunrise)
+        case "S": return clock(v.sky.sunrise)
         case "z": return clock(sun().zenith)
-        case "s": return clock(c.sunset ?? sun().sunset)
+        case "s": return clock(v.sky.sunset)
         case "d": return clock(sun().dusk)
         case "T":
             let iso = LocalTime.iso8601(now, in: zone)
@@ -118,47 +116,44 @@ public struct OneLineFormat: Sendable {
         case "o":
             guard let m = measured, let t = m.observation.temperature else { return "" }
             return "\(temperature(t)) @\(m.observation.stationID)"
-        case "y":
-            let t = units.temperature
-            return WeatherDocument.comparedWithYesterday(now: t.convert(c.temperature), yesterday: c.temperatureYesterday.map(t.convert))
-                ?? ""
+        case "y": return v.comparedWithYesterday ?? ""
         case "q":
             if let e = air?.europeanAQI { return "AQI \(Int(e.rounded())) \(AirQualityBand.european(e).category.lowercased())" }
             if let u = air?.usAQI { return "US AQI \(Int(u.rounded())) \(AirQualityBand.us(u).category.lowercased())" }
             return ""
-        case "r": return nextHour(r, now: now)
+        case "r": return nextHour(v)
         default: return nil
         }
     }
 
     /// `+5°C`, `-3°F`, `0°C`, `278K`: whole degrees, rounded as the JSON's value is.
-    public func temperature(_ celsius: Double) -> String {
-        let whole = Rounding.whole(units.temperature.convert(celsius))
-        if units.temperature == .kelvin { return "\(whole)K" }
-        return (whole > 0 ? "+" : "") + "\(whole)\(units.temperature.symbol)"
+    public func temperature(_ celsius: Double) -> String { temperature(Measure(celsius, in: units.temperature)) }
+
+    func temperature(_ t: Measure<TemperatureUnit>) -> String {
+        let whole = Rounding.whole(t.value)
+        if t.unit == .kelvin { return "\(whole)K" }
+        return (whole > 0 ? "+" : "") + "\(whole)\(t.unit.symbol)"
     }
 
     /// `↗4.2m/s`, `↗15km/h`, `↗9mph`: m/s with a decimal, the others whole, as wttr.in writes them.
-    func wind(_ metresPerSecond: Double, from direction: Double?) -> String {
+    func wind(_ w: Measure<WindUnit>, from direction: Double?) -> String {
         let arrow = direction.map { Self.arrow($0) } ?? ""
-        let decimals = units.wind == .ms ? 1 : 0
-        return arrow + Self.number(Rounding.round(units.wind.convert(metresPerSecond), decimals), decimals) + units.wind.symbol
+        let decimals = w.unit == .ms ? 1 : 0
+        return arrow + Self.number(w.rounded(decimals), decimals) + w.unit.symbol
     }
 
-    func amount(_ mm: Double) -> String {
-        let p = units.precipitation
-        return Self.number(p.rounded(mm), p.decimals) + p.symbol
-    }
+    func amount(_ p: Measure<PrecipitationUnit>) -> String { Self.number(p.rounded(), p.unit.decimals) + p.unit.symbol }
 
     /// A number with exactly `decimals` decimals (a point, as scripts read it).
     static func number(_ v: Double, _ decimals: Int) -> String { String(format: "%.\(decimals)f", v) }
 
     /// The next hour's slot: amount and chance, e.g. `0.4mm 60%`.
-    func nextHour(_ r: WeatherReport, now: Date) -> String {
-        guard let slot = r.hours.first(where: { $0.time > now.addingTimeInterval(-3600) && $0.time <= now.addingTimeInterval(3600) })
+    func nextHour(_ v: WeatherView) -> String {
+        let now = v.now
+        guard let slot = v.hours.first(where: { $0.time > now.addingTimeInterval(-3600) && $0.time <= now.addingTimeInterval(3600) })
         else { return "" }
         let amountText = slot.precipitation.map(amount) ?? ""
-        let chance = slot.precipitationProbability.map { "\(Int($0.rounded()))%" } ?? ""
+        let chance = slot.chance.map { "\(Int($0.rounded()))%" } ?? ""
         return [amountText, chance].filter { !$0.isEmpty }.joined(separator: " ")
     }
 

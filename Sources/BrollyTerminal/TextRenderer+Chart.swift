@@ -23,15 +23,17 @@ extension TextRenderer {
     /// `brolly forecast --chart`: the next `count` hours (48) as a temperature chart (6 rows) over
     /// a precipitation chart (3 rows), one column an hour, the hours marked every 6, within 80
     /// columns; in the renderer's units and language.
-    public func chart(_ result: WeatherResult, hours count: Int = 48) -> String {
-        let r = result.report, zone = r.place.timeZone
-        let hours = Array(r.hoursFromNowReading.prefix(min(count, 72)))
+    public func chart(_ result: WeatherResult, hours count: Int = 48, now: Date = Date()) -> String {
+        let v = WeatherView(result, units: choice, language: language, now: now)
+        let zone = v.zone
+        let hours = Array(v.hours.prefix(min(count, 72)))
         guard !hours.isEmpty else { return "" }
         let l = language
-        let temps = hours.map { choice.temperature.convert($0.temperature) }
+        let temps = hours.map(\.temperature.value)
         let low = temps.min()!.rounded(.down), high = temps.max()!.rounded(.up)
-        let amounts = hours.map { h in h.precipitation.map { choice.precipitation.convert($0) } }
-        let wettest = max(amounts.compactMap { $0 }.max() ?? 0, choice.precipitation.convert(1))
+        let amounts = hours.map { $0.precipitation?.value }
+        // At least a millimetre's height (its equal in inches), so a drizzle does not fill the chart.
+        let wettest = max(amounts.compactMap { $0 }.max() ?? 0, Measure(1, in: choice.precipitation).value)
         let labelWidth = 8
         func label(_ s: String) -> String {
             s.count >= labelWidth ? String(s.prefix(labelWidth)) : s + String(repeating: " ", count: labelWidth - s.count)

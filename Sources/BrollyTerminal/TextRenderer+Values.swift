@@ -3,10 +3,11 @@ import Foundation
 
 /// One value as the terminal writes it, in the reader's units and language.
 extension TextRenderer {
-    public func temp(_ c: Double) -> String {
-        // Rounded first, so that -0.3 °C prints as 0°C, never -0°C.
-        "\(Rounding.whole(choice.temperature.convert(c)))\(symbolAfterNumber)"
-    }
+    /// A temperature in °C, in the reader's unit.
+    public func temp(_ c: Double) -> String { temp(Measure(c, in: choice.temperature)) }
+
+    /// `3°C`, `37°F`, `276 K`: rounded first, so that -0.3 °C prints as 0°C, never -0°C.
+    func temp(_ t: Measure<TemperatureUnit>) -> String { "\(Rounding.whole(t.value))\(symbolAfterNumber)" }
 
     /// The temperature's symbol as written after a number: `°C`, `°F`, ` K`.
     var symbolAfterNumber: String { choice.temperature == .kelvin ? " K" : choice.temperature.symbol }
@@ -18,39 +19,30 @@ extension TextRenderer {
     ]
 
     /// A temperature coloured by its value (only when colour is on).
-    func colouredTemp(_ c: Double) -> String {
-        let s = temp(c)
+    func colouredTemp(_ c: Double) -> String { colouredTemp(Measure(c, in: choice.temperature)) }
+
+    func colouredTemp(_ t: Measure<TemperatureUnit>) -> String {
+        let s = temp(t)
         guard color else { return s }
-        let code = Self.temperatureColours.first { c <= $0.upTo }?.code ?? 196
+        let code = Self.temperatureColours.first { t.base <= $0.upTo }?.code ?? 196
         return paint(s, "38;5;\(code)")
     }
 
+    /// A number with its unit's decimals and name, in the language: "4.2 m/s", "1012 hPa", "0.5 cm".
+    func measure<U: MeasureUnit>(_ m: Measure<U>) -> String {
+        language.number(String(format: "%.\(m.unit.decimals)f ", m.value)) + language.text("unit_" + m.unit.rawValue)
+    }
+
     /// "4.2 m/s", "15.1 km/h", "3 Bft, gentle breeze".
-    func speed(_ ms: Double) -> String {
-        let wind = choice.wind
-        if wind == .bft {
-            let force = WindUnit.beaufort(ms)
-            return "\(force) \(language.plural("unit_bft", Double(force))), \(language.beaufortName(force))"
-        }
-        return language.number(String(format: "%.1f ", wind.convert(ms))) + language.text("unit_" + wind.rawValue)
+    func speed(_ w: Measure<WindUnit>) -> String {
+        guard w.unit == .bft else { return measure(w) }
+        let force = Int(w.value)
+        return "\(force) \(language.plural("unit_bft", Double(force))), \(language.beaufortName(force))"
     }
 
-    func amount(_ mm: Double) -> String {
-        let p = choice.precipitation
-        return language.number(String(format: "%.\(p.decimals)f ", p.convert(mm))) + language.text("unit_" + p.rawValue)
-    }
-
-    /// Fresh snow (mm of depth): centimetres where rain is in millimetres, as metric readers count
-    /// snow; else inches.
-    func snowDepth(_ mm: Double) -> String {
-        let s = choice.precipitation.snow
-        return language.number(String(format: "%.\(s.decimals)f ", s.convert(mm))) + language.text("unit_" + s.rawValue)
-    }
-
-    /// "1012 hPa", "759 mmHg", "29.89 inHg".
-    func pressure(_ hpa: Double) -> String {
-        let p = choice.pressure
-        return String(format: "%.\(p.decimals)f ", p.convert(hpa)) + language.text("unit_" + p.rawValue)
+    /// "1012 hPa", "759 mmHg", "29.89 inHg" (a point whatever the language, as barometers write it).
+    func pressure(_ p: Measure<PressureUnit>) -> String {
+        String(format: "%.\(p.unit.decimals)f ", p.value) + language.text("unit_" + p.unit.rawValue)
     }
 
     /// "just now", "4 min ago", "2 h ago" (in `language`).

@@ -112,23 +112,17 @@ public struct TextRenderer: Sendable {
 
     /// `brolly now`: the place, current conditions, today's range and a short outlook.
     public func now(_ result: WeatherResult, now: Date = Date()) -> String {
-        let r = result.report, c = r.current, zone = r.place.timeZone, l = language
+        let v = WeatherView(result, units: choice, language: language, now: now)
+        let r = result.report, c = v.current, zone = v.zone, l = language
         var lines: [String] = []
         // Warnings come first, coloured by severity.
         if let set = result.alerts { lines += alertLines(set.here, in: zone) }
         lines.append(bold(r.place.displayName) + dim(String(format: "  (%.2f, %.2f)", r.place.latitude, r.place.longitude)))
-        let description = describe(c.condition, in: r)
-        var headline = "\(Self.symbol(c.condition))  \(colouredTemp(c.temperature))  \(description.capitalizedFirst)"
+        var headline = "\(Self.symbol(c.condition.condition))  \(colouredTemp(c.temperature))  \(c.condition.description.capitalizedFirst)"
         if let f = c.feelsLike { headline += dim("  \(l.text("feelsLike")) \(temp(f))") }
         lines.append(headline)
-        var today =
-            "   " + l.text("today").padding(toLength: 11, withPad: " ", startingAt: 0)
-            + "\(temp(c.temperatureMin)) … \(temp(c.temperatureMax))"
-        if let compared = WeatherDocument.comparedWithYesterday(
-            now: choice.temperature.convert(c.temperature), yesterday: c.temperatureYesterday.map(choice.temperature.convert), language: l)
-        {
-            today += " · " + compared
-        }
+        var today = "   " + l.text("today").padding(toLength: 11, withPad: " ", startingAt: 0) + "\(temp(c.low)) … \(temp(c.high))"
+        if let compared = v.comparedWithYesterday { today += " · " + compared }
         lines.append(today)
         var rows: [(String, String)] = []
         if let m = result.measured, let t = m.observation.temperature {
@@ -146,25 +140,22 @@ public struct TextRenderer: Sendable {
         }
         if let h = c.humidity { rows.append((l.text("humidity"), String(format: "%.0f %%", h))) }
         if let p = c.pressure { rows.append((l.text("pressure"), pressure(p))) }
-        if let w = c.windSpeed {
+        if let w = c.wind {
             var s = speed(w)
             if let d = c.windDirection { s += " " + Self.wind(d, compass: l.compass) }
-            if let g = c.windGust { s += ", \(l.text("gusts")) \(speed(g))" }
+            if let g = c.gust { s += ", \(l.text("gusts")) \(speed(g))" }
             rows.append((l.text("wind"), s))
         }
         if let cl = c.clouds { rows.append((l.text("clouds"), String(format: "%.0f %%", cl))) }
-        if let v = c.visibility {
-            let d = choice.distance
-            rows.append((l.text("visibility"), String(format: "%.\(d.decimals)f ", d.convert(v)) + l.text("unit_" + d.rawValue)))
-        }
-        if let rain = c.rain, rain > 0 { rows.append((l.text("rain"), amount(rain))) }
-        if let snow = c.snow, snow > 0 { rows.append((l.text("snow"), snowDepth(snow))) }
-        let sun = SkyCalculator.sunTimes(on: c.time, in: zone, at: r.place.coordinate)
-        if let sr = c.sunrise ?? sun.sunrise, let ss = c.sunset ?? sun.sunset {
+        if let visibility = c.visibility { rows.append((l.text("visibility"), measure(visibility))) }
+        if let rain = c.rain, rain.value > 0 { rows.append((l.text("rain"), measure(rain))) }
+        if let snow = c.snow, snow.value > 0 { rows.append((l.text("snow"), measure(snow))) }
+        let sky = v.sky
+        if let sr = sky.sunrise, let ss = sky.sunset {
             var text = "↑ \(LocalTime.clock(sr, in: zone))  ↓ \(LocalTime.clock(ss, in: zone))"
-            if let dawn = sun.dawn, let dusk = sun.dusk {
+            if let dawn = sky.dawn, let dusk = sky.dusk {
                 text +=
-                    "  (\(l.text("dawn")) \(LocalTime.clock(dawn, in: zone)), \(l.text("noon")) \(LocalTime.clock(sun.zenith, in: zone)), \(l.text("dusk")) \(LocalTime.clock(dusk, in: zone)))"
+                    "  (\(l.text("dawn")) \(LocalTime.clock(dawn, in: zone)), \(l.text("noon")) \(LocalTime.clock(sky.noon, in: zone)), \(l.text("dusk")) \(LocalTime.clock(dusk, in: zone)))"
             }
             rows.append((l.text("sun"), text))
         }
@@ -192,18 +183,13 @@ public struct TextRenderer: Sendable {
             }
             if !pollen.isEmpty { rows.append((l.text("pollen"), pollen.joined(separator: ", ") + " " + l.text("unit_grains"))) }
         }
-        let lit = Int((SkyCalculator.moonIllumination(at: c.time) * 100).rounded())
+        let lit = Int((sky.moonIllumination * 100).rounded())
         rows.append(
-            (
-                l.text("moon"),
-                "\(SkyCalculator.moonSymbol(at: c.time)) "
-                    + l.moonPhaseName(SkyCalculator.moonPhaseName(at: c.time)) + ", "
-                    + l.text("litPercent", ["n": String(lit)])
-            ))
+            (l.text("moon"), "\(sky.moonSymbol) " + l.moonPhaseName(sky.moonPhase) + ", " + l.text("litPercent", ["n": String(lit)])))
         let width = max(11, (rows.map(\.0) + [l.text("today"), l.text("outlook")]).map(\.count).max()! + 1)
         for (k, v) in rows { lines.append("   " + k.padding(toLength: width, withPad: " ", startingAt: 0) + l.number(v)) }
-        let outlook = r.days.dropFirst().prefix(3).map {
-            "\(weekday($0.date)) \(Self.symbol($0.condition)) \(temp($0.temperatureMin))…\(temp($0.temperatureMax))"
+        let outlook = v.days.dropFirst().prefix(3).map {
+            "\(weekday($0.date)) \(Self.symbol($0.condition.condition)) \(temp($0.low))…\(temp($0.high))"
         }
         if !outlook.isEmpty {
             lines.append("   " + l.text("outlook").padding(toLength: 11, withPad: " ", startingAt: 0) + outlook.joined(separator: "   "))
@@ -231,26 +217,25 @@ public struct TextRenderer: Sendable {
     }
 
     /// `brolly forecast`: one row per local day, optionally followed by the next `hours` hourly slots.
-    public func forecast(_ result: WeatherResult, days count: Int, hours: Int?) -> String {
-        let r = result.report, zone = r.place.timeZone
+    public func forecast(_ result: WeatherResult, days count: Int, hours: Int?, now: Date = Date()) -> String {
+        let v = WeatherView(result, units: choice, language: language, now: now)
+        let r = result.report, zone = v.zone
         var lines = [bold(r.place.displayName)]
-        let days = Array(r.days.prefix(count))
-        let rows = days.map { d -> [String] in
+        let rows = v.days.prefix(count).map { d -> [String] in
             [
-                weekday(d.date), d.date, Self.symbol(d.condition), temp(d.temperatureMin),
-                temp(d.temperatureMax), d.precipitation.map(amount) ?? "",
-                d.precipitationProbability.map { String(format: "%.0f%%", $0) } ?? "", describe(d.condition, in: r),
+                weekday(d.date), d.date, Self.symbol(d.condition.condition), temp(d.low), temp(d.high),
+                d.precipitation.map(measure) ?? "", d.chance.map { String(format: "%.0f%%", $0) } ?? "", d.condition.description,
             ]
         }
         lines += Self.table(rows, rightAligned: [3, 4, 5, 6])
         if let hours {
             // The next hours under the day they belong to, with the chance of rain, the amount and the wind.
-            let slots = r.upcomingHours(hours)
+            let slots = Array(v.hours.prefix(hours))
             let rows = slots.map { h -> [String] in
                 [
-                    "  " + LocalTime.clock(h.time, in: zone), Self.symbol(h.condition), temp(h.temperature),
-                    h.precipitationProbability.map { String(format: "%.0f%%", $0) } ?? "",
-                    h.precipitation.map { $0 > 0 ? amount($0) : "" } ?? "", h.windSpeed.map(speed) ?? "", describe(h.condition, in: r),
+                    "  " + LocalTime.clock(h.time, in: zone), Self.symbol(h.condition.condition), temp(h.temperature),
+                    h.chance.map { String(format: "%.0f%%", $0) } ?? "", h.precipitation.map { $0.value > 0 ? measure($0) : "" } ?? "",
+                    h.wind.map(speed) ?? "", h.condition.description,
                 ]
             }
             let table = Self.table(rows, rightAligned: [2, 3, 4, 5])
@@ -267,11 +252,6 @@ public struct TextRenderer: Sendable {
         }
         lines.append(footer(result))
         return joined(lines)
-    }
-
-    /// A condition's description in the language (the provider's own text when it speaks it).
-    func describe(_ condition: Condition, in report: WeatherReport) -> String {
-        language.localized(condition, provider: report.provider, textLanguage: report.language).description
     }
 
     public func places(_ places: [Place]) -> String {

@@ -9,7 +9,7 @@ extension WeatherDocument {
 
     /// Builds the document for a result in `units`, each chosen on its own.
     public init(_ result: WeatherResult, units: UnitChoice, now: Date = Date(), language: LanguagePack = Localization.english) {
-        self.init(result.report, units: units, stale: result.isStale, age: result.age, now: now, language: language)
+        self.init(WeatherView(result, units: units, language: language, now: now))
         source.fallbackFrom = result.fallbackFrom?.rawValue
         source.lacking = result.lacking.isEmpty ? nil : result.lacking.map(\.rawValue)
         if let air = result.airQuality, !air.airQuality.isEmpty {
@@ -64,60 +64,59 @@ extension WeatherDocument {
         _ report: WeatherReport, units u: UnitChoice, stale: Bool, age: TimeInterval, now: Date = Date(),
         language: LanguagePack = Localization.english
     ) {
-        let zone = report.place.timeZone
-        func t(_ c: Double) -> Double { Rounding.round(u.temperature.convert(c), 1) }
-        func w(_ v: Double?) -> Double? { v.map { Rounding.round(u.wind.convert($0), u.wind.decimals) } }
+        self.init(WeatherView(report, units: u, language: language, now: now, age: age, stale: stale))
+    }
+
+    /// The document written from the one view of the weather: its values rounded for JSON, nothing
+    /// derived again.
+    public init(_ v: WeatherView) {
+        let report = v.report, language = v.language, now = v.now, stale = v.isStale, zone = v.zone, u = v.units
+        func t(_ m: Measure<TemperatureUnit>) -> Double { Rounding.round(m.value, 1) }
         // Precipitation keeps the provider's precision (OpenWeatherMap's 0.25 mm stays 0.25):
         // 2 decimals in mm, 4 in inches. Only displays round further.
-        func p(_ v: Double?) -> Double? { v.map { Rounding.round(u.precipitation.convert($0), u.precipitation == .inch ? 4 : 2) } }
-        func c(_ c: Condition) -> ConditionInfo {
-            let (title, description) = language.localized(c, provider: report.provider, textLanguage: report.language)
-            return ConditionInfo(code: c.code, title: title, description: description, icon: c.icon)
+        func p(_ m: Measure<PrecipitationUnit>?) -> Double? { m.map { Rounding.round($0.value, $0.unit == .inch ? 4 : 2) } }
+        func c(_ c: WeatherView.ConditionView) -> ConditionInfo {
+            ConditionInfo(code: c.condition.code, title: c.title, description: c.description, icon: c.condition.icon)
         }
         func iso(_ d: Date?) -> String? { d.map { LocalTime.iso8601($0, in: zone) } }
-        let cur = report.current
+        let cur = v.current, raw = report.current
         place = PlaceInfo(
             name: report.place.name, country: report.place.country, countryCode: report.place.countryCode,
             region: report.place.region, latitude: report.place.latitude, longitude: report.place.longitude,
             timezone: report.place.timezone)
         current = Current(
-            time: LocalTime.iso8601(cur.time, in: zone), temperature: t(cur.temperature),
-            feelsLike: cur.feelsLike.map(t), temperatureMin: t(cur.temperatureMin), temperatureMax: t(cur.temperatureMax),
-            humidity: cur.humidity.map { Rounding.round($0, 0) },
-            pressure: cur.pressure.map { Rounding.round(u.pressure.convert($0), u.pressure.decimals) },
-            windSpeed: w(cur.windSpeed), windDirection: cur.windDirection.map { Rounding.round($0, 0) },
-            windGust: w(cur.windGust), clouds: cur.clouds, visibility: cur.visibility,
-            rain: p(cur.rain), snow: p(cur.snow), condition: c(cur.condition),
-            sunrise: iso(cur.sunrise), sunset: iso(cur.sunset), temperatureYesterday: cur.temperatureYesterday.map(t))
-        days = report.days.map {
+            time: LocalTime.iso8601(cur.time, in: zone), temperature: t(cur.temperature), feelsLike: cur.feelsLike.map(t),
+            temperatureMin: t(cur.low), temperatureMax: t(cur.high), humidity: cur.humidity.map { Rounding.round($0, 0) },
+            pressure: cur.pressure?.rounded(), windSpeed: cur.wind?.rounded(),
+            windDirection: cur.windDirection.map { Rounding.round($0, 0) },
+            windGust: cur.gust?.rounded(), clouds: cur.clouds, visibility: raw.visibility, rain: p(cur.rain),
+            // The contract gives fresh snow in the precipitation unit (mm or in), as the provider counts it.
+            snow: p(raw.snow.map { Measure($0, in: u.precipitation) }), condition: c(cur.condition),
+            sunrise: iso(raw.sunrise), sunset: iso(raw.sunset), temperatureYesterday: cur.yesterday.map(t))
+        days = v.days.map {
             Day(
-                date: $0.date, temperatureMin: t($0.temperatureMin), temperatureMax: t($0.temperatureMax),
-                precipitation: p($0.precipitation), precipitationProbability: $0.precipitationProbability,
-                condition: c($0.condition))
+                date: $0.date, temperatureMin: t($0.low), temperatureMax: t($0.high), precipitation: p($0.precipitation),
+                precipitationProbability: $0.chance, condition: c($0.condition))
         }
-        hours = report.hoursFromNowReading.prefix(48).map {
+        hours = v.hours.prefix(48).map {
             Hour(
-                time: LocalTime.iso8601($0.time, in: zone), temperature: t($0.temperature),
-                precipitationProbability: $0.precipitationProbability, precipitation: p($0.precipitation), windSpeed: w($0.windSpeed),
-                condition: c($0.condition))
+                time: LocalTime.iso8601($0.time, in: zone), temperature: t($0.temperature), precipitationProbability: $0.chance,
+                precipitation: p($0.precipitation), windSpeed: $0.wind?.rounded(), condition: c($0.condition))
         }
-        if let speed = cur.windSpeed {
-            current.windForce = WindUnit.beaufort(speed)
-            current.windForceName = language.beaufortName(WindUnit.beaufort(speed))
+        if let force = cur.windForce {
+            current.windForce = force
+            current.windForceName = language.beaufortName(force)
         }
         units = Units(
             temperature: u.temperature.symbol, windSpeed: u.wind.symbol, pressure: u.pressure.symbol,
             precipitation: u.precipitation.symbol)
-        let sun = SkyCalculator.sunTimes(on: cur.time, in: zone, at: report.place.coordinate)
-        let phase = SkyCalculator.moonPhaseName(at: cur.time)
-        sky = Sky(
-            dawn: iso(sun.dawn), sunrise: iso(cur.sunrise ?? sun.sunrise), solarNoon: LocalTime.iso8601(sun.zenith, in: zone),
-            sunset: iso(cur.sunset ?? sun.sunset), dusk: iso(sun.dusk),
+        let sky = v.sky
+        self.sky = Sky(
+            dawn: iso(sky.dawn), sunrise: iso(sky.sunrise), solarNoon: LocalTime.iso8601(sky.noon, in: zone),
+            sunset: iso(sky.sunset), dusk: iso(sky.dusk),
             moon: Moon(
-                phase: phase, phaseName: language.code == "en" ? nil : language.moonPhaseName(phase),
-                symbol: SkyCalculator.moonSymbol(at: cur.time),
-                illumination: Rounding.round(SkyCalculator.moonIllumination(at: cur.time), 2),
-                age: Rounding.round(SkyCalculator.moonAge(at: cur.time), 1)))
+                phase: sky.moonPhase, phaseName: language.code == "en" ? nil : language.moonPhaseName(sky.moonPhase),
+                symbol: sky.moonSymbol, illumination: Rounding.round(sky.moonIllumination, 2), age: Rounding.round(sky.moonAge, 1)))
         source = Source(
             provider: report.provider.rawValue, fetchedAt: LocalTime.iso8601(report.fetchedAt, in: TimeZone(secondsFromGMT: 0)!),
             stale: stale)
@@ -138,7 +137,7 @@ extension WeatherDocument {
                 slots: ahead.map {
                     Nowcast.Slot(
                         start: LocalTime.iso8601($0.start, in: zone), end: LocalTime.iso8601($0.end, in: zone),
-                        precipitation: p($0.precipitation) ?? 0)
+                        precipitation: p(Measure($0.precipitation, in: u.precipitation)) ?? 0)
                 })
         }
     }

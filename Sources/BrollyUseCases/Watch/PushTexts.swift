@@ -42,33 +42,35 @@ public enum PushTexts {
     public static func morning(
         _ report: WeatherReport, place: String, alerts: [Alert], now: Date, units: UnitChoice, language: LanguagePack
     ) -> (title: String, body: String) {
-        let l = language
-        let zone = report.place.timeZone
-        let today = LocalTime.dateString(now, in: zone)
-        let day = report.days.first { $0.date == today } ?? report.days.first
-        let hours = report.hours.filter { $0.time > now.addingTimeInterval(-3600) && LocalTime.dateString($0.time, in: zone) == today }
-        func degrees(_ c: Double?) -> String { c.map { l.number(String(Rounding.whole(units.temperature.convert($0)))) + "°" } ?? "—" }
+        morning(WeatherView(report, units: units, language: language, now: now), place: place, alerts: alerts)
+    }
+
+    /// The morning summary written from the one view of the weather.
+    public static func morning(_ v: WeatherView, place: String, alerts: [Alert]) -> (title: String, body: String) {
+        let l = v.language, zone = v.zone, now = v.now
+        let today = v.today
+        let day = v.days.first { $0.date == today } ?? v.days.first
+        let hours = v.hours(on: today).filter { $0.time > now.addingTimeInterval(-3600) }
+        func degrees(_ t: Measure<TemperatureUnit>?) -> String { t.map { l.number(String(Rounding.whole($0.value))) + "°" } ?? "—" }
 
         var parts: [String] = []
-        if let wet = hours.firstIndex(where: { ($0.precipitation ?? 0) >= 0.1 || ($0.precipitationProbability ?? 0) >= 50 }) {
-            let chance = hours[wet...].compactMap(\.precipitationProbability).max()
-            let snow = hours[wet].condition.kind.isSnow
+        if let wet = hours.firstIndex(where: { ($0.precipitation?.base ?? 0) >= 0.1 || ($0.chance ?? 0) >= 50 }) {
+            let chance = hours[wet...].compactMap(\.chance).max()
             var text = l.text(
-                snow ? "pushSnowFrom" : "pushRainFrom",
+                hours[wet].condition.isSnow ? "pushSnowFrom" : "pushRainFrom",
                 ["time": ClockTime(hours[wet].time, in: zone).description, "chance": chance.map { String(Int($0.rounded())) } ?? ""])
             if chance == nil { text = text.replacingOccurrences(of: " (%)", with: "") }
             parts.append(text)
         } else {
             parts.append(l.text("pushDry"))
         }
-        if let wind = hours.compactMap(\.windSpeed).max() {
-            let speed = l.number(String(Rounding.whole(units.wind.convert(wind))))
-            parts.append(l.text("pushWindUpTo", ["wind": "\(speed) \(l.text("unit_" + units.wind.rawValue))"]))
+        if let wind = hours.compactMap(\.wind).max(by: { $0.value < $1.value }) {
+            let speed = l.number(String(Rounding.whole(wind.value)))
+            parts.append(l.text("pushWindUpTo", ["wind": "\(speed) \(l.text("unit_" + wind.unit.rawValue))"]))
         }
         for alert in alerts.prefix(2) { parts.append(l.text("pushWarning", ["event": alert.event])) }
         let values = [
-            "place": place, "high": degrees(day?.temperatureMax), "low": degrees(day?.temperatureMin),
-            "parts": parts.joined(separator: ", "),
+            "place": place, "high": degrees(day?.high), "low": degrees(day?.low), "parts": parts.joined(separator: ", "),
         ]
         return (l.text("pushMorningTitle", values), l.text("pushMorning", values))
     }

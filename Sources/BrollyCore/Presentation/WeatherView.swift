@@ -1,0 +1,184 @@
+import Foundation
+
+/// A value converted once into a reader's unit, kept with that unit (as open-meteo's server keeps
+/// `DataAndUnit`): writers format `value`, they never convert.
+public struct Measure<Unit: MeasureUnit>: Sendable, Hashable {
+    /// The value in `unit`.
+    public let value: Double
+    public let unit: Unit
+    /// The value in the base unit (°C, m/s, hPa, mm, m): what scales by the base unit read (a
+    /// colour ramp by °C, the Beaufort force).
+    public let base: Double
+
+    /// `base` (°C, m/s, hPa, mm, m) in `unit`.
+    public init(_ base: Double, in unit: Unit) {
+        value = unit.convert(base)
+        self.unit = unit
+        self.base = base
+    }
+
+    /// Rounded to `decimals` (the unit's own by default).
+    public func rounded(_ decimals: Int? = nil) -> Double { Rounding.round(value, decimals ?? unit.decimals) }
+}
+
+/// One view of the weather: everything a reader is shown, derived once per answer from the report,
+/// the place, the reader's units and language and the moment — the current reading, the hours from
+/// now (the first is the current reading), the days with their worst condition, day or night and
+/// snow or rain per hour, sun and moon, today's highest UV, how old the answer is. The JSON
+/// document, the terminal's views, the one-line format (and Waybar), and the morning push are
+/// writers over it: they format its values and derive nothing.
+public struct WeatherView: Sendable {
+    /// A condition with its texts in the reader's language.
+    public struct ConditionView: Sendable, Hashable {
+        public let condition: Condition
+        public let title: String
+        public let description: String
+        public var kind: ConditionKind { condition.kind }
+        public var isSnow: Bool { condition.kind.isSnow }
+    }
+
+    public struct Reading: Sendable {
+        public let time: Date
+        public let temperature: Measure<TemperatureUnit>
+        public let feelsLike: Measure<TemperatureUnit>?
+        public let low: Measure<TemperatureUnit>
+        public let high: Measure<TemperatureUnit>
+        public let yesterday: Measure<TemperatureUnit>?
+        /// %.
+        public let humidity: Double?
+        public let pressure: Measure<PressureUnit>?
+        public let wind: Measure<WindUnit>?
+        public let gust: Measure<WindUnit>?
+        /// Where the wind comes from, degrees.
+        public let windDirection: Double?
+        /// The wind's Beaufort force.
+        public let windForce: Int?
+        /// %.
+        public let clouds: Double?
+        public let visibility: Measure<DistanceUnit>?
+        public let rain: Measure<PrecipitationUnit>?
+        /// Fresh snow as a depth (cm where rain is in mm, else inches).
+        public let snow: Measure<SnowUnit>?
+        public let condition: ConditionView
+        public let isDay: Bool
+    }
+
+    public struct Hour: Sendable {
+        public let time: Date
+        public let temperature: Measure<TemperatureUnit>
+        /// %.
+        public let chance: Double?
+        public let precipitation: Measure<PrecipitationUnit>?
+        public let wind: Measure<WindUnit>?
+        public let condition: ConditionView
+        public let isDay: Bool
+        /// The hour under way, showing the current reading.
+        public let isNow: Bool
+    }
+
+    public struct Day: Sendable {
+        /// The local date, `2026-11-26`.
+        public let date: String
+        public let low: Measure<TemperatureUnit>
+        public let high: Measure<TemperatureUnit>
+        public let precipitation: Measure<PrecipitationUnit>?
+        /// %.
+        public let chance: Double?
+        /// The day's worst condition.
+        public let condition: ConditionView
+    }
+
+    public struct Sky: Sendable {
+        public let sunrise: Date?
+        public let sunset: Date?
+        public let dawn: Date?
+        public let dusk: Date?
+        public let noon: Date
+        public let moonPhase: String
+        public let moonSymbol: String
+        /// 0…1.
+        public let moonIllumination: Double
+        /// Days since the new moon.
+        public let moonAge: Double
+    }
+
+    public let report: WeatherReport
+    public var place: Place { report.place }
+    public var zone: TimeZone { report.place.timeZone }
+    public let units: UnitChoice
+    public let language: LanguagePack
+    public let now: Date
+    public let current: Reading
+    /// From the hour under way; the first shows the current reading.
+    public let hours: [Hour]
+    public let days: [Day]
+    public let sky: Sky
+    /// Today's highest UV index (from the air-quality answer), nil when it is not known.
+    public let uvMax: Double?
+    /// Seconds since the answer was fetched, and whether it is not current.
+    public let age: TimeInterval
+    public let isStale: Bool
+
+    public init(_ result: WeatherResult, units: UnitChoice, language: LanguagePack = Localization.english, now: Date = Date()) {
+        self.init(
+            result.report, units: units, language: language, now: now, age: result.age, stale: result.isStale,
+            uvMax: result.airQuality?.airQuality.uvIndexMax)
+    }
+
+    public init(
+        _ report: WeatherReport, units u: UnitChoice, language l: LanguagePack = Localization.english, now: Date = Date(),
+        age: TimeInterval = 0, stale: Bool = false, uvMax: Double? = nil
+    ) {
+        self.report = report
+        units = u
+        language = l
+        self.now = now
+        self.age = age
+        isStale = stale
+        self.uvMax = uvMax
+        func t(_ c: Double) -> Measure<TemperatureUnit> { Measure(c, in: u.temperature) }
+        func p(_ mm: Double?) -> Measure<PrecipitationUnit>? { mm.map { Measure($0, in: u.precipitation) } }
+        func w(_ ms: Double?) -> Measure<WindUnit>? { ms.map { Measure($0, in: u.wind) } }
+        func c(_ condition: Condition) -> ConditionView {
+            let (title, description) = l.localized(condition, provider: report.provider, textLanguage: report.language)
+            return ConditionView(condition: condition, title: title, description: description)
+        }
+        var daylight = Daylight(place: report.place)
+        let cur = report.current
+        current = Reading(
+            time: cur.time, temperature: t(cur.temperature), feelsLike: cur.feelsLike.map(t), low: t(cur.temperatureMin),
+            high: t(cur.temperatureMax), yesterday: cur.temperatureYesterday.map(t), humidity: cur.humidity,
+            pressure: cur.pressure.map { Measure($0, in: u.pressure) }, wind: w(cur.windSpeed), gust: w(cur.windGust),
+            windDirection: cur.windDirection, windForce: cur.windSpeed.map(WindUnit.beaufort), clouds: cur.clouds,
+            visibility: cur.visibility.map { Measure($0, in: u.distance) }, rain: p(cur.rain),
+            snow: cur.snow.map { Measure($0, in: u.precipitation.snow) }, condition: c(cur.condition), isDay: daylight.isDay(cur.time))
+        let underWay = report.hoursFromNow
+        hours = report.hoursFromNowReading.enumerated().map { i, h in
+            Hour(
+                time: h.time, temperature: t(h.temperature), chance: h.precipitationProbability, precipitation: p(h.precipitation),
+                wind: w(h.windSpeed), condition: c(h.condition), isDay: daylight.isDay(h.time),
+                isNow: i == 0 && (underWay.first.map { $0.time <= cur.time } ?? false))
+        }
+        days = report.days.map { d in
+            Day(
+                date: d.date, low: t(d.temperatureMin), high: t(d.temperatureMax), precipitation: p(d.precipitation),
+                chance: d.precipitationProbability, condition: c(d.condition))
+        }
+        let sun = daylight.sun(on: cur.time)
+        sky = Sky(
+            sunrise: cur.sunrise ?? sun.sunrise, sunset: cur.sunset ?? sun.sunset, dawn: sun.dawn, dusk: sun.dusk, noon: sun.zenith,
+            moonPhase: SkyCalculator.moonPhaseName(at: cur.time), moonSymbol: SkyCalculator.moonSymbol(at: cur.time),
+            moonIllumination: SkyCalculator.moonIllumination(at: cur.time), moonAge: SkyCalculator.moonAge(at: cur.time))
+    }
+
+    /// The hours of the local day `date` (from now on).
+    public func hours(on date: String) -> [Hour] { hours.filter { LocalTime.dateString($0.time, in: zone) == date } }
+
+    /// Today's local date at the place.
+    public var today: String { LocalTime.dateString(now, in: zone) }
+
+    /// "3° warmer than yesterday" (nil without yesterday's temperature), in the reader's unit.
+    public var comparedWithYesterday: String? {
+        WeatherDocument.comparedWithYesterday(now: current.temperature.value, yesterday: current.yesterday?.value, language: language)
+    }
+}
