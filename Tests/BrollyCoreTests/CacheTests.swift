@@ -112,7 +112,7 @@ import Testing
         provider.set(.success(sampleReport(temperature: 12)))
         let stale = try await service.weather(for: berlin, mode: .staleWhileRevalidate)
         #expect(stale.isStale && stale.report.current.temperature == 10)
-        await yieldUntil { provider.callCount >= 2 && service.cached(for: berlin.coordinate)?.value.current.temperature == 12 }
+        await service.latestBackgroundRefresh.current?.value
         let fresh = try await service.weather(for: berlin, mode: .staleWhileRevalidate)
         #expect(!fresh.isStale && fresh.report.current.temperature == 12 && provider.callCount == 2)
     }

@@ -149,11 +149,17 @@ struct RefusingTransport: HTTPTransport {
                 for _ in 0..<10 {
                     group.addTask { try await client.execute(uri: "/api/v1/weather?lat=20&lon=20", method: .get) { $0.status } }
                 }
-                // The one upstream call is under way; the others join it while it lasts.
-                await yieldUntil { clock.sleeping == 1 }
-                for _ in 0..<1_000 { await Task.yield() }
-                clock.advance(0.3)
+                // The one upstream call is under way; the others join it while it lasts. Its time
+                // passes once it has begun (and again, should another call ever begin).
+                let time = Task {
+                    while !Task.isCancelled {
+                        await yieldUntil { clock.sleeping > 0 || Task.isCancelled }
+                        for _ in 0..<1_000 { await Task.yield() }
+                        clock.advance(0.3)
+                    }
+                }
                 for try await status in group { #expect(status == .ok) }
+                time.cancel()
             }
         }
         #expect(provider.callCount == 1)

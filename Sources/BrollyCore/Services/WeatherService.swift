@@ -76,6 +76,8 @@ public final class WeatherService: Sendable {
     public let policy: CachePolicy
     let now: @Sendable () -> Date
     let flights = SingleFlight<WeatherReport>()
+    /// The latest refresh nobody waits for (a test awaits it instead of sleeping).
+    let latestBackgroundRefresh = Locked<Task<Void, Never>?>(nil)
     /// Decoded entries this process has read or written (nil: always read the file).
     let memory: MemoryCache<WeatherReport>?
 
@@ -173,13 +175,14 @@ public final class WeatherService: Sendable {
     /// Starts a refresh that nobody waits for (single-flight, so repeated calls make one request).
     public func refreshInBackground(_ place: Place, key: String, language: String = "en", model: String? = nil) {
         let provider = self.provider
-        Task { [self] in
+        let task = Task { [self] in
             _ = try? await flights.run(key) { [self] in
                 try await fetchOnce(key: key, freshFor: policy.freshFor, forced: false) {
                     try await provider.weather(for: place, language: language, model: model)
                 }
             }
         }
+        latestBackgroundRefresh.withLock { $0 = task }
     }
 
     private func fetch(
