@@ -11,9 +11,26 @@ public enum NewPlace: Sendable, Hashable {
 }
 
 extension UseCases {
-    /// The device's saved places in order; the first is the default place.
+    /// The device's saved places in order; the first is the default place. A place saved by its
+    /// coordinates without a zone is listed in the zone its cached forecast gives (no call).
     public func savedPlaces(device: String) async throws -> [SavedPlaceDocument] {
-        try await services.store.places(device: device).map(SavedPlaceDocument.init)
+        try await services.store.places(device: device).map { saved in
+            var document = SavedPlaceDocument(saved)
+            document.timezone = zoned(saved.place).timezone
+            return document
+        }
+    }
+
+    /// `place` in its own time zone: one without a zone (`UTC` or `GMT` when its names came from a
+    /// geocoder that gives none) takes the zone of the forecast the cache holds for it, when it has
+    /// one. (The forecast is asked with `timezone=auto`: it knows.)
+    func zoned(_ place: Place) -> Place {
+        guard ["UTC", "GMT", "Etc/UTC", ""].contains(place.timezone),
+            let zone = services.weather.cached(for: place.coordinate)?.value.place.timezone, !["UTC", "GMT", ""].contains(zone)
+        else { return place }
+        var zoned = place
+        zoned.timezone = zone
+        return zoned
     }
 
     /// The saved places, each with the weather the cache already has for it (`now`; the condition
@@ -63,11 +80,12 @@ extension UseCases {
         case .coordinate(let c, nil):
             place = await name(c, offline: offline)
         }
-        if let found = same(place.coordinate) { return (try await renamedIfAsked(found, customName, device: device), false) }
+        let placed = zoned(place)
+        if let found = same(placed.coordinate) { return (try await renamedIfAsked(found, customName, device: device), false) }
         guard existing.count < Self.maxSavedPlaces else {
             throw BrollyError.invalidInput("at most \(Self.maxSavedPlaces) places can be saved")
         }
-        return (SavedPlaceDocument(try await services.store.addPlace(place, customName: customName, device: device, now: now())), true)
+        return (SavedPlaceDocument(try await services.store.addPlace(placed, customName: customName, device: device, now: now())), true)
     }
 
     private func renamedIfAsked(_ saved: SavedPlace, _ customName: String?, device: String) async throws -> SavedPlaceDocument {

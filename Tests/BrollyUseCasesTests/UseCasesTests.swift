@@ -90,6 +90,19 @@ import Testing
 }
 
 @Suite struct SavedPlacesUseCaseTests {
+    /// Issue 40: a place saved by its coordinates (named by a geocoder that gives no zone) is in its
+    /// own time zone — the forecast's — not UTC.
+    @Test func aPlaceSavedByCoordinatesIsInTheForecastsZone() async throws {
+        let useCases = try makeUseCases(ProviderDouble())
+        let point = Coordinate(latitude: 52.52, longitude: 13.41)
+        let forecast = try await useCases.weather(for: Place(name: "", country: "", latitude: 52.52, longitude: 13.41))
+        #expect(forecast.report.place.timezone != "UTC")
+        let saved = try await useCases.savePlace(
+            .coordinate(point, named: Place(name: "Here", country: "", latitude: 52.52, longitude: 13.41, timezone: "UTC")), device: "d")
+        #expect(saved.timezone == forecast.report.place.timezone)
+        #expect(try await useCases.savedPlaces(device: "d").first?.timezone == forecast.report.place.timezone)
+    }
+
     @Test func savedPlacesAreAddedRenamedMovedAndRemovedPerDevice() async throws {
         let useCases = try makeUseCases(ProviderDouble())
         let work = try await useCases.savePlace(.query("Paris"), customName: "  Work ", device: "d")
