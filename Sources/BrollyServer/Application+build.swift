@@ -102,9 +102,9 @@ func makeRouter(_ p: ServerParts, api: Bool, site: Bool) -> Router<AppRequestCon
             Response(
                 status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: OpenAPIDocument.json)))
         }
-        WidgetController(webDirectory: p.settings.webDirectory).add(to: router)
-        ManifestController(useCases: p.useCases, webDirectory: p.settings.webDirectory, tokens: p.tokens).add(to: router)
-        TerminalController(useCases: p.useCases, webDirectory: p.settings.webDirectory, metrics: p.metrics).add(to: router)
+        router.addRoutes(WidgetController(webDirectory: p.settings.webDirectory).routes)
+        router.addRoutes(ManifestController(useCases: p.useCases, webDirectory: p.settings.webDirectory, tokens: p.tokens).routes)
+        router.addRoutes(TerminalController(useCases: p.useCases, webDirectory: p.settings.webDirectory, metrics: p.metrics).routes)
     }
     if api {
         let group = router.group("/api/v1")
@@ -112,22 +112,22 @@ func makeRouter(_ p: ServerParts, api: Bool, site: Bool) -> Router<AppRequestCon
             .add(middleware: SameOriginMiddleware(allowedOrigins: p.settings.allowedOrigins))
             .add(middleware: DeviceMiddleware(tokens: p.tokens, limits: p.limits))
         let documents = WeatherController.documents(useCases: p.useCases)
-        WeatherController(documents: documents, metrics: p.metrics).add(to: group)
-        PlacesController(useCases: p.useCases).add(to: group)
-        HistoryController(useCases: p.useCases).add(to: group)
-        AlertsController(useCases: p.useCases).add(to: group)
-        AccuracyController(useCases: p.useCases).add(to: group)
-        RadarController(useCases: p.useCases).add(to: group)
-        AddressController(useCases: p.useCases).add(to: group)
-        NewsController(useCases: p.useCases).add(to: group)
-        PushController(useCases: p.useCases, vapid: p.settings.vapid, allowInsecure: p.settings.pushAllowInsecure).add(to: group)
+        group.addRoutes(WeatherController(documents: documents, metrics: p.metrics).routes)
+        group.addRoutes(PlacesController(useCases: p.useCases).routes)
+        group.addRoutes(HistoryController(useCases: p.useCases).routes)
+        group.addRoutes(AlertsController(useCases: p.useCases).routes)
+        group.addRoutes(AccuracyController(useCases: p.useCases).routes)
+        group.addRoutes(RadarController(useCases: p.useCases).routes)
+        group.addRoutes(AddressController(useCases: p.useCases).routes)
+        group.addRoutes(NewsController(useCases: p.useCases).routes)
+        group.addRoutes(PushController(useCases: p.useCases, vapid: p.settings.vapid, allowInsecure: p.settings.pushAllowInsecure).routes)
         // The APIs other apps speak: no cookies, no same-origin rule; each client's allowance by its
         // address, or by its key when the server has `BROLLY_API_KEYS`.
         for (index, surface) in CompatibleSurfaces.all.enumerated() {
-            CompatibleController(
+            let controller = CompatibleController(
                 surface: surface, index: index, documents: documents, metrics: p.metrics, useCases: p.useCases, keys: p.settings.apiKeys,
-                limits: p.limits
-            ).add(to: router)
+                limits: p.limits)
+            router.addRoutes(controller.routes, atPath: RouterPath(surface.mount))
         }
     }
     return router

@@ -8,8 +8,11 @@ import Hummingbird
 struct AccuracyController: Sendable {
     let useCases: UseCases
 
-    func add(to group: RouterGroup<AppRequestContext>) {
+    /// Its routes, mounted once by `makeRouter`.
+    var routes: RouteCollection<AppRequestContext> {
+        let group = RouteCollection(context: AppRequestContext.self)
         group.get("accuracy", use: accuracy)
+        return group
     }
 
     /// `GET /api/v1/accuracy?lat=&lon=` (or `place=`)`[&units=]`.

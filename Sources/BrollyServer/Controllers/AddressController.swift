@@ -7,8 +7,11 @@ import Hummingbird
 struct AddressController: Sendable {
     let useCases: UseCases
 
-    func add(to group: RouterGroup<AppRequestContext>) {
+    /// Its routes, mounted once by `makeRouter`.
+    var routes: RouteCollection<AppRequestContext> {
+        let group = RouteCollection(context: AppRequestContext.self)
         group.get("address", use: address)
+        return group
     }
 
     @Sendable func address(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<Address> {

@@ -8,8 +8,11 @@ import Hummingbird
 struct AlertsController: Sendable {
     let useCases: UseCases
 
-    func add(to group: RouterGroup<AppRequestContext>) {
+    /// Its routes, mounted once by `makeRouter`.
+    var routes: RouteCollection<AppRequestContext> {
+        let group = RouteCollection(context: AppRequestContext.self)
         group.get("alerts", use: alerts)
+        return group
     }
 
     /// `GET /api/v1/alerts?lat=&lon=` (or `place=`)`[&lang=]`: the official warnings for the place.

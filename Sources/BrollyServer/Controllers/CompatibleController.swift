@@ -44,12 +44,14 @@ struct CompatibleController: Sendable {
         freshFor = useCases.services.weather.policy.freshFor
     }
 
-    /// The surface's routes under its mount, with ETags, behind its front (`Front`).
-    func add(to router: Router<AppRequestContext>) {
-        let group = router.group(RouterPath(surface.mount)).add(middleware: ETagMiddleware()).add(middleware: Front(controller: self))
+    /// The surface's routes, with ETags, behind its front (`Front`): mounted once, at its mount.
+    var routes: RouteCollection<AppRequestContext> {
+        let routes = RouteCollection(context: AppRequestContext.self).add(middleware: ETagMiddleware()).add(
+            middleware: Front(controller: self))
         for route in surface.routes {
-            group.get(RouterPath(route)) { request, context in try await handle(request, context: context, route: route) }
+            routes.get(RouterPath(route)) { request, context in try await handle(request, context: context, route: route) }
         }
+        return routes
     }
 
     /// Before the router's parameters: the key, the count, a remembered answer, and the allowance

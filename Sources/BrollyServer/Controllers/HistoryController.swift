@@ -7,11 +7,14 @@ import Hummingbird
 struct HistoryController: Sendable {
     let useCases: UseCases
 
-    func add(to group: RouterGroup<AppRequestContext>) {
+    /// Its routes, mounted once by `makeRouter`.
+    var routes: RouteCollection<AppRequestContext> {
+        let group = RouteCollection(context: AppRequestContext.self)
         group.get("history", use: list)
         group.delete("history", use: clear)
         group.get("history/:id", use: entry)
         group.delete("history/:id", use: delete)
+        return group
     }
 
     /// `GET /api/v1/history[?limit=]` (1–500, default 100).

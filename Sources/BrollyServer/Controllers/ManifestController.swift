@@ -11,8 +11,11 @@ struct ManifestController: Sendable {
     let webDirectory: String
     let tokens: DeviceTokens
 
-    func add(to router: Router<AppRequestContext>) {
+    /// Its routes, mounted once by `makeRouter`.
+    var routes: RouteCollection<AppRequestContext> {
+        let router = RouteCollection(context: AppRequestContext.self)
         router.get("manifest.webmanifest", use: manifest)
+        return router
     }
 
     @Sendable func manifest(_ request: Request, context: AppRequestContext) async throws -> Response {

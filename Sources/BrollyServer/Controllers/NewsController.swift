@@ -7,8 +7,11 @@ import Hummingbird
 struct NewsController: Sendable {
     let useCases: UseCases
 
-    func add(to group: RouterGroup<AppRequestContext>) {
+    /// Its routes, mounted once by `makeRouter`.
+    var routes: RouteCollection<AppRequestContext> {
+        let group = RouteCollection(context: AppRequestContext.self)
         group.get("news", use: news)
+        return group
     }
 
     @Sendable func news(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<NewsDocument> {

@@ -7,7 +7,9 @@ import Hummingbird
 struct PlacesController: Sendable {
     let useCases: UseCases
 
-    func add(to group: RouterGroup<AppRequestContext>) {
+    /// Its routes, mounted once by `makeRouter`.
+    var routes: RouteCollection<AppRequestContext> {
+        let group = RouteCollection(context: AppRequestContext.self)
         group.get("places/search", use: search)
         group.get("places/reverse", use: reverse)
         group.get("places", use: list)
@@ -15,6 +17,7 @@ struct PlacesController: Sendable {
         group.put("places/order", use: reorder)
         group.patch("places/:id", use: update)
         group.delete("places/:id", use: remove)
+        return group
     }
 
     /// `GET /api/v1/places/search?q=`: matching places; an empty list when none.

@@ -10,9 +10,12 @@ import Hummingbird
 struct RadarController: Sendable {
     let useCases: UseCases
 
-    func add(to group: RouterGroup<AppRequestContext>) {
+    /// Its routes, mounted once by `makeRouter`.
+    var routes: RouteCollection<AppRequestContext> {
+        let group = RouteCollection(context: AppRequestContext.self)
         group.get("radar", use: radar)
         group.get("radar/precipitation/:z/:x/:y", use: precipitationTile)
+        return group
     }
 
     struct Document: ResponseEncodable, Sendable {

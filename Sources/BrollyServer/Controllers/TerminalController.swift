@@ -14,8 +14,11 @@ struct TerminalController: Sendable {
     let webDirectory: String
     let metrics: ServerMetrics
 
-    func add(to router: Router<AppRequestContext>) {
-        router.group().add(middleware: ETagMiddleware()).get(":location", use: weather)
+    /// Its routes, mounted once by `makeRouter`.
+    var routes: RouteCollection<AppRequestContext> {
+        let router = RouteCollection(context: AppRequestContext.self)
+        router.add(middleware: ETagMiddleware()).get(":location", use: weather)
+        return router
     }
 
     /// `GET /{location}`.

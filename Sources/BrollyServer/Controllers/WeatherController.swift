@@ -19,9 +19,12 @@ struct WeatherController: Sendable {
         }
     }
 
-    func add(to group: RouterGroup<AppRequestContext>) {
+    /// Its routes, mounted once by `makeRouter`.
+    var routes: RouteCollection<AppRequestContext> {
+        let group = RouteCollection(context: AppRequestContext.self)
         group.get("weather", use: weather)
         group.get("weather/now", use: now)
+        return group
     }
 
     /// What a weather request asks for.

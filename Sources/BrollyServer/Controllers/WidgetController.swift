@@ -5,8 +5,11 @@ import Hummingbird
 struct WidgetController: Sendable {
     let webDirectory: String
 
-    func add(to router: Router<AppRequestContext>) {
+    /// Its routes, mounted once by `makeRouter`.
+    var routes: RouteCollection<AppRequestContext> {
+        let router = RouteCollection(context: AppRequestContext.self)
         router.get("widget", use: widget)
+        return router
     }
 
     @Sendable func widget(_ request: Request, context: AppRequestContext) async throws -> Response {

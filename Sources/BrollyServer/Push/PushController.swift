@@ -16,12 +16,15 @@ struct PushController: Sendable {
     /// When each client address made its subscriptions of the last day (memory: a restart forgets).
     let madeByAddress = Locked<[String: [Date]]>([:])
 
-    func add(to group: RouterGroup<AppRequestContext>) {
+    /// Its routes, mounted once by `makeRouter`.
+    var routes: RouteCollection<AppRequestContext> {
+        let group = RouteCollection(context: AppRequestContext.self)
         group.get("push/key", use: key)
         group.get("push/subscriptions", use: list)
         group.post("push/subscriptions", use: subscribe)
         group.patch("push/subscriptions/:id", use: update)
         group.delete("push/subscriptions/:id", use: remove)
+        return group
     }
 
     struct Key: ResponseEncodable { var publicKey: String }
