@@ -27,6 +27,33 @@ func slots(from first: Date, _ mm: [Double], snow: Bool = false) -> [NowcastSlot
         RainRules.decide(s, slots: slots, now: now, settings: settings ?? lead60, quiet: quiet)
     }
 
+    /// Issue 40: rain at 21:30; the forecast (called every 15 minutes, at 21:02:31 and 21:17:31)
+    /// shows it; rounds every 15 minutes (21:17:31, 21:32:31) pushed nothing for a 10-minute lead and
+    /// 12.5 minutes ahead for a 20-minute one. Rounds every tick (a minute) push within a minute of
+    /// the lead: for every lead the API takes.
+    @Test(arguments: [10, 15, 20, 30, 45, 60])
+    func everyLeadIsHonouredWithinAMinute(_ lead: Int) {
+        let rain = utc("2026-11-25T21:30:00Z")
+        let forecast = slots(from: utc("2026-11-25T20:45:00Z"), [0, 0, 0, 0.6, 0.6, 0.6, 0, 0, 0])
+        var settings = PushSettings.Rain()
+        settings.leadMinutes = lead
+        func firstPush(every tick: TimeInterval) -> Date? {
+            var state = RainWatchState()
+            var t = utc("2026-11-25T20:17:31Z")
+            while t < rain {
+                let (next, notice) = RainRules.decide(state, slots: forecast, now: t, settings: settings, quiet: false)
+                if notice?.status == .starting { return t }
+                state = next
+                t = t.addingTimeInterval(tick)
+            }
+            return nil
+        }
+        let pushed = firstPush(every: PushWatcher.tick(for: 900))
+        let ahead = pushed.map { rain.timeIntervalSince($0) / 60 }
+        #expect(ahead.map { $0 <= Double(lead) && $0 > Double(lead) - 1 } == true, "lead \(lead): pushed \(ahead ?? -1) min ahead")
+        if lead == 10 { #expect(firstPush(every: 900) == nil) }  // the rounds of every 15 minutes missed it
+    }
+
     @Test func rainWithinTheLeadTimeIsPushedOnceAndTheSameEventNotAgain() {
         // Dry, dry, then 45 min of rain from 12:30.
         let forecast = slots(from: t0, [0, 0, 0.6, 0.6, 0.6, 0, 0, 0, 0])

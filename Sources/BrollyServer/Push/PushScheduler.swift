@@ -8,8 +8,8 @@ import ServiceLifecycle
 /// When pushes are made: on the instance holding the cluster's `alert-poller` lease, a round of
 /// warnings every `interval` seconds (every new or updated warning at or above a subscription's
 /// severity, once: what was sent is stored, so a restart does not resend) and, with a `watcher`, a
-/// round of rain alerts and morning summaries every `watcher.interval` seconds
-/// (`BROLLY_WATCH_SECONDS`). What a round finds goes to the `sender`. Stops cleanly on SIGTERM.
+/// round of rain alerts and morning summaries every `watcher.tick` (a minute, or
+/// `BROLLY_WATCH_SECONDS` when shorter; a cell is asked upstream once per `BROLLY_WATCH_SECONDS`). What a round finds goes to the `sender`. Stops cleanly on SIGTERM.
 ///
 /// Several servers on one PostgreSQL push once for the cluster: the holder renews the lease every
 /// `leaseCheck` seconds (and during a long round); the others try to take it as often, so when the
@@ -50,7 +50,7 @@ struct PushScheduler: Service {
                     // One line a round (every 5 minutes by default): operators and tests see it poll.
                     logger.info("alert poller: round done")
                 }
-                if holds, let watcher, lastWatch.map({ clock.now.timeIntervalSince($0) >= watcher.interval }) ?? true {
+                if holds, let watcher, lastWatch.map({ clock.now.timeIntervalSince($0) >= watcher.tick }) ?? true {
                     lastWatch = clock.now
                     await watchRound(watcher)
                     let counts = watcher.lastRound.withLock { $0 }
@@ -58,7 +58,7 @@ struct PushScheduler: Service {
                         "watcher: round done (\(counts.watched) places watched, \(counts.unwatched) not, \(counts.calls) calls, \(counts.pushes) pushes)"
                     )
                 }
-                try? await clock.sleep(min(interval, leaseCheck, watcher?.interval ?? .infinity))
+                try? await clock.sleep(min(interval, leaseCheck, watcher?.tick ?? .infinity))
             }
         }
     }

@@ -12,7 +12,14 @@ import Foundation
 /// not push twice.
 public final class PushWatcher: Sendable {
     let useCases: UseCases
+    /// How often a cell may be asked upstream (`BROLLY_WATCH_SECONDS`): its forecast is read from
+    /// the cache while younger than this.
     public let interval: TimeInterval
+    /// How often a round runs: every minute at the most, so that a push comes within a minute of
+    /// its lead (10 minutes before rain, not 12.5 or never). A round between calls reads only the
+    /// cache: it costs no upstream call.
+    public var tick: TimeInterval { Self.tick(for: interval) }
+    public static func tick(for interval: TimeInterval) -> TimeInterval { min(60, interval) }
     let budget: TokenBuckets?
     /// When each cell was last asked for (a call made or tried), in memory.
     let lastAsked = Locked<[String: Date]>([:])
