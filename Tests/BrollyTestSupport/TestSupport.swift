@@ -205,7 +205,9 @@ public final class ProviderDouble: HTTPTransport {
 }
 
 /// Use cases over the double and a fresh in-memory database, built by the real service factory.
-public func makeUseCases(_ double: ProviderDouble, store: AppDatabase? = nil) throws -> UseCases {
+public func makeUseCases(
+    _ double: any HTTPTransport, store: AppDatabase? = nil, clock: any WallClock = SystemClock()
+) throws -> UseCases {
     let base = "http://127.0.0.1:9"
     let env = [
         "BROLLY_OPEN_METEO_URL": base, "BROLLY_OPEN_METEO_GEOCODING_URL": base, "BROLLY_NOMINATIM_URL": base,
@@ -213,6 +215,8 @@ public func makeUseCases(_ double: ProviderDouble, store: AppDatabase? = nil) th
     ]
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("brolly-usecases-\(UUID().uuidString)")
     let configuration = try BrollyConfiguration(provider: nil, cacheDirectory: dir, environment: env)
-    let services = Services.make(configuration: configuration, transport: double, store: try store ?? AppDatabase.inMemory())
+    let services = Services.make(
+        configuration: configuration, transport: double, store: try store ?? AppDatabase.inMemory(),
+        options: Services.Options(clock: clock))
     return UseCases(services: services)
 }
