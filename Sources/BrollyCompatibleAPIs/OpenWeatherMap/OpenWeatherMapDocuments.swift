@@ -170,72 +170,70 @@ public enum OpenWeatherMapFormat {
         return WeatherItem(id: id, main: main, description: text.description, icon: icon + (isDay ? "d" : "n"))
     }
 
-    /// The current weather document.
+    /// The current weather document, written from the one view of the weather in OpenWeatherMap's
+    /// units (its rain and snow stay in mm, as OpenWeatherMap gives them whatever the units).
     public static func current(_ result: WeatherResult, units u: Units, language l: LanguagePack, now: Date = Date()) -> Current {
-        let report = result.report
-        let place = report.place
-        let c = report.current
-        let sun = SkyCalculator.sunTimes(on: now, in: place.timeZone, at: place.coordinate)
-        let isDay = Daylight.isDay(now, sun: sun)
+        let v = WeatherView(result, units: u.choice, language: l, now: now)
+        let place = v.place, c = v.current, sky = v.sky
+        func t(_ m: Measure<TemperatureUnit>) -> Double { r(m.value) }
         return Current(
-            coord: Coord(lon: place.longitude, lat: place.latitude),
-            weather: [item(c.condition, provider: report.provider, isDay: isDay, language: l, textLanguage: report.language)],
+            coord: Coord(lon: place.longitude, lat: place.latitude), weather: [item(c.condition, of: v, isDay: c.isDay)],
             main: Main(
-                temp: u.temperature(c.temperature), feelsLike: c.feelsLike.map(u.temperature),
-                tempMin: u.temperature(c.temperatureMin), tempMax: u.temperature(c.temperatureMax), pressure: c.pressure.map(r),
-                seaLevel: c.pressure.map(r), humidity: c.humidity.map { $0.rounded() }),
-            visibility: c.visibility.map { Int(min($0, 10_000).rounded()) },
+                temp: t(c.temperature), feelsLike: c.feelsLike.map(t), tempMin: t(c.low), tempMax: t(c.high),
+                pressure: c.pressure.map { r($0.base) }, seaLevel: c.pressure.map { r($0.base) }, humidity: c.humidity.map { $0.rounded() }),
+            visibility: c.visibility.map { Int(min($0.base, 10_000).rounded()) },
             wind: Wind(
-                speed: c.windSpeed.map(u.speed), deg: c.windDirection.map { Int($0.rounded()) % 360 }, gust: c.windGust.map(u.speed)),
-            rain: c.rain.flatMap { $0 > 0 ? ["1h": r($0)] : nil }, snow: c.snow.flatMap { $0 > 0 ? ["1h": r($0)] : nil },
+                speed: c.wind.map { r($0.value) }, deg: c.windDirection.map { Int($0.rounded()) % 360 }, gust: c.gust.map { r($0.value) }),
+            rain: c.rain.flatMap { $0.base > 0 ? ["1h": r($0.base)] : nil },
+            snow: c.snow.flatMap { $0.base > 0 ? ["1h": r($0.base)] : nil },
             clouds: c.clouds.map { Clouds(all: Int($0.rounded())) }, dt: Int(c.time.timeIntervalSince1970),
             sys: Sys(
-                country: place.countryCode, sunrise: (c.sunrise ?? sun.sunrise).map { Int($0.timeIntervalSince1970) },
-                sunset: (c.sunset ?? sun.sunset).map { Int($0.timeIntervalSince1970) }),
-            timezone: place.timeZone.secondsFromGMT(for: now), name: place.name)
+                country: place.countryCode, sunrise: sky.sunrise.map { Int($0.timeIntervalSince1970) },
+                sunset: sky.sunset.map { Int($0.timeIntervalSince1970) }),
+            timezone: v.zone.secondsFromGMT(for: now), name: place.name)
     }
 
-    /// The 5-day/3-hour forecast: OpenWeatherMap's own slots when it answered, else one slot per
-    /// three hours (00, 03 … 21 UTC) from the hourly forecast — that hour's values, the most likely
-    /// chance and the sum of the three hours' precipitation — from the next slot on, `count` (≤ 40).
+    /// A condition of the view as OpenWeatherMap's weather item (its text the view's).
+    static func item(_ c: WeatherView.ConditionView, of v: WeatherView, isDay: Bool) -> WeatherItem {
+        var w = item(c.condition, provider: v.report.provider, isDay: isDay, language: v.language, textLanguage: v.report.language)
+        w.description = c.description
+        return w
+    }
+
+    /// The 5-day/3-hour forecast, written from the one view: OpenWeatherMap's own slots when it
+    /// answered, else one slot per three hours (00, 03 … 21 UTC) from the hourly forecast — that
+    /// hour's values, the most likely chance and the sum of the three hours' precipitation — from
+    /// the next slot on, `count` (≤ 40).
     public static func forecast(
         _ result: WeatherResult, units u: Units, language l: LanguagePack, count: Int = 40, now: Date = Date()
     ) -> Forecast {
-        let report = result.report
-        let place = report.place
-        let zone = place.timeZone
+        let v = WeatherView(result, units: u.choice, language: l, now: now)
+        let place = v.place, zone = v.zone
         var utc = Calendar(identifier: .gregorian)
         utc.timeZone = TimeZone(identifier: "UTC")!
-        let hours = report.hours
-        var slots: [(HourForecast, [HourForecast])] = []
-        if report.provider == .openWeatherMap {
-            slots = hours.filter { $0.time > now }.map { ($0, [$0]) }
+        let hours = v.hours
+        var slots: [(WeatherView.Hour, ArraySlice<WeatherView.Hour>)] = []
+        if result.report.provider == .openWeatherMap {
+            slots = hours.indices.filter { hours[$0].time > now }.map { (hours[$0], hours[$0...$0]) }
         } else {
             for (i, h) in hours.enumerated() where h.time > now && utc.component(.hour, from: h.time) % 3 == 0 {
-                let three = hours[i..<min(i + 3, hours.count)].filter { $0.time < h.time.addingTimeInterval(3 * 3600) }
-                slots.append((h, Array(three)))
+                slots.append((h, hours[i..<min(i + 3, hours.count)].filter { $0.time < h.time.addingTimeInterval(3 * 3600) }[...]))
             }
         }
-        var daylight = Daylight(place: place)
         let stamp = DateFormatter()
         stamp.locale = Locale(identifier: "en_US_POSIX")
         stamp.timeZone = utc.timeZone
         stamp.dateFormat = "yyyy-MM-dd HH:mm:ss"
         let list = slots.prefix(max(0, min(count, 40))).map { (h, three) -> Slot in
-            let isDay = daylight.isDay(h.time)
-            let amounts = three.compactMap(\.precipitation)
+            let amounts = three.compactMap { $0.precipitation?.base }
             let amount = amounts.isEmpty ? nil : amounts.reduce(0, +)
-            let chances = three.compactMap(\.precipitationProbability)
-            let snowy = h.condition.kind.isSnow
             let fallen = amount.flatMap { $0 > 0 ? ["3h": r($0)] : nil }
+            let temp = r(h.temperature.value)
             return Slot(
-                dt: Int(h.time.timeIntervalSince1970),
-                main: Main(
-                    temp: u.temperature(h.temperature), tempMin: u.temperature(h.temperature), tempMax: u.temperature(h.temperature)),
-                weather: [item(h.condition, provider: report.provider, isDay: isDay, language: l, textLanguage: report.language)],
-                wind: Wind(speed: h.windSpeed.map(u.speed)), pop: chances.max().map { r($0 / 100) },
-                rain: snowy ? nil : fallen, snow: snowy ? fallen : nil, sys: Sys(pod: isDay ? "d" : "n"), dtText: stamp.string(from: h.time)
-            )
+                dt: Int(h.time.timeIntervalSince1970), main: Main(temp: temp, tempMin: temp, tempMax: temp),
+                weather: [item(h.condition, of: v, isDay: h.isDay)], wind: Wind(speed: h.wind.map { r($0.value) }),
+                pop: three.compactMap(\.chance).max().map { r($0 / 100) }, rain: h.condition.isSnow ? nil : fallen,
+                snow: h.condition.isSnow ? fallen : nil, sys: Sys(pod: h.isDay ? "d" : "n"), dtText: stamp.string(from: h.time))
         }
         let today = SkyCalculator.sunTimes(on: now, in: zone, at: place.coordinate)
         return Forecast(
