@@ -31,14 +31,6 @@ public struct DarkSkyDocument: Codable, Sendable, Hashable {
             case .ca: UnitChoice(temperature: .celsius, wind: .kmh, pressure: .hpa, precipitation: .mm, distance: .km)
             }
         }
-        func temperature(_ c: Double) -> Double { choice.temperature.convert(c) }
-        func speed(_ ms: Double) -> Double { choice.wind.convert(ms) }
-        /// mm (or mm/h) → the unit's.
-        func depth(_ mm: Double) -> Double { choice.precipitation.convert(mm) }
-        /// A snow depth in mm → cm or in.
-        func snowDepth(_ mm: Double) -> Double { choice.precipitation.snow.convert(mm) }
-        /// m → km or mi.
-        func distance(_ m: Double) -> Double { choice.distance.convert(m) }
     }
 
     public struct DataPoint: Codable, Sendable, Hashable {
@@ -160,44 +152,48 @@ public struct DarkSkyDocument: Codable, Sendable, Hashable {
         _ result: WeatherResult, units u: Units, language l: LanguagePack = Localization.english, exclude: Set<String> = [],
         hourlyCount: Int = 48, version2: Bool = false, now: Date = Date()
     ) {
+        // Written from the one view of the weather, in the API's units: nothing is derived here.
+        let v = WeatherView(result, units: u.choice, language: l, now: now)
         let report = result.report
-        let place = report.place
-        let zone = place.timeZone
+        let place = v.place
+        let zone = v.zone
         latitude = place.latitude
         longitude = place.longitude
         timezone = place.timezone
         offset = Double(zone.secondsFromGMT(for: now)) / 3600
-        var daylight = Daylight(place: place)
-        let isDay = daylight.isDay(now)
-        func text(_ c: Condition) -> String { l.localized(c, provider: report.provider, textLanguage: report.language).title }
+        let isDay = v.isDayNow
+        let timeline = v.timeline()
+        func depth(_ mm: Double) -> Double { Measure(mm, in: u.choice.precipitation).value }
 
-        let c = report.current
-        let underWay = report.hours.last { $0.time <= now } ?? report.hours.first
+        let c = v.current
+        let underWay = timeline.last { $0.time <= now } ?? timeline.first
         if !exclude.contains("currently") {
             var p = DataPoint(time: Int(now.timeIntervalSince1970))
-            p.summary = text(c.condition)
+            p.summary = c.condition.title
             p.icon = Self.icon(c.condition.kind, isDay: isDay)
             let slot = report.nowcast?.first { $0.end > now }
             // mm in the slot under way, as mm per hour; else the hour's amount.
-            let intensity = slot.map { $0.precipitation * 4 } ?? underWay?.precipitation
-            p.precipIntensity = intensity.map { Self.r(u.depth($0), 3) }
-            p.precipProbability = underWay?.precipitationProbability.map { Self.r($0 / 100) }
-            p.precipType = (intensity ?? 0) > 0 ? Self.precipType(c.condition.kind, temperature: c.temperature) : "none"
-            p.temperature = Self.r(u.temperature(c.temperature))
-            p.apparentTemperature = c.feelsLike.map { Self.r(u.temperature($0)) }
-            p.dewPoint = c.humidity.flatMap { Self.dewPoint(c.temperature, humidity: $0) }.map { Self.r(u.temperature($0)) }
+            let intensity = slot.map { $0.precipitation * 4 } ?? underWay?.precipitation?.base
+            p.precipIntensity = intensity.map { Self.r(depth($0), 3) }
+            p.precipProbability = underWay?.chance.map { Self.r($0 / 100) }
+            p.precipType = (intensity ?? 0) > 0 ? Self.precipType(c.condition.kind, temperature: c.temperature.base) : "none"
+            p.temperature = Self.r(c.temperature.value)
+            p.apparentTemperature = c.feelsLike.map { Self.r($0.value) }
+            p.dewPoint = c.humidity.flatMap { Self.dewPoint(c.temperature.base, humidity: $0) }.map {
+                Self.r(Measure($0, in: u.choice.temperature).value)
+            }
             p.humidity = c.humidity.map { Self.r($0 / 100) }
-            p.pressure = c.pressure.map { Self.r($0) }
-            p.windSpeed = c.windSpeed.map { Self.r(u.speed($0)) }
-            p.windGust = c.windGust.map { Self.r(u.speed($0)) }
+            p.pressure = c.pressure.map { Self.r($0.base) }
+            p.windSpeed = c.wind.map { Self.r($0.value) }
+            p.windGust = c.gust.map { Self.r($0.value) }
             p.windBearing = c.windDirection.map { Int($0.rounded()) % 360 }
             p.cloudCover = c.clouds.map { Self.r($0 / 100) }
             p.uvIndex = result.airQuality?.airQuality.uvIndex.map { Self.r($0) }
-            p.visibility = c.visibility.map { Self.r(u.distance($0)) }
+            p.visibility = c.visibility.map { Self.r($0.value) }
             if version2, let slot {
                 let snow = min(slot.snowfall.map(SnowUnit.water(ofCentimetres:)) ?? 0, slot.precipitation)
-                p.snowIntensity = Self.r(u.depth(snow * 4), 3)
-                p.rainIntensity = Self.r(u.depth((slot.precipitation - snow) * 4), 3)
+                p.snowIntensity = Self.r(depth(snow * 4), 3)
+                p.rainIntensity = Self.r(depth((slot.precipitation - snow) * 4), 3)
             }
             currently = p
         }
@@ -209,7 +205,7 @@ public struct DarkSkyDocument: Codable, Sendable, Hashable {
                 let t = Date(timeIntervalSince1970: TimeInterval(start + i * 60))
                 guard let slot = slots.first(where: { $0.end > t && $0.end.addingTimeInterval(-900) <= t }) else { return nil }
                 var p = DataPoint(time: start + i * 60)
-                p.precipIntensity = Self.r(u.depth(slot.precipitation * 4), 3)
+                p.precipIntensity = Self.r(depth(slot.precipitation * 4), 3)
                 p.precipType = slot.precipitation > 0 ? ((slot.snowfall ?? 0) > 0 ? "snow" : "rain") : "none"
                 return p
             }
@@ -223,36 +219,42 @@ public struct DarkSkyDocument: Codable, Sendable, Hashable {
 
         if !exclude.contains("hourly") {
             let from = underWay?.time ?? now
-            let hours = report.hours.filter { $0.time >= from }.prefix(hourlyCount)
-            let points = hours.map { h in Self.point(h, units: u, summary: text(h.condition), isDay: daylight.isDay(h.time)) }
-            let worst = Condition.worst(hours.prefix(24).map(\.condition))
-            hourly = DataBlock(summary: worst.map(text), icon: worst.map { Self.icon($0.kind, isDay: true) }, data: points)
+            let hours = timeline.filter { $0.time >= from }.prefix(hourlyCount)
+            let points = hours.map(Self.point)
+            let worst = Condition.worst(hours.prefix(24).map(\.condition.condition))
+            hourly = DataBlock(
+                summary: hours.prefix(24).first { $0.condition.condition == worst }?.condition.title,
+                icon: worst.map { Self.icon($0.kind, isDay: true) }, data: points)
         }
 
         if !exclude.contains("daily") {
-            let points = report.days.prefix(8).compactMap { d -> DataPoint? in
+            let days = v.days.prefix(8)
+            let points = days.compactMap { d -> DataPoint? in
                 guard let midnight = LocalTime.parse(d.date + "T00:00", in: zone) else { return nil }
                 var p = DataPoint(time: Int(midnight.timeIntervalSince1970))
-                p.summary = text(d.condition)
+                p.summary = d.condition.title
                 p.icon = Self.icon(d.condition.kind, isDay: true)
-                let daySun = daylight.sun(on: midnight.addingTimeInterval(12 * 3600))
-                p.sunriseTime = (d.sunrise ?? daySun.sunrise).map { Int($0.timeIntervalSince1970) }
-                p.sunsetTime = (d.sunset ?? daySun.sunset).map { Int($0.timeIntervalSince1970) }
+                p.sunriseTime = d.sunrise.map { Int($0.timeIntervalSince1970) }
+                p.sunsetTime = d.sunset.map { Int($0.timeIntervalSince1970) }
                 // Dark Sky's lunation fraction: 0 new moon, 0.5 full.
-                p.moonPhase = Self.r(SkyCalculator.moonAge(at: midnight.addingTimeInterval(12 * 3600)) / 29.530_588)
-                p.precipIntensity = d.precipitation.map { Self.r(u.depth($0 / 24), 3) }
-                p.precipAccumulation = d.precipitation.map { Self.r(u.snowDepth($0), 3) }
-                p.precipProbability = d.precipitationProbability.map { Self.r($0 / 100) }
-                p.precipType = (d.precipitation ?? 0) > 0 ? Self.precipType(d.condition.kind, temperature: d.temperatureMax) : "none"
+                p.moonPhase = Self.r(d.moonAge / 29.530_588)
+                p.precipIntensity = d.precipitation.map { Self.r($0.value / 24, 3) }
+                // The day's fall as a depth of snow: cm where rain is in mm, else inches.
+                p.precipAccumulation = d.precipitation.map { Self.r(Measure($0.base, in: u.choice.precipitation.snow).value, 3) }
+                p.precipProbability = d.chance.map { Self.r($0 / 100) }
+                p.precipType = (d.precipitation?.base ?? 0) > 0 ? Self.precipType(d.condition.kind, temperature: d.high.base) : "none"
                 // The day's extremes: Brolly has no separate day-time high and night-time low.
-                p.temperatureMax = Self.r(u.temperature(d.temperatureMax))
-                p.temperatureMin = Self.r(u.temperature(d.temperatureMin))
+                p.temperatureMax = Self.r(d.high.value)
+                p.temperatureMin = Self.r(d.low.value)
                 p.temperatureHigh = p.temperatureMax
                 p.temperatureLow = p.temperatureMin
                 return p
             }
-            let worst = Condition.worst(report.days.prefix(8).map(\.condition))
-            daily = DataBlock(summary: worst.map(text), icon: worst.map { Self.icon($0.kind, isDay: true) }, data: points)
+            let worst = Condition.worst(days.map(\.condition.condition))
+            daily = DataBlock(
+                summary: days.first { $0.condition.condition == worst }?.condition.title,
+                icon: worst.map { Self.icon($0.kind, isDay: true) },
+                data: points)
         }
 
         if !exclude.contains("alerts") {
@@ -269,21 +271,23 @@ public struct DarkSkyDocument: Codable, Sendable, Hashable {
             var sources = [report.provider.rawValue]
             if let model = report.model { sources.append(model) }
             flags = Flags(
-                sources: sources, nearestStation: result.measured.map { Self.r(u.distance($0.distanceKm * 1000)) }, units: u.rawValue,
+                sources: sources,
+                nearestStation: result.measured.map { Self.r(Measure($0.distanceKm * 1000, in: u.choice.distance).value) },
+                units: u.rawValue,
                 version: "brolly-1")
         }
     }
 
-    /// An hour as a data point.
-    static func point(_ h: HourForecast, units u: Units, summary: String, isDay: Bool) -> DataPoint {
+    /// An hour of the view as a data point.
+    static func point(_ h: WeatherView.Hour) -> DataPoint {
         var p = DataPoint(time: Int(h.time.timeIntervalSince1970))
-        p.summary = summary
-        p.icon = Self.icon(h.condition.kind, isDay: isDay)
-        p.precipIntensity = h.precipitation.map { Self.r(u.depth($0), 3) }
-        p.precipProbability = h.precipitationProbability.map { Self.r($0 / 100) }
-        p.precipType = (h.precipitation ?? 0) > 0 ? Self.precipType(h.condition.kind, temperature: h.temperature) : "none"
-        p.temperature = Self.r(u.temperature(h.temperature))
-        p.windSpeed = h.windSpeed.map { Self.r(u.speed($0)) }
+        p.summary = h.condition.title
+        p.icon = Self.icon(h.condition.kind, isDay: h.isDay)
+        p.precipIntensity = h.precipitation.map { Self.r($0.value, 3) }
+        p.precipProbability = h.chance.map { Self.r($0 / 100) }
+        p.precipType = (h.precipitation?.base ?? 0) > 0 ? Self.precipType(h.condition.kind, temperature: h.temperature.base) : "none"
+        p.temperature = Self.r(h.temperature.value)
+        p.windSpeed = h.wind.map { Self.r($0.value) }
         return p
     }
 
@@ -295,32 +299,30 @@ public struct DarkSkyDocument: Codable, Sendable, Hashable {
         _ result: WeatherResult, at t: Date, units u: Units, language l: LanguagePack = Localization.english, exclude: Set<String> = [],
         version2: Bool = false
     ) -> DarkSkyDocument? {
-        let report = result.report
-        let place = report.place
-        let zone = place.timeZone
+        let v = WeatherView(result, units: u.choice, language: l, now: t)
+        let zone = v.zone
         let day = LocalTime.dateString(t, in: zone)
-        let dayHours = report.hours.filter { LocalTime.dateString($0.time, in: zone) == day }
+        let dayHours = v.timeline().filter { LocalTime.dateString($0.time, in: zone) == day }
         guard let hour = dayHours.last(where: { $0.time <= t }), t.timeIntervalSince(hour.time) < 3 * 3600 else { return nil }
         var d = DarkSkyDocument(
             result, units: u, language: l, exclude: exclude.union(["minutely", "alerts"]), hourlyCount: 0, version2: false, now: t)
-        let sun = SkyCalculator.sunTimes(on: t, in: place.timeZone, at: place.coordinate)
-        func isDay(_ x: Date) -> Bool { Daylight.isDay(x, sun: sun) }
-        func text(_ c: Condition) -> String { l.localized(c, provider: report.provider, textLanguage: report.language).title }
         if d.currently != nil {
-            var now = point(hour, units: u, summary: text(hour.condition), isDay: isDay(t))
+            var now = point(hour)
+            now.icon = Self.icon(hour.condition.kind, isDay: v.isDayNow)
             now.time = Int(t.timeIntervalSince1970)
             if version2 {
-                let rain = hour.condition.kind.isSnow ? 0 : (hour.precipitation ?? 0)
-                now.rainIntensity = Self.r(u.depth(rain), 3)
-                now.snowIntensity = Self.r(u.depth((hour.precipitation ?? 0) - rain), 3)
+                let fallen = hour.precipitation?.value ?? 0
+                let rain = hour.condition.isSnow ? 0 : fallen
+                now.rainIntensity = Self.r(rain, 3)
+                now.snowIntensity = Self.r(fallen - rain, 3)
             }
             d.currently = now
         }
         if d.hourly != nil {
-            let worst = Condition.worst(dayHours.map(\.condition))
+            let worst = Condition.worst(dayHours.map(\.condition.condition))
             d.hourly = DataBlock(
-                summary: worst.map(text), icon: worst.map { Self.icon($0.kind, isDay: true) },
-                data: dayHours.map { point($0, units: u, summary: text($0.condition), isDay: isDay($0.time)) })
+                summary: dayHours.first { $0.condition.condition == worst }?.condition.title,
+                icon: worst.map { Self.icon($0.kind, isDay: true) }, data: dayHours.map(point))
         }
         if let daily = d.daily {
             let midnight = LocalTime.parse(day + "T00:00", in: zone).map { Int($0.timeIntervalSince1970) }

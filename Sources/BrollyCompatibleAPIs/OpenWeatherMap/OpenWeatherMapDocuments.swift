@@ -12,8 +12,6 @@ public enum OpenWeatherMapFormat {
 
         /// The unit of each quantity: Brolly's preset of the same name.
         var choice: UnitChoice { UnitChoice(UnitSystem(rawValue: rawValue) ?? .metric) }
-        func temperature(_ c: Double) -> Double { r(choice.temperature.convert(c)) }
-        func speed(_ ms: Double) -> Double { r(choice.wind.convert(ms)) }
     }
 
     static func r(_ v: Double) -> Double { Rounding.round(v, 2) }

@@ -86,6 +86,11 @@ public struct WeatherView: Sendable {
         public let chance: Double?
         /// The day's worst condition.
         public let condition: ConditionView
+        /// The provider's sunrise and sunset, else worked out for the place.
+        public let sunrise: Date?
+        public let sunset: Date?
+        /// The moon's age at the day's noon, days since the new moon.
+        public let moonAge: Double
     }
 
     public struct Sky: Sendable {
@@ -109,6 +114,8 @@ public struct WeatherView: Sendable {
     public let language: LanguagePack
     public let now: Date
     public let current: Reading
+    /// Whether the sun is up now.
+    public let isDayNow: Bool
     /// From the hour under way; the first shows the current reading.
     public let hours: [Hour]
     public let days: [Day]
@@ -160,15 +167,34 @@ public struct WeatherView: Sendable {
                 isNow: i == 0 && (underWay.first.map { $0.time <= cur.time } ?? false))
         }
         days = report.days.map { d in
-            Day(
+            let noon = LocalTime.parse(d.date + "T12:00", in: report.place.timeZone) ?? cur.time
+            let sun = daylight.sun(on: noon)
+            return Day(
                 date: d.date, low: t(d.temperatureMin), high: t(d.temperatureMax), precipitation: p(d.precipitation),
-                chance: d.precipitationProbability, condition: c(d.condition))
+                chance: d.precipitationProbability, condition: c(d.condition), sunrise: d.sunrise ?? sun.sunrise,
+                sunset: d.sunset ?? sun.sunset, moonAge: SkyCalculator.moonAge(at: noon))
         }
+        isDayNow = daylight.isDay(now)
         let sun = daylight.sun(on: cur.time)
         sky = Sky(
             sunrise: cur.sunrise ?? sun.sunrise, sunset: cur.sunset ?? sun.sunset, dawn: sun.dawn, dusk: sun.dusk, noon: sun.zenith,
             moonPhase: SkyCalculator.moonPhaseName(at: cur.time), moonSymbol: SkyCalculator.moonSymbol(at: cur.time),
             moonIllumination: SkyCalculator.moonIllumination(at: cur.time), moonAge: SkyCalculator.moonAge(at: cur.time))
+    }
+
+    /// Every hour of the forecast, past ones too, each its own forecast (the hour under way not
+    /// replaced by the current reading): for writers of timelines (the compatible APIs).
+    public func timeline() -> [Hour] {
+        var daylight = Daylight(place: report.place)
+        let u = units, l = language, report = report
+        return report.hours.map { h in
+            let (title, description) = l.localized(h.condition, provider: report.provider, textLanguage: report.language)
+            return Hour(
+                time: h.time, temperature: Measure(h.temperature, in: u.temperature), chance: h.precipitationProbability,
+                precipitation: h.precipitation.map { Measure($0, in: u.precipitation) }, wind: h.windSpeed.map { Measure($0, in: u.wind) },
+                condition: ConditionView(condition: h.condition, title: title, description: description), isDay: daylight.isDay(h.time),
+                isNow: false)
+        }
     }
 
     /// The hours of the local day `date` (from now on).
