@@ -74,16 +74,22 @@ public enum OpenMeteoFormat {
         func num(_ v: Double?, _ decimals: Int = 1) -> JSONValue { v.map { .number(Rounding.round($0, decimals)) } ?? .null }
         let f = q.temperatureUnit == "fahrenheit"
         let degrees: TemperatureUnit = f ? .fahrenheit : .celsius
-        func temp(_ c: Double?) -> JSONValue { num(c.map(degrees.convert)) }
         // Open-Meteo's wind tokens are Brolly's (kmh, ms, mph, kn); its `inch` is Brolly's `in`.
         let wind = WindUnit(rawValue: q.windSpeedUnit) ?? .kmh
-        func speed(_ ms: Double?) -> JSONValue { num(ms.map(wind.convert), wind == .ms ? 2 : 1) }
         let inch = q.precipitationUnit == "inch"
         let rain: PrecipitationUnit = inch ? .inch : .mm
-        func depth(_ mm: Double?) -> JSONValue { num(mm.map(rain.convert), inch ? 3 : 2) }
-        // Open-Meteo's snowfall is in cm (metric) or inches.
-        let snowUnit: SnowUnit = inch ? .inch : .cm
-        func snow(_ cm: Double?) -> JSONValue { num(cm.map { snowUnit.convert(SnowUnit.cm.base(of: $0)) }, inch ? 3 : 2) }
+        // Open-Meteo's snowfall is in cm where rain is in mm, else inches: the snow unit that goes with it.
+        let snowUnit = rain.snow
+        // Written from the one view of the weather in the units asked: nothing is derived here but
+        // the days of another zone than the place's.
+        let view = WeatherView(
+            result, units: UnitChoice(temperature: degrees, wind: wind, pressure: .hpa, precipitation: rain, distance: .m), now: now)
+        func temp(_ m: Measure<TemperatureUnit>?) -> JSONValue { num(m?.value) }
+        func speed(_ m: Measure<WindUnit>?) -> JSONValue { num(m?.value, wind == .ms ? 2 : 1) }
+        func depth(_ m: Measure<PrecipitationUnit>?) -> JSONValue { num(m?.value, inch ? 3 : 2) }
+        func depth(mm: Double?) -> JSONValue { depth(mm.map { Measure($0, in: rain) }) }
+        func snow(_ m: Measure<SnowUnit>?) -> JSONValue { num(m?.value, inch ? 3 : 2) }
+        let timeline = view.timeline()
         let units: [Variable: String] = [
             .temperature: degrees.symbol, .apparent: degrees.symbol, .maxTemperature: degrees.symbol, .minTemperature: degrees.symbol,
             .humidity: "%", .cloudCover: "%", .probability: "%", .probabilityMax: "%", .isDay: "", .weatherCode: "wmo code",
@@ -93,8 +99,6 @@ public enum OpenMeteoFormat {
             .windSpeed: ["ms": "m/s", "mph": "mp/h", "kn": "kn"][q.windSpeedUnit] ?? "km/h",
             .windGusts: ["ms": "m/s", "mph": "mp/h", "kn": "kn"][q.windSpeedUnit] ?? "km/h",
         ]
-        var daylight = Daylight(place: place)
-        func isDaylight(_ t: Date) -> Bool { daylight.isDay(t) }
 
         var out: [String: JSONValue] = [
             "latitude": .number(place.latitude), "longitude": .number(place.longitude), "generationtime_ms": .number(0.1),
@@ -103,11 +107,12 @@ public enum OpenMeteoFormat {
         ]
         if let elevation = report.elevation { out["elevation"] = .number(elevation) }
 
-        let c = report.current
+        let c = view.current
         if !q.current.isEmpty {
             var block: [String: JSONValue] = ["time": time(c.time), "interval": .number(900)]
             var u: [String: JSONValue] = ["time": .string(unix ? "unixtime" : "iso8601"), "interval": .string("seconds")]
-            let water = (c.rain ?? 0) + SnowUnit.water(ofDepth: c.snow ?? 0)
+            // Open-Meteo's precipitation is the rain and the snow's water together.
+            let water = (c.rain?.base ?? 0) + SnowUnit.water(ofDepth: c.snow?.base ?? 0)
             for name in q.current {
                 guard let v = currentNames[name] else { continue }
                 u[name] = .string(units[v] ?? "")
@@ -116,17 +121,17 @@ public enum OpenMeteoFormat {
                     case .temperature: temp(c.temperature)
                     case .apparent: temp(c.feelsLike)
                     case .humidity: num(c.humidity, 0)
-                    case .isDay: .number(isDaylight(c.time) ? 1 : 0)
-                    case .precipitation: depth(c.rain == nil && c.snow == nil ? nil : water)
+                    case .isDay: .number(c.isDay ? 1 : 0)
+                    case .precipitation: depth(mm: c.rain == nil && c.snow == nil ? nil : water)
                     case .rain: depth(c.rain)
-                    case .snowfall: snow(c.snow.map(SnowUnit.cm.convert))
-                    case .weatherCode: .number(Double(wmo(c.condition, provider: report.provider)))
+                    case .snowfall: snow(c.snow)
+                    case .weatherCode: .number(Double(wmo(c.condition.condition, provider: report.provider)))
                     case .cloudCover: num(c.clouds, 0)
-                    case .pressure: num(c.pressure)
-                    case .windSpeed: speed(c.windSpeed)
+                    case .pressure: num(c.pressure?.base)
+                    case .windSpeed: speed(c.wind)
                     case .windDirection: num(c.windDirection, 0)
-                    case .windGusts: speed(c.windGust)
-                    case .visibility: num(c.visibility, 0)
+                    case .windGusts: speed(c.gust)
+                    case .visibility: num(c.visibility?.value, 0)
                     default: .null
                     }
             }
@@ -135,9 +140,9 @@ public enum OpenMeteoFormat {
         }
         if q.currentWeather {
             out["current_weather"] = .object([
-                "time": time(c.time), "interval": .number(900), "temperature": temp(c.temperature), "windspeed": speed(c.windSpeed),
-                "winddirection": num(c.windDirection, 0), "is_day": .number(isDaylight(c.time) ? 1 : 0),
-                "weathercode": .number(Double(wmo(c.condition, provider: report.provider))),
+                "time": time(c.time), "interval": .number(900), "temperature": temp(c.temperature), "windspeed": speed(c.wind),
+                "winddirection": num(c.windDirection, 0), "is_day": .number(c.isDay ? 1 : 0),
+                "weathercode": .number(Double(wmo(c.condition.condition, provider: report.provider))),
             ])
             out["current_weather_units"] = .object([
                 "time": .string(unix ? "unixtime" : "iso8601"), "interval": .string("seconds"),
@@ -151,7 +156,7 @@ public enum OpenMeteoFormat {
         let today = cal.startOfDay(for: now)
         let dayStarts = (0..<q.forecastDays).compactMap { cal.date(byAdding: .day, value: $0, to: today) }
         if !q.hourly.isEmpty, let end = cal.date(byAdding: .day, value: q.forecastDays, to: today) {
-            let byTime = Dictionary(report.hours.map { ($0.time, $0) }, uniquingKeysWith: { a, _ in a })
+            let byTime = Dictionary(timeline.map { ($0.time, $0) }, uniquingKeysWith: { a, _ in a })
             var times: [Date] = []
             var t = today
             while t < end {
@@ -168,11 +173,11 @@ public enum OpenMeteoFormat {
                         guard let h = byTime[t] else { return .null }
                         return switch v {
                         case .temperature: temp(h.temperature)
-                        case .probability: num(h.precipitationProbability, 0)
+                        case .probability: num(h.chance, 0)
                         case .precipitation: depth(h.precipitation)
-                        case .weatherCode: .number(Double(wmo(h.condition, provider: report.provider)))
-                        case .isDay: .number(isDaylight(t) ? 1 : 0)
-                        case .windSpeed: speed(h.windSpeed)
+                        case .weatherCode: .number(Double(wmo(h.condition.condition, provider: report.provider)))
+                        case .isDay: .number(h.isDay ? 1 : 0)
+                        case .windSpeed: speed(h.wind)
                         default: .null
                         }
                     })
@@ -185,13 +190,13 @@ public enum OpenMeteoFormat {
             // The place's own days when the zone asked is the place's; else each day of the zone
             // asked from the hours in it (sunrise and sunset computed).
             let sameZone = zone.secondsFromGMT(for: now) == place.timeZone.secondsFromGMT(for: now)
-            let byDate = Dictionary(report.days.map { ($0.date, $0) }, uniquingKeysWith: { a, _ in a })
+            let byDate = Dictionary(view.days.map { ($0.date, $0) }, uniquingKeysWith: { a, _ in a })
             var block: [String: JSONValue] = ["time": .array(dayStarts.map { time($0, day: true) })]
             var u: [String: JSONValue] = ["time": .string(unix ? "unixtime" : "iso8601")]
             // What each day is made of, worked out once for every variable asked.
             let facts = dayStarts.map { start in
                 let end = cal.date(byAdding: .day, value: 1, to: start) ?? start.addingTimeInterval(86_400)
-                let hours = report.hours.filter { $0.time >= start && $0.time < end }
+                let hours = timeline.filter { $0.time >= start && $0.time < end }
                 // The day's hours to its end; those before the report's first hour (before
                 // midnight at the place: past) may be missing, at most half of them.
                 let upToEnd = hours.last.map { $0.time.addingTimeInterval(3600) >= end } ?? false
@@ -210,15 +215,15 @@ public enum OpenMeteoFormat {
                         if sameZone && day == nil && v != .sunrise && v != .sunset { return .null }
                         switch v {
                         case .weatherCode:
-                            let worst = day?.condition ?? Condition.worst(hours.map(\.condition))
+                            let worst = day?.condition.condition ?? Condition.worst(hours.map(\.condition.condition))
                             return worst.map { .number(Double(wmo($0, provider: report.provider))) } ?? .null
-                        case .maxTemperature: return temp(day?.temperatureMax ?? hours.map(\.temperature).max())
-                        case .minTemperature: return temp(day?.temperatureMin ?? hours.map(\.temperature).min())
+                        case .maxTemperature: return temp(day?.high ?? hours.map(\.temperature).max { $0.value < $1.value })
+                        case .minTemperature: return temp(day?.low ?? hours.map(\.temperature).min { $0.value < $1.value })
                         case .precipitationSum:
-                            let amounts = hours.compactMap(\.precipitation)
-                            return depth(day.map { $0.precipitation } ?? (amounts.isEmpty ? nil : amounts.reduce(0, +)))
+                            let amounts = hours.compactMap { $0.precipitation?.base }
+                            return day.map { depth($0.precipitation) } ?? depth(mm: amounts.isEmpty ? nil : amounts.reduce(0, +))
                         case .probabilityMax:
-                            return num(day.map { $0.precipitationProbability } ?? hours.compactMap(\.precipitationProbability).max(), 0)
+                            return num(day.map { $0.chance } ?? hours.compactMap(\.chance).max(), 0)
                         case .sunrise: return (day?.sunrise ?? sun.sunrise).map { time($0) } ?? .null
                         case .sunset: return (day?.sunset ?? sun.sunset).map { time($0) } ?? .null
                         default: return .null
@@ -237,7 +242,11 @@ public enum OpenMeteoFormat {
             var u: [String: JSONValue] = ["time": .string(unix ? "unixtime" : "iso8601")]
             for name in q.minutely15 {
                 u[name] = .string(name == "snowfall" ? (inch ? "inch" : "cm") : (inch ? "inch" : "mm"))
-                block[name] = .array(shown.map { name == "snowfall" ? snow($0.snowfall) : depth($0.precipitation) })
+                block[name] = .array(
+                    shown.map {
+                        name == "snowfall"
+                            ? snow($0.snowfall.map { Measure(SnowUnit.cm.base(of: $0), in: snowUnit) }) : depth(mm: $0.precipitation)
+                    })
             }
             out["minutely_15"] = .object(block)
             out["minutely_15_units"] = .object(u)
