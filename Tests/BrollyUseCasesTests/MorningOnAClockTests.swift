@@ -73,3 +73,55 @@ final class ZonedForecasts: HTTPTransport {
         #expect(try await watcher.round().count == 1)
     }
 }
+
+/// A day of hours at a place on Greenwich time, every hour wet or every hour dry; counts its calls.
+final class OneDayForecast: HTTPTransport {
+    let wet: Bool
+    let calls = Locked(0)
+    init(wet: Bool) { self.wet = wet }
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        guard request.url.path == "/v1/forecast" else { return HTTPResponse(status: 404, body: Data("{}".utf8)) }
+        calls.withLock { $0 += 1 }
+        let hours = (0..<24).map { String(format: "\"2026-11-26T%02d:00\"", $0) }.joined(separator: ",")
+        func repeated(_ v: String) -> String { Array(repeating: v, count: 24).joined(separator: ",") }
+        let body = """
+            {"latitude":51.5,"longitude":0,"utc_offset_seconds":0,"timezone":"GMT",
+            "current":{"time":"2026-11-26T06:00","interval":900,"temperature_2m":9,"relative_humidity_2m":80,"is_day":0,"rain":0,
+            "showers":0,"snowfall":0,"weather_code":3,"cloud_cover":90,"pressure_msl":1012,"wind_speed_10m":10,"wind_direction_10m":200},
+            "hourly":{"time":[\(hours)],"temperature_2m":[\(repeated("9"))],"precipitation_probability":[\(repeated(wet ? "80" : "0"))],
+            "precipitation":[\(repeated(wet ? "0.6" : "0"))],"weather_code":[\(repeated(wet ? "61" : "3"))],"is_day":[\(repeated("0"))]},
+            "daily":{"time":["2026-11-26"],"weather_code":[3],"temperature_2m_max":[11],"temperature_2m_min":[7]}}
+            """
+        return HTTPResponse(status: 200, body: Data(body.utf8))
+    }
+}
+
+/// Issue 40, item 1: only where rain is possible is a cell asked every interval; where the forecast
+/// the cache holds shows no chance of rain in the coming hours, every eight intervals.
+@Suite struct WatchWhereRainIsPossibleTests {
+    func callsInTwoHours(wet: Bool) async throws -> Int {
+        let clock = ManualClock(utc("2026-11-26T06:00:30Z"))
+        let forecasts = OneDayForecast(wet: wet)
+        let useCases = try makeUseCases(forecasts, clock: clock)
+        _ = try await useCases.savePlace(
+            .coordinate(Coordinate(latitude: 51.5, longitude: 0), named: Place(name: "Home", country: "", latitude: 51.5, longitude: 0)),
+            device: "d")
+        _ = try await useCases.subscribe(
+            device: "d", endpoint: URL(string: "https://push.example/x")!,
+            p256dh: Base64URL.encode(Data([4] + Array(repeating: 7, count: 64))), auth: Base64URL.encode(Data(repeating: 1, count: 16)),
+            minimumSeverity: .moderate)
+        let watcher = PushWatcher(useCases: useCases, interval: 900, budget: nil)
+        for _ in 0..<120 {
+            _ = try await watcher.round()
+            clock.advance(watcher.tick)
+        }
+        return forecasts.calls.current
+    }
+
+    @Test func aDryCellIsAskedEveryTwoHoursAWetOneEveryQuarter() async throws {
+        // Two hours of rounds a minute apart: a wet cell every 15 minutes (8), a dry one once.
+        #expect(try await callsInTwoHours(wet: true) == 8)
+        #expect(try await callsInTwoHours(wet: false) == 1)
+    }
+}

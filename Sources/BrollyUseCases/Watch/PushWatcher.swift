@@ -20,6 +20,24 @@ public final class PushWatcher: Sendable {
     /// cache: it costs no upstream call.
     public var tick: TimeInterval { Self.tick(for: interval) }
     public static func tick(for interval: TimeInterval) -> TimeInterval { min(60, interval) }
+    /// How often a cell whose cached forecast shows no chance of rain in the coming hours is asked
+    /// again: eight intervals (two hours by default), at most three hours. Only cells where rain is
+    /// possible are asked every interval.
+    public var dryRecheck: TimeInterval { min(3 * 3600, max(interval, 8 * interval)) }
+    /// How far ahead a cell's forecast is read for a chance of rain: the nowcast's two hours and
+    /// the longest lead.
+    static let rainHorizon: TimeInterval = 3 * 3600
+
+    /// Whether `report` shows a chance of rain (or snow) from `now` to the horizon: an hour with a
+    /// chance of 20 % or more or 0.1 mm, or a wet 15-minute slot still to come.
+    static func mayRain(_ report: WeatherReport, from now: Date) -> Bool {
+        let end = now.addingTimeInterval(rainHorizon)
+        let hourly = report.hours.contains {
+            $0.time > now.addingTimeInterval(-3600) && $0.time <= end
+                && (($0.precipitationProbability ?? 0) >= 20 || ($0.precipitation ?? 0) >= 0.1)
+        }
+        return hourly || (report.nowcast?.contains { $0.end > now && $0.isWet } ?? false)
+    }
     let budget: TokenBuckets?
     /// When each cell was last asked for (a call made or tried), in memory.
     let lastAsked = Locked<[String: Date]>([:])
@@ -31,6 +49,8 @@ public final class PushWatcher: Sendable {
         public var unwatched = 0
         public var calls = 0
         public var pushes = 0
+        /// Cells read from the cache because their forecast shows no chance of rain.
+        public var dry = 0
     }
 
     /// Calls left in the watcher's budget (for metrics).
@@ -91,6 +111,11 @@ public final class PushWatcher: Sendable {
         let service = useCases.services.weather
         let entry = service.cached(for: place.coordinate)
         if let entry, now.timeIntervalSince(entry.receivedAt) < interval { return entry.value }
+        // No chance of rain in the forecast the cache holds: asked again only every `dryRecheck`.
+        if let entry, now.timeIntervalSince(entry.receivedAt) < dryRecheck, !Self.mayRain(entry.value, from: now) {
+            counts.dry += 1
+            return entry.value
+        }
         if let asked = lastAsked.withLock({ $0[key] }), now.timeIntervalSince(asked) < interval {
             // Asked this interval and failed: what the cache has, if it still says something.
             return entry.flatMap { now.timeIntervalSince($0.receivedAt) < service.policy.usableFor ? $0.value : nil }
