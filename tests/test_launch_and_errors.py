@@ -197,5 +197,7 @@ def test_location_unavailable(server, browser_factory, double):
     b.open()
     b.wait_state("empty")
     assert b.attr("weather", "data-error") == "location-unavailable"
+    # As with a denied location: the view is asked for before Leaflet has loaded; its zoom follows.
+    b.wait(lambda: b.map_view().get("view") == "us" and b.map_view().get("zoom") is not None, what="US view")
     assert_whole_us(b.map_view())
     b.screenshot("12-location-unavailable")
