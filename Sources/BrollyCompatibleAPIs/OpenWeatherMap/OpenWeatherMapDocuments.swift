@@ -148,8 +148,10 @@ public enum OpenWeatherMapFormat {
         }
     }
 
-    static func item(_ c: Condition, provider: ProviderID, isDay: Bool, language l: LanguagePack, textLanguage: String?) -> WeatherItem {
-        let id = owmID(c, provider: provider)
+    /// A condition of the view as OpenWeatherMap's weather item: its id, group and icon, and the
+    /// view's text (already in the reader's language).
+    static func item(_ c: WeatherView.ConditionView, of v: WeatherView, isDay: Bool) -> WeatherItem {
+        let id = owmID(c.condition, provider: v.report.provider)
         let (main, icon): (String, String) =
             switch id {
             case 200..<300: ("Thunderstorm", "11")
@@ -164,8 +166,7 @@ public enum OpenWeatherMapFormat {
             case 802: ("Clouds", "03")
             default: ("Clouds", "04")
             }
-        let text = l.localized(c, provider: provider, textLanguage: textLanguage)
-        return WeatherItem(id: id, main: main, description: text.description, icon: icon + (isDay ? "d" : "n"))
+        return WeatherItem(id: id, main: main, description: c.description, icon: icon + (isDay ? "d" : "n"))
     }
 
     /// The current weather document, written from the one view of the weather in OpenWeatherMap's
@@ -189,13 +190,6 @@ public enum OpenWeatherMapFormat {
                 country: place.countryCode, sunrise: sky.sunrise.map { Int($0.timeIntervalSince1970) },
                 sunset: sky.sunset.map { Int($0.timeIntervalSince1970) }),
             timezone: v.zone.secondsFromGMT(for: now), name: place.name)
-    }
-
-    /// A condition of the view as OpenWeatherMap's weather item (its text the view's).
-    static func item(_ c: WeatherView.ConditionView, of v: WeatherView, isDay: Bool) -> WeatherItem {
-        var w = item(c.condition, provider: v.report.provider, isDay: isDay, language: v.language, textLanguage: v.report.language)
-        w.description = c.description
-        return w
     }
 
     /// The 5-day/3-hour forecast, written from the one view: OpenWeatherMap's own slots when it
