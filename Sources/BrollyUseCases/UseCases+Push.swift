@@ -61,7 +61,9 @@ extension UseCases {
         let subscription = PushSubscription(
             id: UUID().uuidString.lowercased(), deviceId: device, endpoint: endpoint.absoluteString, p256dh: p256dh, auth: auth,
             minimumSeverity: minimumSeverity, createdAt: now(), settings: try change.applied(to: PushSettings()))
-        return PushSubscriptionDocument(try await services.store.subscribe(subscription, now: now()))
+        let saved = try await services.store.subscribe(subscription, now: now())
+        watchedChanged()
+        return PushSubscriptionDocument(saved)
     }
 
     /// Changes one of the device's subscriptions (rain, morning, places, language, units, severity).
@@ -75,6 +77,7 @@ extension UseCases {
             let saved = try await store.updateSubscription(
                 id: id, device: device, settings: settings, minimumSeverity: try change.severity())
         else { throw BrollyError.noSuchItem("no push subscription \(id)") }
+        watchedChanged()
         return PushSubscriptionDocument(saved)
     }
 
@@ -86,6 +89,7 @@ extension UseCases {
         guard try await services.store.unsubscribe(id: id, device: device) else {
             throw BrollyError.noSuchItem("no push subscription \(id)")
         }
+        watchedChanged()
     }
 
     /// Every alert at or above each subscription's severity, at each saved place of its device,

@@ -85,13 +85,16 @@ extension UseCases {
         guard existing.count < Self.maxSavedPlaces else {
             throw BrollyError.invalidInput("at most \(Self.maxSavedPlaces) places can be saved")
         }
-        return (SavedPlaceDocument(try await services.store.addPlace(placed, customName: customName, device: device, now: now())), true)
+        let added = try await services.store.addPlace(placed, customName: customName, device: device, now: now())
+        watchedChanged()
+        return (SavedPlaceDocument(added), true)
     }
 
     private func renamedIfAsked(_ saved: SavedPlace, _ customName: String?, device: String) async throws -> SavedPlaceDocument {
         guard let customName, customName != saved.customName, let id = saved.id,
             let renamed = try await services.store.renamePlace(id: id, customName: customName, device: device)
         else { return SavedPlaceDocument(saved) }
+        watchedChanged()
         return SavedPlaceDocument(renamed)
     }
 
@@ -107,6 +110,7 @@ extension UseCases {
         let name: String?? = try customName.map { try TextField.validated($0, field: "customName") }
         guard let list = try await services.store.updatePlace(id: id, PlaceChange(customName: name, position: position), device: device)
         else { throw Self.noSuchPlace(id) }
+        watchedChanged()
         return list.map(SavedPlaceDocument.init)
     }
 
@@ -130,6 +134,7 @@ extension UseCases {
     /// Removes a saved place.
     public func removePlace(id: Int64, device: String) async throws {
         guard try await services.store.removePlace(id: id, device: device) else { throw Self.noSuchPlace(id) }
+        watchedChanged()
     }
 
     static func noSuchPlace(_ id: Int64) -> BrollyError { .noSuchItem("there is no saved place #\(id)") }

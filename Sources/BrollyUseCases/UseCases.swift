@@ -21,6 +21,12 @@ public final class UseCases: Sendable {
     /// The server's batched history writes (`HistoryRecording.inBackground`); nil: each lookup is
     /// written by a task of its own.
     public let historyWriter: HistoryWriter?
+    /// Counts the changes to subscriptions and saved places made through this instance: the rain
+    /// watcher reads its list of places again when it moves.
+    public let watchVersion = Locked(0)
+
+    /// Tells the rain watcher that what it watches changed.
+    public func watchedChanged() { watchVersion.withLock { $0 += 1 } }
 
     public init(
         services: Services, now: (@Sendable () -> Date)? = nil, historyWriter: HistoryWriter? = nil,

@@ -3,44 +3,36 @@ import BrollyStore
 import Foundation
 
 /// Watches the saved places of every subscription that asked for rain alerts or a morning
-/// summary: each round, every place (0.01° cell, however many subscribers) is looked at once, from
-/// the cached forecast when it is younger than `interval`, else with one call — at most one per
-/// cell per `interval`, and within a budget of its own (`BROLLY_WATCH_BUDGET`) on top of the
-/// provider's. When the budget is spent, the places with the most subscribers have been watched
-/// first and the rest are counted as not watched. The decisions are `RainRules` and `PushTexts`;
-/// what was pushed is remembered in the store, so a restart or another instance taking over does
-/// not push twice.
+/// summary. Each place (0.01° cell, however many subscribers) has a `WatchPlan`: a look (free: the
+/// forecast it holds, the pushes due) at each subscriber's push moment, and a call only when the
+/// forecast needs renewing — every `interval` while rain is possible, closer as the rain nears,
+/// every `dryRecheck` where the forecast shows no chance. Calls are shared with the normal cache and
+/// made within a budget of their own (`BROLLY_WATCH_BUDGET`) on top of the provider's; when it is
+/// spent, the places with the most subscribers are watched first and the rest are marked not
+/// watched for their subscribers to see. The decisions are `RainRules` and `PushTexts`; what was
+/// pushed is remembered in the store, so a restart or another instance taking over does not push
+/// twice.
 public final class PushWatcher: Sendable {
     let useCases: UseCases
-    /// How often a cell may be asked upstream (`BROLLY_WATCH_SECONDS`): its forecast is read from
-    /// the cache while younger than this.
+    /// How often a cell where rain is possible is asked upstream (`BROLLY_WATCH_SECONDS`).
     public let interval: TimeInterval
     /// How often a round runs: every minute at the most, so that a push comes within a minute of
-    /// its lead (10 minutes before rain, not 12.5 or never). A round between calls reads only the
-    /// cache: it costs no upstream call.
+    /// its lead. A round looks only at the cells whose plan is due: it costs no call otherwise.
     public var tick: TimeInterval { Self.tick(for: interval) }
     public static func tick(for interval: TimeInterval) -> TimeInterval { min(60, interval) }
-    /// How often a cell whose cached forecast shows no chance of rain in the coming hours is asked
-    /// again: eight intervals (two hours by default), at most three hours. Only cells where rain is
-    /// possible are asked every interval.
+    /// How often a cell whose forecast shows no chance of rain in the coming hours is asked again:
+    /// eight intervals (two hours by default), at most three hours.
     public var dryRecheck: TimeInterval { min(3 * 3600, max(interval, 8 * interval)) }
-    /// How far ahead a cell's forecast is read for a chance of rain: the nowcast's two hours and
-    /// the longest lead.
-    static let rainHorizon: TimeInterval = 3 * 3600
+    /// How long the list of watched places is kept before it is read again from the store (a
+    /// change made through this instance is seen at the next round).
+    static let indexAge: TimeInterval = 300
 
-    /// Whether `report` shows a chance of rain (or snow) from `now` to the horizon: an hour with a
-    /// chance of 20 % or more or 0.1 mm, or a wet 15-minute slot still to come.
-    static func mayRain(_ report: WeatherReport, from now: Date) -> Bool {
-        let end = now.addingTimeInterval(rainHorizon)
-        let hourly = report.hours.contains {
-            $0.time > now.addingTimeInterval(-3600) && $0.time <= end
-                && (($0.precipitationProbability ?? 0) >= 20 || ($0.precipitation ?? 0) >= 0.1)
-        }
-        return hourly || (report.nowcast?.contains { $0.end > now && $0.isWet } ?? false)
-    }
     let budget: TokenBuckets?
-    /// When each cell was last asked for (a call made or tried), in memory.
-    let lastAsked = Locked<[String: Date]>([:])
+    /// Each cell's plan, in memory (a restart looks at every cell once).
+    let plans = Locked<[String: WatchPlan]>([:])
+    /// The cells the budget left unwatched.
+    let unwatched = Locked<Set<String>>([])
+    let index = Locked<Index?>(nil)
     /// The last round's counts, for metrics.
     public let lastRound = Locked(Counts())
 
@@ -51,6 +43,8 @@ public final class PushWatcher: Sendable {
         public var pushes = 0
         /// Cells read from the cache because their forecast shows no chance of rain.
         public var dry = 0
+        /// Cells whose plan let the round pass them by.
+        public var asleep = 0
     }
 
     /// Calls left in the watcher's budget (for metrics).
@@ -63,15 +57,31 @@ public final class PushWatcher: Sendable {
     }
 
     /// One place watched for one or more subscriptions.
-    struct Cell {
+    struct Cell: Sendable {
         var place: Place
-        var watchers: [(subscription: PushSubscription, saved: SavedPlace)] = []
+        var watchers: [Watcher] = []
         var subscribers: Set<String> = []
+        var needs = WatchPlan.Needs()
     }
 
-    /// One round: the pushes due now. State changes that push nothing are written at once.
-    public func round() async throws -> [PushMessage] {
-        let now = useCases.now()
+    struct Watcher: Sendable {
+        var subscription: PushSubscription
+        var saved: SavedPlace
+    }
+
+    struct Index: Sendable {
+        var cells: [(key: String, cell: Cell)]
+        var builtAt: Date
+        var version: Int
+    }
+
+    /// The watched cells, most subscribers first: read again when the settings changed through
+    /// this instance or after `indexAge`.
+    func cells(now: Date) async throws -> [(key: String, cell: Cell)] {
+        let version = useCases.watchVersion.current
+        if let index = index.withLock({ $0 }), index.version == version, now.timeIntervalSince(index.builtAt) < Self.indexAge {
+            return index.cells
+        }
         let store = useCases.services.store
         var cells: [String: Cell] = [:]
         var byDevice: [String: [PushSubscription]] = [:]
@@ -83,21 +93,73 @@ public final class PushWatcher: Sendable {
             for subscription in subscriptions {
                 for saved in places where subscription.settings.covers(saved.id) {
                     let key = saved.place.coordinate.cacheKey
-                    cells[key, default: Cell(place: saved.place)].watchers.append((subscription, saved))
-                    cells[key]?.subscribers.insert(subscription.id)
+                    var cell = cells[key] ?? Cell(place: saved.place)
+                    cell.watchers.append(Watcher(subscription: subscription, saved: saved))
+                    cell.subscribers.insert(subscription.id)
+                    let s = subscription.settings
+                    if s.rain.enabled {
+                        cell.needs.leads.append(TimeInterval(s.rain.leadMinutes * 60))
+                        cell.needs.minimum = min(cell.needs.minimum, s.rain.minimum.millimetres)
+                    }
+                    if s.morning.enabled { cell.needs.mornings.append(s.morning.at) }
+                    cells[key] = cell
                 }
             }
         }
+        let ordered = cells.sorted { ($0.value.subscribers.count, $1.key) > ($1.value.subscribers.count, $0.key) }.map {
+            (key: $0.key, cell: $0.value)
+        }
+        // A plan made for settings that changed is looked at again now.
+        let before = Dictionary(
+            (index.withLock { $0 }?.cells ?? []).map { ($0.key, $0.cell.needs) }, uniquingKeysWith: { a, _ in a })
+        plans.withLock { plans in
+            plans = plans.filter { key, _ in cells[key].map { before[key] == $0.needs } ?? false }
+        }
+        index.withLock { $0 = Index(cells: ordered, builtAt: now, version: version) }
+        return ordered
+    }
+
+    /// One round: the pushes due now. State changes that push nothing are written at once.
+    public func round() async throws -> [PushMessage] {
+        let now = useCases.now()
+        let store = useCases.services.store
         var counts = Counts()
         var pushes: [PushMessage] = []
         var states: [String: [String: String]] = [:]
-        let ordered = cells.sorted { ($0.value.subscribers.count, $1.key) > ($1.value.subscribers.count, $0.key) }
-        for (key, cell) in ordered {
-            guard let report = await report(for: cell.place, key: key, now: now, counts: &counts) else { continue }
-            counts.watched += 1
-            for (subscription, saved) in cell.watchers {
-                if states[subscription.id] == nil { states[subscription.id] = try await store.pushStates(subscription: subscription.id) }
-                pushes += try await decide(subscription, saved, report, now: now, states: states[subscription.id] ?? [:])
+        func state(_ id: String) async throws -> [String: String] {
+            if let known = states[id] { return known }
+            let read = try await store.pushStates(subscription: id)
+            states[id] = read
+            return read
+        }
+        for (key, cell) in try await cells(now: now) {
+            let plan = plans.withLock { $0[key] }
+            if let plan, now < plan.wake {
+                counts.asleep += 1
+                if unwatched.withLock({ $0.contains(key) }) { counts.unwatched += 1 } else { counts.watched += 1 }
+                continue
+            }
+            let due = plan.map { now >= $0.nextCall } ?? true
+            let (report, refused, failed) = await report(for: cell.place, due: due, now: now, counts: &counts)
+            let next = WatchPlan.after(
+                failed ? nil : report, needs: cell.needs, now: now, interval: interval, dry: dryRecheck,
+                zone: report?.place.timeZone ?? cell.place.timeZone)
+            plans.withLock { $0[key] = next }
+            // Each subscriber sees whether the place is watched (a first look, or a change).
+            let changed = refused ? unwatched.withLock { $0.insert(key).inserted } : unwatched.withLock { $0.remove(key) != nil }
+            if plan == nil || changed {
+                for w in cell.watchers {
+                    let flag = "unwatched|\(w.saved.id ?? 0)"
+                    let flagged = try await state(w.subscription.id)[flag] != nil
+                    guard flagged != refused else { continue }
+                    try await store.setPushState(subscription: w.subscription.id, key: flag, value: refused ? "budget" : nil, now: now)
+                    states[w.subscription.id]?[flag] = refused ? "budget" : nil
+                }
+            }
+            if refused { counts.unwatched += 1 } else { counts.watched += 1 }
+            guard let report else { continue }
+            for w in cell.watchers {
+                pushes += try await decide(w.subscription, w.saved, report, now: now, states: try await state(w.subscription.id))
             }
         }
         counts.pushes = pushes.count
@@ -105,28 +167,25 @@ public final class PushWatcher: Sendable {
         return pushes
     }
 
-    /// The forecast for a cell: cached when young enough, else one call within the budget; nil when
-    /// it cannot be had this round.
-    func report(for place: Place, key: String, now: Date, counts: inout Counts) async -> WeatherReport? {
+    /// The forecast for a cell: one call when `due` (within the budget: `refused` when it is spent),
+    /// unless the cache has one younger than `interval`; else the cached one while usable.
+    /// `failed`: a call was due and could not be made or answered (the plan asks again after
+    /// `interval`; the decisions use what the cache still has).
+    func report(for place: Place, due: Bool, now: Date, counts: inout Counts) async -> (
+        WeatherReport?, refused: Bool, failed: Bool
+    ) {
         let service = useCases.services.weather
         let entry = service.cached(for: place.coordinate)
-        if let entry, now.timeIntervalSince(entry.receivedAt) < interval { return entry.value }
-        // No chance of rain in the forecast the cache holds: asked again only every `dryRecheck`.
-        if let entry, now.timeIntervalSince(entry.receivedAt) < dryRecheck, !Self.mayRain(entry.value, from: now) {
+        let usable = entry.flatMap { now.timeIntervalSince($0.receivedAt) < service.policy.usableFor ? $0.value : nil }
+        if let entry, now.timeIntervalSince(entry.receivedAt) < interval { return (entry.value, false, false) }
+        guard due else {
             counts.dry += 1
-            return entry.value
+            return (usable, false, false)
         }
-        if let asked = lastAsked.withLock({ $0[key] }), now.timeIntervalSince(asked) < interval {
-            // Asked this interval and failed: what the cache has, if it still says something.
-            return entry.flatMap { now.timeIntervalSince($0.receivedAt) < service.policy.usableFor ? $0.value : nil }
-        }
-        if let budget, case .refused = budget.reserve(maxWait: 0, now: now) {
-            counts.unwatched += 1
-            return nil
-        }
-        lastAsked.withLock { $0[key] = now }
+        if let budget, case .refused = budget.reserve(maxWait: 0, now: now) { return (usable, true, true) }
         counts.calls += 1
-        return try? await service.weather(for: place, mode: .refresh).report
+        if let fresh = try? await service.weather(for: place, mode: .refresh).report { return (fresh, false, false) }
+        return (usable, false, true)
     }
 
     func decide(
