@@ -95,6 +95,11 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "brolly", dependencies: ["BrollyCLI"]),
+        // A day of constructed rain over 100 to 10,000 saved places through the real rain watcher
+        // on a simulated clock: upstream calls, onsets warned on time, missed (README).
+        .executableTarget(
+            name: "brolly-rain-simulation", dependencies: ["BrollyCore", "BrollyStore", "BrollyUseCases"],
+            path: "Benchmarks/RainSimulation"),
         // The doubles and helpers every Swift suite shares (transports, a fake provider, a clock,
         // sample data, use cases over a double).
         .target(

@@ -31,25 +31,32 @@ public struct WatchPlan: Sendable, Hashable {
         public var longestLead: TimeInterval { leads.max() ?? 0 }
     }
 
-    /// The closest two calls for one cell come: a forecast 5 minutes old is as new as the
-    /// provider's 15-minute slots make it.
-    public static let closestCalls: TimeInterval = 5 * 60
+    /// How long before a push moment the forecast is asked once more.
+    public static let refine: TimeInterval = 10 * 60
+    /// How many intervals apart a cell is asked while the hourly forecast shows a chance within
+    /// the slots' reach but the slots no rain.
+    public static let nearChance: Double = 2
+
     /// How much earlier than a chance of rain the hourly forecast shows a cell is asked, so that
     /// the 15-minute slots see the rain before the longest lead: the slots reach 2¼ hours ahead.
     public static let ahead: TimeInterval = 45 * 60
 
     /// The plan after a look at `now` at a forecast (nil: none could be had; asked again after
-    /// `interval`). The calls come closer as the rain nears:
+    /// `interval`). The calls follow the rain and the leads in use:
     ///
-    /// - rain in the 15-minute slots: the look at each subscriber's push moment (start − lead), and
-    ///   a call at half the time to the first moment (never closer than 5 minutes, never further
-    ///   than `interval`), so that the start pushed is the newest forecast's;
-    /// - rain falling, or just pushed and not begun: a call every `interval` (moved or cancelled);
-    /// - a chance in the hourly forecast but not yet in the slots: a call when the slots will reach
-    ///   it before the longest lead (every `interval` while it is near);
-    /// - no chance in the hours ahead: a call after `dry` (or when a later chance comes near).
+    /// - rain in the 15-minute slots: a look at each subscriber's push moment (start − lead), and
+    ///   one more call ten minutes before the first, so that the start pushed is the newest
+    ///   forecast's (its timing error grows with how far ahead it looks);
+    /// - every moment passed, the rain not begun: one call a quarter hour before it (moved or
+    ///   cancelled); rain falling: every other interval (the next onset needs an hour dry);
+    /// - no rain in the slots but a chance within their reach (2¼ hours): every other interval, or
+    ///   sooner when rain entering the slots at their far end would otherwise be seen after the
+    ///   longest lead;
+    /// - a chance only further ahead: when the slots will reach it before the longest lead;
+    /// - no chance in the hours ahead: after `dry`.
     ///
-    /// The look also comes at each morning summary's local time.
+    /// Never two calls closer than `interval` but for the refinement before a push. The look also
+    /// comes at each morning summary's local time.
     public static func after(
         _ report: WeatherReport?, needs: Needs, now: Date, interval: TimeInterval, dry: TimeInterval, zone: TimeZone
     ) -> WatchPlan {
@@ -63,33 +70,39 @@ public struct WatchPlan: Sendable, Hashable {
         if !needs.leads.isEmpty, !raining, let event = RainRules.nextEvent(slots, now: now, minimum: needs.minimum),
             event.start > now
         {
-            let moments = needs.leads.map { event.start.addingTimeInterval(-$0) }.filter { $0 > now }
-            guard let first = moments.min() else {
-                let next = now.addingTimeInterval(interval)
-                return WatchPlan(nextCall: next, wake: min(next, morning))
+            if let first = needs.leads.map({ event.start.addingTimeInterval(-$0) }).filter({ $0 > now }).min() {
+                // One more call ten minutes before the first push moment, so that the start pushed
+                // is the newest forecast's (a forecast's timing error grows with how far it looks).
+                let gap = first.timeIntervalSince(now)
+                let next = gap >= 15 * 60 ? first.addingTimeInterval(-refine) : now.addingTimeInterval(interval)
+                return WatchPlan(nextCall: next, wake: min(first, morning))
             }
-            let gap = first.timeIntervalSince(now)
-            let next = now.addingTimeInterval(min(interval, max(closestCalls, gap / 2)))
-            return WatchPlan(nextCall: next, wake: min(first, morning))
-        }
-        if raining || needs.leads.isEmpty && needs.mornings.isEmpty {
-            let next = now.addingTimeInterval(interval)
+            // Every push moment has passed and the rain has not begun: one look for a move or a
+            // cancellation a quarter hour before it (not closer than `interval`).
+            let next = max(now.addingTimeInterval(interval), event.start.addingTimeInterval(-900))
             return WatchPlan(nextCall: next, wake: min(next, morning))
         }
-        // No rain in the slots: when does the hourly forecast first show a chance?
-        let chance = firstChance(report, from: now)
-        let reach = slots.map(\.end).max() ?? now
-        var next: Date
-        if let chance, chance <= reach {
-            next = now.addingTimeInterval(interval)
-        } else if let chance {
-            // The slots reach it `ahead` before the longest lead: asked then, not before `interval`.
-            let when = chance.addingTimeInterval(-needs.longestLead - ahead)
-            next = max(now.addingTimeInterval(interval), min(when, now.addingTimeInterval(dry)))
-        } else {
-            next = now.addingTimeInterval(dry)
+        if raining {
+            // An onset can come only after an hour dry: while it rains, every other interval.
+            let next = now.addingTimeInterval(2 * interval)
+            return WatchPlan(nextCall: next, wake: min(next, morning))
         }
-        if needs.leads.isEmpty { next = now.addingTimeInterval(dry) }
+        guard !needs.leads.isEmpty else {
+            let next = now.addingTimeInterval(dry)
+            return WatchPlan(nextCall: next, wake: min(next, morning))
+        }
+        // No rain in the slots. Rain that comes into them at their far end must be seen before the
+        // longest lead: asked again when the slots' reach, less that lead and a quarter hour, comes.
+        let reach = slots.map(\.end).max() ?? now
+        let edge = reach.addingTimeInterval(-needs.longestLead - 900)
+        // A chance in the hours ahead: by the slots' edge, or when the chance comes near; none:
+        // after `dry`.
+        let chance = firstChance(report, from: now)
+        var target = chance.map { max(edge, $0.addingTimeInterval(-needs.longestLead - ahead)) }
+        // The chance is within the slots' reach: a shower may still form or drift in; asked every
+        // other interval while it lasts.
+        if let chance, chance <= reach { target = min(edge, now.addingTimeInterval(nearChance * interval)) }
+        let next = max(now.addingTimeInterval(interval), min(target ?? .distantFuture, now.addingTimeInterval(dry)))
         return WatchPlan(nextCall: next, wake: min(next, morning))
     }
 

@@ -1,0 +1,123 @@
+import BrollyCore
+import BrollyStore
+import BrollyUseCases
+import Foundation
+
+/// One run: N places where people live (five cities, forty towns, a tenth in the country), each
+/// saved by its own device with rain alerts at a lead people pick (10–60 min, 20 the most
+/// common), watched through the day by the real `PushWatcher` a minute at a time.
+struct Simulation {
+    let places: Int
+    let field: RainField
+    let seed: UInt64
+    let budget: Int
+
+    struct Result {
+        var places = 0, cells = 0, calls = 0, onsets = 0, onTime = 0, offTime = 0, missed = 0, unwatched = 0
+        var row: String {
+            func pct(_ k: Int) -> String { onsets == 0 ? "—" : String(format: "%d (%.1f %%)", k, 100 * Double(k) / Double(onsets)) }
+            return "| \(places) | \(cells) | \(calls) | \(String(format: "%.2f", Double(calls) / Double(max(1, places)))) | \(onsets) | "
+                + "\(pct(onTime)) | \(pct(offTime)) | \(pct(missed)) | \(unwatched) |"
+        }
+    }
+
+    /// Where the places are, km in the field: clustered as people are.
+    func points() -> [(x: Double, y: Double)] {
+        var r = SeededRandom(seed: seed &* 31 &+ 1)
+        let cities = (0..<5).map { _ in (Double.random(in: 40...260, using: &r), Double.random(in: 40...260, using: &r), 5.0) }
+        let towns = (0..<40).map { _ in (Double.random(in: 10...290, using: &r), Double.random(in: 10...290, using: &r), 1.5) }
+        return (0..<places).map { _ in
+            let u = Double.random(in: 0..<1, using: &r)
+            if u < 0.1 { return (Double.random(in: 0..<300, using: &r), Double.random(in: 0..<300, using: &r)) }
+            let c = u < 0.7 ? cities[Int.random(in: 0..<cities.count, using: &r)] : towns[Int.random(in: 0..<towns.count, using: &r)]
+            return (min(299, max(0, c.0 + r.normal() * c.2)), min(299, max(0, c.1 + r.normal() * c.2)))
+        }
+    }
+
+    func run() async throws -> Result {
+        let clock = ManualClock(dayStart)
+        let double = ForecastDouble(field: field, clock: clock)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("brolly-rain-simulation-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let base = "http://127.0.0.1:9"
+        let configuration = try BrollyConfiguration(
+            provider: nil, cacheDirectory: directory,
+            environment: [
+                "BROLLY_OPEN_METEO_URL": base, "BROLLY_OPEN_METEO_GEOCODING_URL": base, "BROLLY_NOMINATIM_URL": base,
+                "BROLLY_OPEN_METEO_BUDGET": "1000000/day", "BROLLY_MODEL": "best_match",
+            ])
+        let store: any DataStore = try AppDatabase.inMemory()
+        let services = Services.make(
+            configuration: configuration, transport: double, store: store,
+            options: Services.Options(
+                keepsEntriesInMemory: true, clock: clock, staleLimit: 86_400, memoryEntries: max(2_048, places + 100)))
+        let useCases = UseCases(services: services)
+        var r = SeededRandom(seed: seed &* 17 &+ 3)
+        let leads = [10, 15, 20, 20, 20, 20, 30, 30, 45, 60]
+        var watched: [(id: Int64, subscription: String, x: Double, y: Double, lead: Int)] = []
+        for (i, p) in points().enumerated() {
+            let c = field.coordinate(x: p.x, y: p.y)
+            let place = Place(name: "Place \(i)", country: "", latitude: c.latitude, longitude: c.longitude, timezone: "Europe/Berlin")
+            let saved = try await store.addPlace(place, customName: nil, device: "device-\(i)", now: dayStart)
+            var settings = PushSettings()
+            settings.rain.leadMinutes = leads[Int.random(in: 0..<leads.count, using: &r)]
+            settings.rain.quietHours = nil
+            settings.morning.enabled = false
+            _ = try await store.subscribe(
+                PushSubscription(
+                    id: "s\(i)", deviceId: "device-\(i)", endpoint: "https://push.example/\(i)", p256dh: "k", auth: "a",
+                    minimumSeverity: .extreme, createdAt: dayStart, settings: settings), now: dayStart)
+            let xy = field.km(latitude: saved.place.latitude, longitude: saved.place.longitude)
+            watched.append((saved.id ?? 0, "s\(i)", xy.x, xy.y, settings.rain.leadMinutes))
+        }
+        let watcher = PushWatcher(
+            useCases: useCases, interval: 900, budget: Budget([RateLimit(budget, per: 86_400)]))
+        var pushes: [Int64: [(at: Double, status: String)]] = [:]
+        var unwatched = Set<Int64>()
+        for _ in 0..<(24 * 60) {
+            let now = clock.now.timeIntervalSince(dayStart)
+            for push in try await watcher.round() {
+                let id = push.payload.place.id ?? 0
+                pushes[id, default: []].append((now, push.payload.status ?? ""))
+                try await watcher.delivered(push)
+            }
+            clock.advance(60)
+        }
+        for w in watched {
+            let states = try await store.pushStates(subscription: w.subscription)
+            if states.keys.contains(where: { $0.hasPrefix("unwatched|") }) { unwatched.insert(w.id) }
+        }
+        var result = Result(places: places, calls: double.calls.current, unwatched: unwatched.count)
+        result.cells =
+            Set(
+                watched.map { field.coordinate(x: $0.x, y: $0.y) }.map {
+                    Coordinate(latitude: $0.latitude, longitude: $0.longitude).cacheKey
+                }
+            ).count
+        // The truth: a quarter hour with 0.1 mm or more after an hour dry is an onset at its
+        // start; those from 02:00 (the watcher has looked everywhere) to the day's end count.
+        for w in watched {
+            let wet = (0..<(26 * 4)).map { field.slot(x: w.x, y: w.y, end: Double($0 - 8 + 1) * 900) >= 0.1 }
+            for k in 4..<wet.count where wet[k] && !wet[(k - 4)..<k].contains(true) {
+                let onset = Double(k - 8) * 900
+                guard onset >= 2 * 3600, onset < 24 * 3600 else { continue }
+                result.onsets += 1
+                let lead = Double(w.lead * 60)
+                let warned = pushes[w.id, default: []].last {
+                    ($0.status == "starting" || $0.status == "moved") && $0.at <= onset && $0.at > onset - lead - 2700
+                }
+                guard let warned else {
+                    if ProcessInfo.processInfo.environment["SIM_DEBUG"] != nil {
+                        print(
+                            "missed: place \(w.id) lead \(w.lead) onset \(onset / 3600) pushes \(pushes[w.id, default: []].map { ($0.at / 3600, $0.status) }) wet \(wet.enumerated().filter(\.element).map { Double($0.offset - 8) / 4 })"
+                        )
+                    }
+                    result.missed += 1
+                    continue
+                }
+                if abs(onset - warned.at - lead) <= 180 { result.onTime += 1 } else { result.offTime += 1 }
+            }
+        }
+        return result
+    }
+}
