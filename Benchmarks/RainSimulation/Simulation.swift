@@ -11,6 +11,7 @@ struct Simulation {
     let field: RainField
     let seed: UInt64
     let budget: Int
+    let grid: Double
 
     struct Result {
         var places = 0, cells = 0, calls = 0, onsets = 0, onTime = 0, offTime = 0, missed = 0, unwatched = 0
@@ -71,7 +72,7 @@ struct Simulation {
             watched.append((saved.id ?? 0, "s\(i)", xy.x, xy.y, settings.rain.leadMinutes))
         }
         let watcher = PushWatcher(
-            useCases: useCases, interval: 900, budget: Budget([RateLimit(budget, per: 86_400)]))
+            useCases: useCases, interval: 900, budget: Budget([RateLimit(budget, per: 86_400)]), grid: grid)
         var pushes: [Int64: [(at: Double, status: String)]] = [:]
         var unwatched = Set<Int64>()
         for _ in 0..<(24 * 60) {
@@ -91,7 +92,7 @@ struct Simulation {
         result.cells =
             Set(
                 watched.map { field.coordinate(x: $0.x, y: $0.y) }.map {
-                    Coordinate(latitude: $0.latitude, longitude: $0.longitude).cacheKey
+                    watcher.cell(of: Place(name: "", country: "", latitude: $0.latitude, longitude: $0.longitude)).key
                 }
             ).count
         // The truth: a quarter hour with 0.1 mm or more after an hour dry is an onset at its

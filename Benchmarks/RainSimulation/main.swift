@@ -14,16 +14,20 @@ var sizes = [100, 1_000, 10_000]
 var seed: UInt64 = 7
 var budget = 5_000
 var timingError = 0.05
+var grid = 0.01
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let a = arguments.next() {
     switch a {
     case "--places": sizes = (arguments.next() ?? "").split(separator: ",").compactMap { Int($0) }
     case "--seed": seed = arguments.next().flatMap(UInt64.init) ?? seed
     case "--budget": budget = arguments.next().flatMap(Int.init) ?? budget
+    case "--grid": grid = arguments.next().flatMap(Double.init) ?? grid
     case "--timing-error": timingError = arguments.next().flatMap(Double.init) ?? timingError
     default:
         FileHandle.standardError.write(
-            Data("usage: brolly-rain-simulation [--places 100,1000,10000] [--seed N] [--budget CALLS] [--timing-error 0.05]\n".utf8))
+            Data(
+                "usage: brolly-rain-simulation [--places 100,1000,10000] [--seed N] [--budget CALLS] [--timing-error 0.05] [--grid 0.01]\n"
+                    .utf8))
         exit(2)
     }
 }
@@ -36,6 +40,6 @@ print(
 print("| places | cells | calls a day | calls / place | onsets | on time (lead ± 3 min) | off time | missed | not watched |")
 print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 for n in sizes {
-    let result = try await Simulation(places: n, field: field, seed: seed, budget: budget).run()
+    let result = try await Simulation(places: n, field: field, seed: seed, budget: budget, grid: grid).run()
     print(result.row)
 }

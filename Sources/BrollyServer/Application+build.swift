@@ -195,7 +195,8 @@ public func buildApplication(
         let scheduler = PushScheduler(
             useCases: useCases, sender: sender, interval: settings.alertPollSeconds, logger: logger,
             holder: "\(ProcessInfo.processInfo.hostName):\(settings.port):\(getpid())",
-            watcher: PushWatcher(useCases: useCases, interval: settings.watchSeconds, budget: settings.watchBudget))
+            watcher: PushWatcher(
+                useCases: useCases, interval: settings.watchSeconds, budget: settings.watchBudget, grid: settings.watchGrid))
         if let watcher = scheduler.watcher { metrics.watch(watcher, delivered: sender.watchPushes) }
         services.append(scheduler)
     }

@@ -35,6 +35,8 @@ public struct ServerSettings: Sendable {
     /// How often the rain and morning watcher looks (`BROLLY_WATCH_SECONDS`; 900: Open-Meteo's
     /// forecast is not asked for one place more often than that for the watcher).
     public var watchSeconds: Double = 900
+    /// The rain watcher's cell, degrees (`BROLLY_WATCH_GRID`, 0.01 to 0.25): one call per cell.
+    public var watchGrid: Double = 0.01
     /// The watcher's own share of the forecast provider's budget (`BROLLY_WATCH_BUDGET`, like
     /// `500/h,2500/day`: by default a quarter of Open-Meteo's free daily allowance). Places whose
     /// forecast is cached and young cost nothing.
@@ -163,6 +165,12 @@ public struct ServerSettings: Sendable {
                 throw BrollyServerError.invalidSetting("BROLLY_WATCH_SECONDS must be between 0.5 and 86400, got \(raw)")
             }
             settings.watchSeconds = n
+        }
+        if let raw = value("BROLLY_WATCH_GRID") {
+            guard let n = Double(raw), n.isFinite, n >= 0.01, n <= 0.25 else {
+                throw BrollyServerError.invalidSetting("BROLLY_WATCH_GRID must be between 0.01 and 0.25 degrees, got \(raw)")
+            }
+            settings.watchGrid = n
         }
         if let raw = value("BROLLY_WATCH_BUDGET") {
             do { settings.watchBudget = try Budget.parse(raw) } catch let error as BrollyError {

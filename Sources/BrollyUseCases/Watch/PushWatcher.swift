@@ -28,11 +28,19 @@ public final class PushWatcher: Sendable {
     static let indexAge: TimeInterval = 300
 
     let budget: TokenBuckets?
+    /// The calls a day the budget allows (its tightest limit, as a daily rate); nil: no budget.
+    let dailyCalls: Double?
+    /// When each cell was asked over the last day: what watching it costs.
+    let callLog = Locked<[String: [Date]]>([:])
+    /// What a cell not yet asked for a day is reckoned to cost: a call every hour.
+    static let reckonedCost = 24.0
     /// Each cell's plan, in memory (a restart looks at every cell once).
     let plans = Locked<[String: WatchPlan]>([:])
     /// The cells the budget left unwatched.
     let unwatched = Locked<Set<String>>([])
     let index = Locked<Index?>(nil)
+    /// When this watcher's first round ran.
+    let started = Locked<Date?>(nil)
     /// The last round's counts, for metrics.
     public let lastRound = Locked(Counts())
 
@@ -50,10 +58,46 @@ public final class PushWatcher: Sendable {
     /// Calls left in the watcher's budget (for metrics).
     public var budgetRemaining: Double { budget?.remaining() ?? .infinity }
 
-    public init(useCases: UseCases, interval: TimeInterval, budget: Budget?) {
+    /// The size of a watched cell, degrees (`BROLLY_WATCH_GRID`, 0.01 by default: the normal
+    /// cache's cell, so the watcher's calls serve lookups too). A coarser grid shares one call among
+    /// more places — the provider's finest 15-minute data (ICON-D2, HRRR) is 2–3 km — at the price
+    /// of a place up to half a cell from the point asked.
+    public let grid: Double
+
+    public init(useCases: UseCases, interval: TimeInterval, budget: Budget?, grid: Double = 0.01) {
         self.useCases = useCases
+        self.grid = max(0.01, grid)
         self.interval = interval
         self.budget = budget.map { TokenBuckets($0, clock: useCases.services.clock) }
+        self.dailyCalls = budget.flatMap { $0.limits.map { Double($0.count) * 86_400 / $0.period }.min() }
+    }
+
+    /// The cells the budget can keep watched for the whole day: most subscribers first, each at
+    /// what it cost over the last day (a cell watched for less: `reckonedCost`). The others are not
+    /// asked at all — rather than every cell losing calls at random — and their subscribers are
+    /// told; the fewest places go unwatched.
+    func admitted(_ cells: [(key: String, cell: Cell)], now: Date) -> Set<String> {
+        guard let daily = dailyCalls else { return Set(cells.map(\.key)) }
+        let dayAgo = now.addingTimeInterval(-86_400)
+        let costs = callLog.withLock { log in
+            log = log.compactMapValues { calls in
+                let kept = calls.filter { $0 > dayAgo }
+                return kept.isEmpty ? nil : kept
+            }
+            return log.mapValues { Double($0.count) }
+        }
+        let watchedFor = now.timeIntervalSince(started.withLock { $0 ?? now })
+        // Within the first day, a cell's calls so far scaled to a day (after three hours).
+        let scale = watchedFor >= 3 * 3600 ? 86_400 / min(86_400, watchedFor) : 0
+        var used = 0.0
+        var out = Set<String>()
+        for (key, _) in cells {
+            let cost = watchedFor >= 86_400 ? costs[key] ?? Self.reckonedCost : max((costs[key] ?? 0) * scale, Self.reckonedCost)
+            guard used + cost <= 0.9 * daily else { continue }
+            used += cost
+            out.insert(key)
+        }
+        return out
     }
 
     /// One place watched for one or more subscriptions.
@@ -75,6 +119,18 @@ public final class PushWatcher: Sendable {
         var version: Int
     }
 
+    /// A place's cell: its key and the place asked for it (the place itself on the 0.01° grid,
+    /// else the cell's centre, named and zoned as the first place in it).
+    public func cell(of place: Place) -> (key: String, place: Place) {
+        guard grid > 0.01 else { return (place.coordinate.cacheKey, place) }
+        let lat = ((place.latitude / grid).rounded() * grid * 100).rounded() / 100
+        let lon = ((place.longitude / grid).rounded() * grid * 100).rounded() / 100
+        var centre = place
+        centre.latitude = lat
+        centre.longitude = lon
+        return (centre.coordinate.cacheKey, centre)
+    }
+
     /// The watched cells, most subscribers first: read again when the settings changed through
     /// this instance or after `indexAge`.
     func cells(now: Date) async throws -> [(key: String, cell: Cell)] {
@@ -92,8 +148,8 @@ public final class PushWatcher: Sendable {
             let places = try await store.places(device: device)
             for subscription in subscriptions {
                 for saved in places where subscription.settings.covers(saved.id) {
-                    let key = saved.place.coordinate.cacheKey
-                    var cell = cells[key] ?? Cell(place: saved.place)
+                    let (key, point) = cell(of: saved.place)
+                    var cell = cells[key] ?? Cell(place: point)
                     cell.watchers.append(Watcher(subscription: subscription, saved: saved))
                     cell.subscribers.insert(subscription.id)
                     let s = subscription.settings
@@ -132,7 +188,10 @@ public final class PushWatcher: Sendable {
             states[id] = read
             return read
         }
-        for (key, cell) in try await cells(now: now) {
+        started.withLock { $0 = $0 ?? now }
+        let cells = try await cells(now: now)
+        let admitted = admitted(cells, now: now)
+        for (key, cell) in cells {
             let plan = plans.withLock { $0[key] }
             if let plan, now < plan.wake {
                 counts.asleep += 1
@@ -140,7 +199,8 @@ public final class PushWatcher: Sendable {
                 continue
             }
             let due = plan.map { now >= $0.nextCall } ?? true
-            let (report, refused, failed) = await report(for: cell.place, due: due, now: now, counts: &counts)
+            let (report, refused, failed) = await report(
+                for: cell.place, key: key, due: due, admitted: admitted.contains(key), now: now, counts: &counts)
             let next = WatchPlan.after(
                 failed ? nil : report, needs: cell.needs, now: now, interval: interval, dry: dryRecheck,
                 zone: report?.place.timeZone ?? cell.place.timeZone)
@@ -171,7 +231,7 @@ public final class PushWatcher: Sendable {
     /// unless the cache has one younger than `interval`; else the cached one while usable.
     /// `failed`: a call was due and could not be made or answered (the plan asks again after
     /// `interval`; the decisions use what the cache still has).
-    func report(for place: Place, due: Bool, now: Date, counts: inout Counts) async -> (
+    func report(for place: Place, key: String, due: Bool, admitted: Bool, now: Date, counts: inout Counts) async -> (
         WeatherReport?, refused: Bool, failed: Bool
     ) {
         let service = useCases.services.weather
@@ -182,8 +242,10 @@ public final class PushWatcher: Sendable {
             counts.dry += 1
             return (usable, false, false)
         }
+        guard admitted else { return (usable, true, true) }
         if let budget, case .refused = budget.reserve(maxWait: 0, now: now) { return (usable, true, true) }
         counts.calls += 1
+        callLog.withLock { $0[key, default: []].append(now) }
         if let fresh = try? await service.weather(for: place, mode: .refresh).report { return (fresh, false, false) }
         return (usable, false, true)
     }
