@@ -40,6 +40,7 @@ struct RainField: Sendable {
     let front: (x0: Double, v: Double, width: Double, mm: Double)
     static let size = 300.0
     static let known: Double = 2 * 3600
+    static let risk: Double = 12 * 3600
     let timingError: Double
 
     init(seed: UInt64, dayStart: Date, timingError: Double, origin: (Double, Double) = (50.0, 8.0), showers count: Int = 70) {
@@ -95,20 +96,27 @@ struct RainField: Sendable {
         rate(x: x, y: y, at: end - 450, issued: issued)
     }
 
-    /// The forecast's chance of rain in the hour ending at `end`: 70 % where a known shower
-    /// (widened by 10 km for its uncertainty) or the front passes, 5 % elsewhere.
+    /// The forecast's chance of rain in the hour ending at `end`, as an ensemble gives it: 70 %
+    /// where a known shower (widened by 10 km for its uncertainty) or the front passes, 40 % where
+    /// the day's showers are forecast as a risk (within 30 km of one's path, known from 12 hours
+    /// before it forms: the models see the unstable air, not the cell), 5 % elsewhere.
     func chance(x: Double, y: Double, hourEnding end: Double, issued: Double) -> (probability: Double, mm: Double) {
         var mm = 0.0
-        var near = false
+        var probability = 5.0
         for q in stride(from: end - 3150, through: end - 450, by: 900) {
             mm += rate(x: x, y: y, at: q, issued: issued)
             let fx = front.x0 + front.v * q
-            if abs(x - fx) < front.width / 2 + 10 { near = true }
-            for s in showers where s.born - Self.known <= issued && q >= s.born && q < s.dies {
+            if abs(x - fx) < front.width / 2 + 10 { probability = 70 }
+            for s in showers where s.born - Self.risk <= issued && q >= s.born && q < s.dies {
                 let dx = x - (s.x0 + s.vx * (q - s.born)), dy = y - (s.y0 + s.vy * (q - s.born))
-                if dx * dx + dy * dy < (s.radius + 10) * (s.radius + 10) { near = true }
+                let d2 = dx * dx + dy * dy
+                if s.born - Self.known <= issued && d2 < (s.radius + 10) * (s.radius + 10) {
+                    probability = 70
+                } else if d2 < (s.radius + 30) * (s.radius + 30) {
+                    probability = max(probability, 40)
+                }
             }
         }
-        return (near ? 70 : 5, mm)
+        return (probability, mm)
     }
 }

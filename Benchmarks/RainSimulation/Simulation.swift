@@ -14,11 +14,19 @@ struct Simulation {
     let grid: Double
 
     struct Result {
-        var places = 0, cells = 0, calls = 0, onsets = 0, onTime = 0, offTime = 0, missed = 0, unwatched = 0
+        var wetShare = 0.0
+        var places = 0, cells = 0, calls = 0
+        /// Places the budget left unwatched at some time of the day, and those told so at its end.
+        var unwatched = 0, told = 0
+        /// Onsets at the places watched all day, and how they were warned.
+        var onsets = 0, onTime = 0, offTime = 0, missed = 0
+        /// Onsets at the places left unwatched.
+        var onsetsElsewhere = 0
         var row: String {
             func pct(_ k: Int) -> String { onsets == 0 ? "—" : String(format: "%d (%.1f %%)", k, 100 * Double(k) / Double(onsets)) }
-            return "| \(places) | \(cells) | \(calls) | \(String(format: "%.2f", Double(calls) / Double(max(1, places)))) | \(onsets) | "
-                + "\(pct(onTime)) | \(pct(offTime)) | \(pct(missed)) | \(unwatched) |"
+            return "| \(places) | \(cells) | \(calls) | \(String(format: "%.2f", Double(calls) / Double(max(1, places)))) | "
+                + "\(places - unwatched) | \(onsets) | \(pct(onTime)) | \(pct(offTime)) | \(pct(missed)) | \(unwatched) (\(told) told) | "
+                + "\(onsetsElsewhere) | \(String(format: "%.1f %%", 100 * wetShare)) |"
         }
     }
 
@@ -75,6 +83,8 @@ struct Simulation {
             useCases: useCases, interval: 900, budget: Budget([RateLimit(budget, per: 86_400)]), grid: grid)
         var pushes: [Int64: [(at: Double, status: String)]] = [:]
         var unwatched = Set<Int64>()
+        var callsBy: [WatchPlan.Reason: Int] = [:]
+        var everUnwatched = Set<String>()
         for _ in 0..<(24 * 60) {
             let now = clock.now.timeIntervalSince(dayStart)
             for push in try await watcher.round() {
@@ -82,26 +92,40 @@ struct Simulation {
                 pushes[id, default: []].append((now, push.payload.status ?? ""))
                 try await watcher.delivered(push)
             }
+            callsBy.merge(watcher.lastRound.current.callsBy, uniquingKeysWith: +)
+            everUnwatched.formUnion(watcher.unwatchedCells)
             clock.advance(60)
+        }
+        if ProcessInfo.processInfo.environment["SIM_CALLS"] != nil {
+            print("calls by reason: " + WatchPlan.Reason.allCases.map { "\($0.rawValue) \(callsBy[$0] ?? 0)" }.joined(separator: ", "))
         }
         for w in watched {
             let states = try await store.pushStates(subscription: w.subscription)
             if states.keys.contains(where: { $0.hasPrefix("unwatched|") }) { unwatched.insert(w.id) }
         }
-        var result = Result(places: places, calls: double.calls.current, unwatched: unwatched.count)
-        result.cells =
-            Set(
-                watched.map { field.coordinate(x: $0.x, y: $0.y) }.map {
-                    watcher.cell(of: Place(name: "", country: "", latitude: $0.latitude, longitude: $0.longitude)).key
-                }
-            ).count
+        func key(_ w: (id: Int64, subscription: String, x: Double, y: Double, lead: Int)) -> String {
+            let c = field.coordinate(x: w.x, y: w.y)
+            return watcher.cell(of: Place(name: "", country: "", latitude: c.latitude, longitude: c.longitude)).key
+        }
+        let left = Set(watched.filter { everUnwatched.contains(key($0)) }.map(\.id))
+        var result = Result(places: places, calls: double.calls.current, unwatched: left.count, told: unwatched.count)
+        result.cells = Set(watched.map(key)).count
         // The truth: a quarter hour with 0.1 mm or more after an hour dry is an onset at its
         // start; those from 02:00 (the watcher has looked everywhere) to the day's end count.
+        var wetSlots = 0
+        for w in watched {
+            wetSlots += (0..<96).filter { field.slot(x: w.x, y: w.y, end: Double($0 + 1) * 900) >= 0.1 }.count
+        }
+        result.wetShare = Double(wetSlots) / Double(96 * max(1, watched.count))
         for w in watched {
             let wet = (0..<(26 * 4)).map { field.slot(x: w.x, y: w.y, end: Double($0 - 8 + 1) * 900) >= 0.1 }
             for k in 4..<wet.count where wet[k] && !wet[(k - 4)..<k].contains(true) {
                 let onset = Double(k - 8) * 900
                 guard onset >= 2 * 3600, onset < 24 * 3600 else { continue }
+                guard !left.contains(w.id) else {
+                    result.onsetsElsewhere += 1
+                    continue
+                }
                 result.onsets += 1
                 let lead = Double(w.lead * 60)
                 let warned = pushes[w.id, default: []].last {

@@ -15,31 +15,38 @@ var seed: UInt64 = 7
 var budget = 5_000
 var timingError = 0.05
 var grid = 0.01
+var days = ["showery", "frontal"]
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let a = arguments.next() {
     switch a {
     case "--places": sizes = (arguments.next() ?? "").split(separator: ",").compactMap { Int($0) }
     case "--seed": seed = arguments.next().flatMap(UInt64.init) ?? seed
     case "--budget": budget = arguments.next().flatMap(Int.init) ?? budget
+    case "--day": days = [arguments.next() ?? ""].filter { ["showery", "frontal"].contains($0) }
     case "--grid": grid = arguments.next().flatMap(Double.init) ?? grid
     case "--timing-error": timingError = arguments.next().flatMap(Double.init) ?? timingError
     default:
         FileHandle.standardError.write(
             Data(
-                "usage: brolly-rain-simulation [--places 100,1000,10000] [--seed N] [--budget CALLS] [--timing-error 0.05] [--grid 0.01]\n"
+                "usage: brolly-rain-simulation [--places 100,1000,10000] [--seed N] [--budget CALLS] [--timing-error 0.05] [--grid 0.01] [--day showery|frontal]\n"
                     .utf8))
         exit(2)
     }
 }
 
 let dayStart = Date(timeIntervalSince1970: 1_795_651_200)  // 2026-11-26T00:00:00Z
-let field = RainField(seed: seed, dayStart: dayStart, timingError: timingError)
-print(
-    "brolly-rain-simulation: seed \(seed), a day of \(field.showers.count) showers and a front over 300 × 300 km, budget \(budget) calls a day, forecast timing error \(Int(timingError * 100)) % of the lead"
-)
-print("| places | cells | calls a day | calls / place | onsets | on time (lead ± 3 min) | off time | missed | not watched |")
-print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-for n in sizes {
-    let result = try await Simulation(places: n, field: field, seed: seed, budget: budget, grid: grid).run()
-    print(result.row)
+for day in days {
+    // A showery day: 70 showers and a front; a frontal day: the front and 15 showers.
+    let field = RainField(seed: seed, dayStart: dayStart, timingError: timingError, showers: day == "showery" ? 70 : 15)
+    print(
+        "\nbrolly-rain-simulation: a \(day) day (seed \(seed): \(field.showers.count) showers and a front over 300 × 300 km), "
+            + "budget \(budget) calls a day, forecast timing error \(Int(timingError * 100)) % of the lead, watch grid \(grid)°")
+    print(
+        "| places | cells | calls a day | calls / place | watched all day | onsets there | on time (lead ± 3 min) | off time | missed "
+            + "| not watched at some time | onsets there | wet quarter hours |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for n in sizes {
+        let result = try await Simulation(places: n, field: field, seed: seed, budget: budget, grid: grid).run()
+        print(result.row)
+    }
 }

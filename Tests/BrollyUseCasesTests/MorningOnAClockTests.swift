@@ -98,7 +98,7 @@ final class OneDayForecast: HTTPTransport {
 }
 
 /// Issue 40, item 1: only where rain is possible is a cell asked every interval; where the forecast
-/// the cache holds shows no chance of rain in the coming hours, every eight intervals.
+/// the cache holds shows no chance of rain in the coming hours, after six hours.
 @Suite struct WatchWhereRainIsPossibleTests {
     func callsInTwoHours(wet: Bool) async throws -> Int {
         let clock = ManualClock(utc("2026-11-26T06:00:30Z"))
@@ -119,7 +119,7 @@ final class OneDayForecast: HTTPTransport {
         return forecasts.calls.current
     }
 
-    @Test func aDryCellIsAskedEveryTwoHoursAWetOneEveryQuarter() async throws {
+    @Test func aDryCellIsAskedOnceInTwoHoursAWetOneEveryQuarter() async throws {
         // Two hours of rounds a minute apart: a wet cell every 15 minutes (8), a dry one once.
         #expect(try await callsInTwoHours(wet: true) == 8)
         #expect(try await callsInTwoHours(wet: false) == 1)

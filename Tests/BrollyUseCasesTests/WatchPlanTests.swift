@@ -43,11 +43,11 @@ import Testing
         #expect(near.wake == utc("2026-11-26T12:05:00Z") && near.nextCall == now.addingTimeInterval(900))
     }
 
-    @Test func noChanceIsAskedAfterTheDryIntervalAChanceNearEveryOtherInterval() {
+    @Test func noChanceIsAskedAfterTheDryIntervalAChanceNearEveryHour() {
         let dry = plan(report(slots: Array(repeating: 0, count: 9), chance: Array(repeating: 0, count: 24)))
         #expect(dry.nextCall == now.addingTimeInterval(7200) && dry.wake == dry.nextCall)
         let near = plan(report(slots: Array(repeating: 0, count: 9), chance: [60, 60, 0]), leads: [20])
-        #expect(near.nextCall == now.addingTimeInterval(1800))
+        #expect(near.nextCall == now.addingTimeInterval(3600))  // every hour while the chance is within reach
         // A chance from 17:00 only: after the dry interval; from 15:00 with a 60-minute lead: at 13:15
         // (15:00 − 60 min − 45 min), when the slots will show it in time.
         let later = plan(report(slots: Array(repeating: 0, count: 9), chance: [0, 0, 0, 0, 0, 60]), leads: [20])
@@ -58,8 +58,11 @@ import Testing
         #expect(plan(nil).nextCall == now.addingTimeInterval(900))
     }
 
-    @Test func rainFallingIsAskedEveryOtherIntervalAndAMorningWakesTheCell() {
-        #expect(plan(report(slots: [0.6, 0.6, 0])).nextCall == now.addingTimeInterval(1800))
+    @Test func rainFallingIsAskedWhenTheNextOnsetCouldBeSeenAndAMorningWakesTheCell() {
+        // Raining until 12:30: a new onset needs an hour dry (13:30), seen in time for a 20-minute
+        // lead by 12:55; still raining at the slots' end: every other interval.
+        #expect(plan(report(slots: [0.6, 0.6, 0])).nextCall == utc("2026-11-26T12:55:00Z"))
+        #expect(plan(report(slots: Array(repeating: 0.6, count: 9))).nextCall == now.addingTimeInterval(1800))
         let morning = plan(
             report(slots: Array(repeating: 0, count: 9), chance: Array(repeating: 0, count: 24)),
             mornings: [ClockTime(hour: 13, minute: 0)])

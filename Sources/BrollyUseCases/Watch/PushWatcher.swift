@@ -20,9 +20,10 @@ public final class PushWatcher: Sendable {
     /// its lead. A round looks only at the cells whose plan is due: it costs no call otherwise.
     public var tick: TimeInterval { Self.tick(for: interval) }
     public static func tick(for interval: TimeInterval) -> TimeInterval { min(60, interval) }
-    /// How often a cell whose forecast shows no chance of rain in the coming hours is asked again:
-    /// eight intervals (two hours by default), at most three hours.
-    public var dryRecheck: TimeInterval { min(3 * 3600, max(interval, 8 * interval)) }
+    /// The longest a cell whose forecast shows no chance of rain is left before it is asked again:
+    /// six hours (a new run of the global models), or 24 intervals when they are shorter. A chance
+    /// further ahead brings the call forward to when the slots will show it in time.
+    public var dryRecheck: TimeInterval { min(6 * 3600, max(interval, 24 * interval)) }
     /// How long the list of watched places is kept before it is read again from the store (a
     /// change made through this instance is seen at the next round).
     static let indexAge: TimeInterval = 300
@@ -32,12 +33,12 @@ public final class PushWatcher: Sendable {
     let dailyCalls: Double?
     /// When each cell was asked over the last day: what watching it costs.
     let callLog = Locked<[String: [Date]]>([:])
-    /// What a cell not yet asked for a day is reckoned to cost: a call every hour.
-    static let reckonedCost = 24.0
     /// Each cell's plan, in memory (a restart looks at every cell once).
     let plans = Locked<[String: WatchPlan]>([:])
     /// The cells the budget left unwatched.
     let unwatched = Locked<Set<String>>([])
+    /// The cells the budget leaves unwatched now (keys of `cell(of:)`).
+    public var unwatchedCells: Set<String> { unwatched.current }
     let index = Locked<Index?>(nil)
     /// When this watcher's first round ran.
     let started = Locked<Date?>(nil)
@@ -53,6 +54,8 @@ public final class PushWatcher: Sendable {
         public var dry = 0
         /// Cells whose plan let the round pass them by.
         public var asleep = 0
+        /// The calls by why they were planned (a cell's first call: `failed`, nothing known).
+        public var callsBy: [WatchPlan.Reason: Int] = [:]
     }
 
     /// Calls left in the watcher's budget (for metrics).
@@ -87,12 +90,16 @@ public final class PushWatcher: Sendable {
             return log.mapValues { Double($0.count) }
         }
         let watchedFor = now.timeIntervalSince(started.withLock { $0 ?? now })
-        // Within the first day, a cell's calls so far scaled to a day (after three hours).
-        let scale = watchedFor >= 3 * 3600 ? 86_400 / min(86_400, watchedFor) : 0
+        // A cell's calls over the last day; within the first day, its calls so far scaled to a day
+        // (after three hours); a cell not asked yet: what the others cost on average, or a call
+        // every `dryRecheck` before anything is known.
+        let scale = watchedFor >= 86_400 ? 1 : watchedFor >= 3 * 3600 ? 86_400 / watchedFor : 0
+        let known = scale > 0 ? costs.values.map { $0 * scale } : []
+        let reckoned = known.isEmpty ? 86_400 / dryRecheck : known.reduce(0, +) / Double(known.count)
         var used = 0.0
         var out = Set<String>()
         for (key, _) in cells {
-            let cost = watchedFor >= 86_400 ? costs[key] ?? Self.reckonedCost : max((costs[key] ?? 0) * scale, Self.reckonedCost)
+            let cost = scale > 0 ? costs[key].map { $0 * scale } ?? reckoned : reckoned
             guard used + cost <= 0.9 * daily else { continue }
             used += cost
             out.insert(key)
@@ -162,6 +169,11 @@ public final class PushWatcher: Sendable {
                 }
             }
         }
+        // The same needs however the store listed them (a plan is kept while its needs are).
+        for key in cells.keys {
+            cells[key]?.needs.leads.sort()
+            cells[key]?.needs.mornings.sort { ($0.hour, $0.minute) < ($1.hour, $1.minute) }
+        }
         let ordered = cells.sorted { ($0.value.subscribers.count, $1.key) > ($1.value.subscribers.count, $0.key) }.map {
             (key: $0.key, cell: $0.value)
         }
@@ -199,8 +211,10 @@ public final class PushWatcher: Sendable {
                 continue
             }
             let due = plan.map { now >= $0.nextCall } ?? true
+            let calledBefore = counts.calls
             let (report, refused, failed) = await report(
                 for: cell.place, key: key, due: due, admitted: admitted.contains(key), now: now, counts: &counts)
+            if counts.calls > calledBefore { counts.callsBy[plan?.reason ?? .failed, default: 0] += 1 }
             let next = WatchPlan.after(
                 failed ? nil : report, needs: cell.needs, now: now, interval: interval, dry: dryRecheck,
                 zone: report?.place.timeZone ?? cell.place.timeZone)

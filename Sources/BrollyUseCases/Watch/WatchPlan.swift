@@ -7,10 +7,31 @@ import Foundation
 public struct WatchPlan: Sendable, Hashable {
     public var nextCall: Date
     public var wake: Date
+    /// Why the next call comes when it does (for metrics and the simulation's account of calls).
+    public var reason: Reason
 
-    public init(nextCall: Date, wake: Date) {
+    public enum Reason: String, Sendable, Hashable, CaseIterable {
+        /// The last call failed or was not made.
+        case failed
+        /// Once more before a push moment.
+        case refine
+        /// Rain pushed, not begun: moved or cancelled?
+        case pushed
+        case raining
+        /// Only a morning summary is watched here.
+        case morning
+        /// A chance within the slots' reach, no rain in them.
+        case chanceNear
+        /// A chance only beyond the slots' reach.
+        case chanceLater
+        /// No chance in the hours ahead.
+        case dry
+    }
+
+    public init(nextCall: Date, wake: Date, reason: Reason = .failed) {
         self.nextCall = nextCall
         self.wake = min(wake, nextCall)
+        self.reason = reason
     }
 
     /// What the subscribers of one cell want of it.
@@ -34,8 +55,9 @@ public struct WatchPlan: Sendable, Hashable {
     /// How long before a push moment the forecast is asked once more.
     public static let refine: TimeInterval = 10 * 60
     /// How many intervals apart a cell is asked while the hourly forecast shows a chance within
-    /// the slots' reach but the slots no rain.
-    public static let nearChance: Double = 2
+    /// the slots' reach but the slots no rain: an hour, so that a shower the models see two hours
+    /// before it forms is seen in time for a 60-minute lead.
+    public static let nearChance: Double = 4
 
     /// How much earlier than a chance of rain the hourly forecast shows a cell is asked, so that
     /// the 15-minute slots see the rain before the longest lead: the slots reach 2¼ hours ahead.
@@ -48,12 +70,15 @@ public struct WatchPlan: Sendable, Hashable {
     ///   one more call ten minutes before the first, so that the start pushed is the newest
     ///   forecast's (its timing error grows with how far ahead it looks);
     /// - every moment passed, the rain not begun: one call a quarter hour before it (moved or
-    ///   cancelled); rain falling: every other interval (the next onset needs an hour dry);
-    /// - no rain in the slots but a chance within their reach (2¼ hours): every other interval, or
-    ///   sooner when rain entering the slots at their far end would otherwise be seen after the
-    ///   longest lead;
+    ///   cancelled), one after it should have begun;
+    /// - rain falling: when an onset after an hour dry could be seen in time (the spell's end in
+    ///   the slots, plus an hour, less the longest lead and a quarter hour), every other interval
+    ///   while the end is not in sight;
+    /// - no rain in the slots but a chance within their reach (2¼ hours): every `nearChance`
+    ///   intervals (an hour), or sooner when rain entering the slots at their far end would
+    ///   otherwise be seen after the longest lead;
     /// - a chance only further ahead: when the slots will reach it before the longest lead;
-    /// - no chance in the hours ahead: after `dry`.
+    /// - no chance in the hours ahead: after `dry` (six hours, a new run of the global models).
     ///
     /// Never two calls closer than `interval` but for the refinement before a push. The look also
     /// comes at each morning summary's local time.
@@ -63,7 +88,7 @@ public struct WatchPlan: Sendable, Hashable {
         let morning = needs.mornings.map { nextMorning(at: $0, zone: zone, after: now) }.min() ?? .distantFuture
         guard let report else {
             let next = now.addingTimeInterval(interval)
-            return WatchPlan(nextCall: next, wake: min(next, morning))
+            return WatchPlan(nextCall: next, wake: min(next, morning), reason: .failed)
         }
         let slots = report.nowcast ?? []
         let raining = slots.contains { $0.start <= now && now < $0.end && $0.isWet }
@@ -75,21 +100,29 @@ public struct WatchPlan: Sendable, Hashable {
                 // is the newest forecast's (a forecast's timing error grows with how far it looks).
                 let gap = first.timeIntervalSince(now)
                 let next = gap >= 15 * 60 ? first.addingTimeInterval(-refine) : now.addingTimeInterval(interval)
-                return WatchPlan(nextCall: next, wake: min(first, morning))
+                return WatchPlan(nextCall: next, wake: min(first, morning), reason: .refine)
             }
             // Every push moment has passed and the rain has not begun: one look for a move or a
-            // cancellation a quarter hour before it (not closer than `interval`).
-            let next = max(now.addingTimeInterval(interval), event.start.addingTimeInterval(-900))
-            return WatchPlan(nextCall: next, wake: min(next, morning))
+            // cancellation a quarter hour before it, then one after it should have begun.
+            let before = event.start.addingTimeInterval(-900)
+            let next =
+                before.timeIntervalSince(now) >= interval
+                ? before : max(now.addingTimeInterval(interval), event.start.addingTimeInterval(interval))
+            return WatchPlan(nextCall: next, wake: min(next, morning), reason: .pushed)
         }
         if raining {
-            // An onset can come only after an hour dry: while it rains, every other interval.
-            let next = now.addingTimeInterval(2 * interval)
-            return WatchPlan(nextCall: next, wake: min(next, morning))
+            // The next onset needs an hour dry after this spell: asked when one could be seen in
+            // time (the spell's end in the slots, plus an hour, less the longest lead and a quarter
+            // hour), every other interval while the end is not in sight.
+            let ahead = slots.filter { $0.end > now }.sorted { $0.end < $1.end }
+            let end = ahead.first { !$0.isWet }?.start
+            let seen = end.map { $0.addingTimeInterval(RainRules.dryBetweenEvents - needs.longestLead - 900) } ?? .distantPast
+            let next = max(now.addingTimeInterval(2 * interval), seen)
+            return WatchPlan(nextCall: next, wake: min(next, morning), reason: .raining)
         }
         guard !needs.leads.isEmpty else {
             let next = now.addingTimeInterval(dry)
-            return WatchPlan(nextCall: next, wake: min(next, morning))
+            return WatchPlan(nextCall: next, wake: min(next, morning), reason: .morning)
         }
         // No rain in the slots. Rain that comes into them at their far end must be seen before the
         // longest lead: asked again when the slots' reach, less that lead and a quarter hour, comes.
@@ -103,7 +136,8 @@ public struct WatchPlan: Sendable, Hashable {
         // other interval while it lasts.
         if let chance, chance <= reach { target = min(edge, now.addingTimeInterval(nearChance * interval)) }
         let next = max(now.addingTimeInterval(interval), min(target ?? .distantFuture, now.addingTimeInterval(dry)))
-        return WatchPlan(nextCall: next, wake: min(next, morning))
+        let reason: Reason = chance == nil ? .dry : chance! <= reach ? .chanceNear : .chanceLater
+        return WatchPlan(nextCall: next, wake: min(next, morning), reason: reason)
     }
 
     /// The start of the first hour from `now` with a chance of rain (20 % or 0.1 mm), or of a wet
