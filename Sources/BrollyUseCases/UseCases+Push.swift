@@ -14,6 +14,16 @@ public struct PushSubscriptionDocument: Codable, Sendable, Hashable {
     public var places: [Int64]?
     public var language: String
     public var units: UnitSystem
+    /// The places the rain watcher cannot watch now (its daily allowance of forecast calls is
+    /// spent: the places more subscribers follow come first); absent when every place is watched.
+    public var unwatched: [UnwatchedPlace]?
+
+    public struct UnwatchedPlace: Codable, Sendable, Hashable {
+        public var id: Int64
+        public var name: String
+        /// Why: `budget` (the allowance is spent).
+        public var reason: String
+    }
 
     public init(_ s: PushSubscription) {
         id = s.id
@@ -63,7 +73,7 @@ extension UseCases {
             minimumSeverity: minimumSeverity, createdAt: now(), settings: try change.applied(to: PushSettings()))
         let saved = try await services.store.subscribe(subscription, now: now())
         watchedChanged()
-        return PushSubscriptionDocument(saved)
+        return try await document(saved)
     }
 
     /// Changes one of the device's subscriptions (rain, morning, places, language, units, severity).
@@ -78,11 +88,31 @@ extension UseCases {
                 id: id, device: device, settings: settings, minimumSeverity: try change.severity())
         else { throw BrollyError.noSuchItem("no push subscription \(id)") }
         watchedChanged()
-        return PushSubscriptionDocument(saved)
+        return try await document(saved)
     }
 
     public func subscriptions(device: String) async throws -> [PushSubscriptionDocument] {
-        try await services.store.subscriptions(device: device).map(PushSubscriptionDocument.init)
+        var out: [PushSubscriptionDocument] = []
+        for s in try await services.store.subscriptions(device: device) { out.append(try await document(s)) }
+        return out
+    }
+
+    /// A subscription's document with the places the watcher marked as not watched.
+    func document(_ s: PushSubscription) async throws -> PushSubscriptionDocument {
+        var doc = PushSubscriptionDocument(s)
+        let marks = try await services.store.pushStates(subscription: s.id).compactMap { key, reason -> (Int64, String)? in
+            guard key.hasPrefix(PushWatcher.unwatchedMark), let id = Int64(key.dropFirst(PushWatcher.unwatchedMark.count)) else {
+                return nil
+            }
+            return (id, reason)
+        }
+        guard !marks.isEmpty else { return doc }
+        let places = try await services.store.places(device: s.deviceId)
+        doc.unwatched = marks.sorted { $0.0 < $1.0 }.compactMap { id, reason in
+            places.first { $0.id == id }.map { PushSubscriptionDocument.UnwatchedPlace(id: id, name: $0.displayName, reason: reason) }
+        }
+        if doc.unwatched?.isEmpty == true { doc.unwatched = nil }
+        return doc
     }
 
     public func unsubscribe(id: String, device: String) async throws {

@@ -35,6 +35,8 @@ public final class PushWatcher: Sendable {
     let callLog = Locked<[String: [Date]]>([:])
     /// Each cell's plan, in memory (a restart looks at every cell once).
     let plans = Locked<[String: WatchPlan]>([:])
+    /// The state key that marks a subscription's place as not watched (`unwatched|<place id>`).
+    public static let unwatchedMark = "unwatched|"
     /// The cells the budget left unwatched.
     let unwatched = Locked<Set<String>>([])
     /// The cells the budget leaves unwatched now (keys of `cell(of:)`).
@@ -223,7 +225,7 @@ public final class PushWatcher: Sendable {
             let changed = refused ? unwatched.withLock { $0.insert(key).inserted } : unwatched.withLock { $0.remove(key) != nil }
             if plan == nil || changed {
                 for w in cell.watchers {
-                    let flag = "unwatched|\(w.saved.id ?? 0)"
+                    let flag = Self.unwatchedMark + "\(w.saved.id ?? 0)"
                     let flagged = try await state(w.subscription.id)[flag] != nil
                     guard flagged != refused else { continue }
                     try await store.setPushState(subscription: w.subscription.id, key: flag, value: refused ? "budget" : nil, now: now)

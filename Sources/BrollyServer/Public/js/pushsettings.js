@@ -47,13 +47,33 @@ function show(s) {
   $('morning-at').value = s.morning.at;
 }
 
+/** Says which places the server's rain watcher cannot watch now (its allowance is spent). */
+function showUnwatched(doc) {
+  const note = $('push-unwatched');
+  const places = (doc && doc.unwatched) || [];
+  note.hidden = places.length === 0;
+  note.textContent = places.length ? t('pushUnwatched', { places: places.map((p) => p.name).join(', ') }) : '';
+}
+
+/** Asks the server for this browser's subscription: is every place watched? */
+export async function checkWatched() {
+  const saved = store.get(KEYS.notify, null);
+  if (!saved || !saved.id) return;
+  try {
+    const list = await api('/api/v1/push/subscriptions', { counted: false });
+    showUnwatched((list.items || []).find((s) => s.id === saved.id));
+  } catch {
+    // Unknown: nothing is said.
+  }
+}
+
 /** Sends the settings to the subscription this browser has, if any. */
 export async function syncPushSettings() {
   const saved = store.get(KEYS.notify, null);
   if (!saved || !saved.id) return;
   const settings = pushSettings();
   try {
-    await api(`/api/v1/push/subscriptions/${saved.id}`, { method: 'PATCH', body: settings });
+    showUnwatched(await api(`/api/v1/push/subscriptions/${saved.id}`, { method: 'PATCH', body: settings }));
     store.set(KEYS.notify, { ...saved, language: settings.language, units: settings.units });
     $('push-settings-status').textContent = t('pushSaved');
   } catch (e) {
@@ -71,6 +91,7 @@ export function syncLanguageAndUnits() {
 
 export function initPushSettings() {
   show(remembered());
+  checkWatched();
   $('push-settings').addEventListener('change', () => {
     store.set(KEYS.pushSettings, read());
     syncPushSettings();

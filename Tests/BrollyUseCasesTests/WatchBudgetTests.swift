@@ -1,0 +1,55 @@
+import BrollyCore
+import BrollyStore
+import BrollyTestSupport
+import Foundation
+import Testing
+
+@testable import BrollyUseCases
+
+/// Issue 40, item 2: when the watcher's budget cannot reach every place, whole places are left out
+/// — the fewest, those fewer subscribers follow — and each of their subscribers is told.
+@Suite struct WatchBudgetTests {
+    func subscribe(_ useCases: UseCases, device: String) async throws -> PushSubscriptionDocument {
+        try await useCases.subscribe(
+            device: device, endpoint: URL(string: "https://push.example/\(device)")!,
+            p256dh: Base64URL.encode(Data([4] + Array(repeating: 7, count: 64))), auth: Base64URL.encode(Data(repeating: 1, count: 16)),
+            minimumSeverity: .moderate)
+    }
+
+    func save(_ useCases: UseCases, _ name: String, latitude: Double, device: String) async throws {
+        _ = try await useCases.savePlace(
+            .coordinate(
+                Coordinate(latitude: latitude, longitude: 0), named: Place(name: name, country: "", latitude: latitude, longitude: 0)),
+            device: device)
+    }
+
+    @Test func theBudgetAdmitsWholePlacesMostFollowedFirstAndTheOthersAreTold() async throws {
+        let clock = ManualClock(utc("2026-11-26T06:00:30Z"))
+        let forecasts = OneDayForecast(wet: true)
+        let useCases = try makeUseCases(forecasts, clock: clock)
+        try await save(useCases, "Home", latitude: 51.5, device: "a")
+        try await save(useCases, "Home", latitude: 51.5, device: "b")
+        try await save(useCases, "Cottage", latitude: 51.7, device: "c")
+        for device in ["a", "b", "c"] { _ = try await subscribe(useCases, device: device) }
+        // Eight calls a day: before anything is known a place is reckoned at a call every six hours
+        // (four a day); 90 % of the budget holds one place, not two.
+        let watcher = PushWatcher(useCases: useCases, interval: 900, budget: Budget([RateLimit(8, per: 86_400)]))
+        _ = try await watcher.round()
+        #expect(forecasts.calls.current == 1)
+        #expect(watcher.lastRound.current.watched == 1 && watcher.lastRound.current.unwatched == 1)
+        // The place two subscribers follow is watched; the cottage's subscriber is told.
+        let told = try await useCases.subscriptions(device: "c").first?.unwatched
+        #expect(told == [PushSubscriptionDocument.UnwatchedPlace(id: 3, name: "Cottage", reason: "budget")])
+        #expect(try await useCases.subscriptions(device: "a").first?.unwatched == nil)
+        // Rounds go on: the cottage is never asked, the home every interval while rain is possible.
+        for _ in 0..<30 {
+            clock.advance(60)
+            _ = try await watcher.round()
+        }
+        #expect(forecasts.calls.current == 3)
+        // Without the budget's limit every place is watched, and the mark goes.
+        let unlimited = PushWatcher(useCases: useCases, interval: 900, budget: nil)
+        _ = try await unlimited.round()
+        #expect(try await useCases.subscriptions(device: "c").first?.unwatched == nil)
+    }
+}
