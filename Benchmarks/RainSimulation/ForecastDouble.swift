@@ -8,11 +8,20 @@ import Foundation
 final class ForecastDouble: HTTPTransport {
     let field: RainField
     let clock: ManualClock
+    /// The model's grid, degrees: a point is answered from its nearest grid point, and the answer
+    /// says which (`latitude`, `longitude`), as Open-Meteo's does.
+    let grid: Double
     let calls = Locked(0)
 
-    init(field: RainField, clock: ManualClock) {
+    init(field: RainField, clock: ManualClock, grid: Double) {
         self.field = field
         self.clock = clock
+        self.grid = grid
+    }
+
+    /// The grid point that answers for a point.
+    static func snapped(_ latitude: Double, _ longitude: Double, grid: Double) -> (latitude: Double, longitude: Double) {
+        ((latitude / grid).rounded() * grid, (longitude / grid).rounded() * grid)
     }
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
@@ -22,7 +31,8 @@ final class ForecastDouble: HTTPTransport {
             return HTTPResponse(status: 404, body: Data(#"{"error":true,"reason":"Not Found"}"#.utf8))
         }
         calls.withLock { $0 += 1 }
-        return HTTPResponse(status: 200, body: Data(body(latitude: lat, longitude: lon).utf8))
+        let point = Self.snapped(lat, lon, grid: grid)
+        return HTTPResponse(status: 200, body: Data(body(latitude: point.latitude, longitude: point.longitude).utf8))
     }
 
     func body(latitude: Double, longitude: Double) -> String {
@@ -39,7 +49,7 @@ final class ForecastDouble: HTTPTransport {
         let days = [0.0, 86_400].map { time($0).replacingOccurrences(of: "T00:00", with: "") }
         let wet = slots.first ?? 0 >= 0.1
         return """
-            {"latitude":\(latitude),"longitude":\(longitude),"utc_offset_seconds":0,"timezone":"GMT","timezone_abbreviation":"GMT",
+            {"latitude":\(String(format: "%.4f", latitude)),"longitude":\(String(format: "%.4f", longitude)),"utc_offset_seconds":0,"timezone":"GMT","timezone_abbreviation":"GMT",
             "current":{"time":\(time(quarter)),"interval":900,"temperature_2m":9,"relative_humidity_2m":85,"is_day":1,
             "rain":\(list([slots.first ?? 0])),"showers":0,"snowfall":0,"weather_code":\(wet ? 61 : 3),"cloud_cover":90,
             "pressure_msl":1008,"wind_speed_10m":15,"wind_direction_10m":240},

@@ -12,10 +12,11 @@ struct Simulation {
     let seed: UInt64
     let budget: Int
     let grid: Double
+    let modelGrid: Double
 
     struct Result {
         var wetShare = 0.0
-        var places = 0, cells = 0, calls = 0
+        var places = 0, cells = 0, units = 0, calls = 0
         /// Places the budget left unwatched at some time of the day, and those told so at its end.
         var unwatched = 0, told = 0
         /// Onsets at the places watched all day, and how they were warned.
@@ -24,7 +25,7 @@ struct Simulation {
         var onsetsElsewhere = 0
         var row: String {
             func pct(_ k: Int) -> String { onsets == 0 ? "—" : String(format: "%d (%.1f %%)", k, 100 * Double(k) / Double(onsets)) }
-            return "| \(places) | \(cells) | \(calls) | \(String(format: "%.2f", Double(calls) / Double(max(1, places)))) | "
+            return "| \(places) | \(cells) | \(units) | \(calls) | \(String(format: "%.2f", Double(calls) / Double(max(1, places)))) | "
                 + "\(places - unwatched) | \(onsets) | \(pct(onTime)) | \(pct(offTime)) | \(pct(missed)) | \(unwatched) (\(told) told) | "
                 + "\(onsetsElsewhere) | \(String(format: "%.1f %%", 100 * wetShare)) |"
         }
@@ -45,7 +46,7 @@ struct Simulation {
 
     func run() async throws -> Result {
         let clock = ManualClock(dayStart)
-        let double = ForecastDouble(field: field, clock: clock)
+        let double = ForecastDouble(field: field, clock: clock, grid: modelGrid)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("brolly-rain-simulation-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let base = "http://127.0.0.1:9"
@@ -64,6 +65,7 @@ struct Simulation {
         var r = SeededRandom(seed: seed &* 17 &+ 3)
         let leads = [10, 15, 20, 20, 20, 20, 30, 30, 45, 60]
         var watched: [(id: Int64, subscription: String, x: Double, y: Double, lead: Int)] = []
+        var cellOf: [Int64: String] = [:]
         for (i, p) in points().enumerated() {
             let c = field.coordinate(x: p.x, y: p.y)
             let place = Place(name: "Place \(i)", country: "", latitude: c.latitude, longitude: c.longitude, timezone: "Europe/Berlin")
@@ -76,8 +78,11 @@ struct Simulation {
                 PushSubscription(
                     id: "s\(i)", deviceId: "device-\(i)", endpoint: "https://push.example/\(i)", p256dh: "k", auth: "a",
                     minimumSeverity: .extreme, createdAt: dayStart, settings: settings), now: dayStart)
-            let xy = field.km(latitude: saved.place.latitude, longitude: saved.place.longitude)
+            // The rain that counts at a place is what the provider says fell at its grid point.
+            let point = ForecastDouble.snapped(saved.place.latitude, saved.place.longitude, grid: modelGrid)
+            let xy = field.km(latitude: point.latitude, longitude: point.longitude)
             watched.append((saved.id ?? 0, "s\(i)", xy.x, xy.y, settings.rain.leadMinutes))
+            cellOf[saved.id ?? 0] = saved.place.coordinate.cacheKey
         }
         let watcher = PushWatcher(
             useCases: useCases, interval: 900, budget: Budget([RateLimit(budget, per: 86_400)]), grid: grid)
@@ -103,13 +108,11 @@ struct Simulation {
             let states = try await store.pushStates(subscription: w.subscription)
             if states.keys.contains(where: { $0.hasPrefix("unwatched|") }) { unwatched.insert(w.id) }
         }
-        func key(_ w: (id: Int64, subscription: String, x: Double, y: Double, lead: Int)) -> String {
-            let c = field.coordinate(x: w.x, y: w.y)
-            return watcher.cell(of: Place(name: "", country: "", latitude: c.latitude, longitude: c.longitude)).key
-        }
+        func key(_ w: (id: Int64, subscription: String, x: Double, y: Double, lead: Int)) -> String { cellOf[w.id] ?? "" }
         let left = Set(watched.filter { everUnwatched.contains(key($0)) }.map(\.id))
         var result = Result(places: places, calls: double.calls.current, unwatched: left.count, told: unwatched.count)
         result.cells = Set(watched.map(key)).count
+        result.units = watcher.unitCount
         // The truth: a quarter hour with 0.1 mm or more after an hour dry is an onset at its
         // start; those from 02:00 (the watcher has looked everywhere) to the day's end count.
         var wetSlots = 0
@@ -140,7 +143,16 @@ struct Simulation {
                     result.missed += 1
                     continue
                 }
-                if abs(onset - warned.at - lead) <= 180 { result.onTime += 1 } else { result.offTime += 1 }
+                if abs(onset - warned.at - lead) <= 180 {
+                    result.onTime += 1
+                } else {
+                    result.offTime += 1
+                    if ProcessInfo.processInfo.environment["SIM_DEBUG"] != nil {
+                        print(
+                            "off: place \(w.id) lead \(w.lead) onset \(onset / 3600) pushes \(pushes[w.id, default: []].map { ($0.at / 3600, $0.status) })"
+                        )
+                    }
+                }
             }
         }
         return result

@@ -15,6 +15,7 @@ var seed: UInt64 = 7
 var budget = 5_000
 var timingError = 0.05
 var grid = 0.01
+var modelGrid = 0.1
 var days = ["showery", "frontal"]
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let a = arguments.next() {
@@ -23,12 +24,13 @@ while let a = arguments.next() {
     case "--seed": seed = arguments.next().flatMap(UInt64.init) ?? seed
     case "--budget": budget = arguments.next().flatMap(Int.init) ?? budget
     case "--day": days = [arguments.next() ?? ""].filter { ["showery", "frontal"].contains($0) }
+    case "--model-grid": modelGrid = arguments.next().flatMap(Double.init) ?? modelGrid
     case "--grid": grid = arguments.next().flatMap(Double.init) ?? grid
     case "--timing-error": timingError = arguments.next().flatMap(Double.init) ?? timingError
     default:
         FileHandle.standardError.write(
             Data(
-                "usage: brolly-rain-simulation [--places 100,1000,10000] [--seed N] [--budget CALLS] [--timing-error 0.05] [--grid 0.01] [--day showery|frontal]\n"
+                "usage: brolly-rain-simulation [--places 100,1000,10000] [--seed N] [--budget CALLS] [--timing-error 0.05] [--grid 0.01] [--model-grid 0.1] [--day showery|frontal]\n"
                     .utf8))
         exit(2)
     }
@@ -40,13 +42,14 @@ for day in days {
     let field = RainField(seed: seed, dayStart: dayStart, timingError: timingError, showers: day == "showery" ? 70 : 15)
     print(
         "\nbrolly-rain-simulation: a \(day) day (seed \(seed): \(field.showers.count) showers and a front over 300 × 300 km), "
-            + "budget \(budget) calls a day, forecast timing error \(Int(timingError * 100)) % of the lead, watch grid \(grid)°")
+            + "budget \(budget) calls a day, forecast timing error \(Int(timingError * 100)) % of the lead, watch grid \(grid)°, the model's grid \(modelGrid)°"
+    )
     print(
-        "| places | cells | calls a day | calls / place | watched all day | onsets there | on time (lead ± 3 min) | off time | missed "
+        "| places | cells | grid points | calls a day | calls / place | watched all day | onsets there | on time (lead ± 3 min) | off time | missed "
             + "| not watched at some time | onsets there | wet quarter hours |")
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for n in sizes {
-        let result = try await Simulation(places: n, field: field, seed: seed, budget: budget, grid: grid).run()
+        let result = try await Simulation(places: n, field: field, seed: seed, budget: budget, grid: grid, modelGrid: modelGrid).run()
         print(result.row)
     }
 }

@@ -53,3 +53,31 @@ import Testing
         #expect(try await useCases.subscriptions(device: "c").first?.unwatched == nil)
     }
 }
+
+/// Issue 40, item 2: places the provider answers from one model grid point (Open-Meteo says which
+/// in its answer) get the same forecast: the watcher asks once for all of them.
+@Suite struct WatchByGridPointTests {
+    @Test func placesOnOneGridPointShareTheCalls() async throws {
+        let clock = ManualClock(utc("2026-11-26T06:00:30Z"))
+        // Every answer comes from the grid point 51.5, 0.
+        let forecasts = OneDayForecast(wet: true)
+        let useCases = try makeUseCases(forecasts, clock: clock)
+        let budget = WatchBudgetTests()
+        try await budget.save(useCases, "Home", latitude: 51.50, device: "a")
+        try await budget.save(useCases, "Work", latitude: 51.52, device: "b")
+        for device in ["a", "b"] { _ = try await budget.subscribe(useCases, device: device) }
+        let watcher = PushWatcher(useCases: useCases, interval: 900, budget: nil)
+        _ = try await watcher.round()
+        // Two cells, not yet known to share a grid point: one call each.
+        #expect(forecasts.calls.current == 2)
+        clock.advance(60)
+        _ = try await watcher.round()
+        #expect(watcher.unitCount == 1 && forecasts.calls.current == 2)
+        for _ in 0..<29 {
+            clock.advance(60)
+            _ = try await watcher.round()
+        }
+        // Then one call per interval for both (two more in half an hour, not four).
+        #expect(forecasts.calls.current == 4)
+    }
+}

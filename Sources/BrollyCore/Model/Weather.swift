@@ -231,6 +231,9 @@ public struct WeatherReport: Codable, Sendable, Hashable {
     public var modelSelection: String?
     /// The height of the model's grid point, metres, when the provider says (Open-Meteo).
     public var elevation: Double?
+    /// The model's grid point that answered (Open-Meteo's `latitude`/`longitude`): places answered
+    /// from one grid point get the same forecast, so the rain watcher asks once for all of them.
+    public var gridPoint: Coordinate?
 
     public init(
         place: Place, current: CurrentConditions, days: [DayForecast], hours: [HourForecast],

@@ -293,6 +293,7 @@ public struct OpenMeteoProvider: WeatherProvider {
             },
             provider: .openMeteo, fetchedAt: fetchedAt, nowcast: nowcast.isEmpty ? nil : Array(nowcast))
         report.elevation = decoded.elevation
+        if let lat = decoded.latitude, let lon = decoded.longitude { report.gridPoint = Coordinate(latitude: lat, longitude: lon) }
         return report
     }
 

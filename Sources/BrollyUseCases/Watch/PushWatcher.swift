@@ -40,8 +40,18 @@ public final class PushWatcher: Sendable {
     /// The cells the budget left unwatched.
     let unwatched = Locked<Set<String>>([])
     /// The cells the budget leaves unwatched now (keys of `cell(of:)`).
-    public var unwatchedCells: Set<String> { unwatched.current }
+    public var unwatchedCells: Set<String> {
+        let left = unwatched.current
+        return Set(units.withLock { units in left.flatMap { units[$0]?.cells ?? [$0] } })
+    }
     let index = Locked<Index?>(nil)
+    /// The model grid point each cell is answered from (learned from the answers: Open-Meteo's
+    /// `latitude`/`longitude`): cells on one grid point get the same forecast and share one call.
+    let gridOf = Locked<[String: String]>([:])
+    /// What each unit (a grid point, or a cell not yet asked) holds and needs, as last seen.
+    let units = Locked<[String: (cells: [String], needs: WatchPlan.Needs, asked: Coordinate?)]>([:])
+    /// How many units (grid points, or cells not yet asked) are watched.
+    public var unitCount: Int { units.withLock { $0.values.filter { !$0.cells.isEmpty }.count } }
     /// When this watcher's first round ran.
     let started = Locked<Date?>(nil)
     /// The last round's counts, for metrics.
@@ -179,14 +189,44 @@ public final class PushWatcher: Sendable {
         let ordered = cells.sorted { ($0.value.subscribers.count, $1.key) > ($1.value.subscribers.count, $0.key) }.map {
             (key: $0.key, cell: $0.value)
         }
-        // A plan made for settings that changed is looked at again now.
-        let before = Dictionary(
-            (index.withLock { $0 }?.cells ?? []).map { ($0.key, $0.cell.needs) }, uniquingKeysWith: { a, _ in a })
-        plans.withLock { plans in
-            plans = plans.filter { key, _ in cells[key].map { before[key] == $0.needs } ?? false }
-        }
         index.withLock { $0 = Index(cells: ordered, builtAt: now, version: version) }
         return ordered
+    }
+
+    /// The cells grouped by the grid point that answers them, most subscribers first. A unit whose
+    /// needs changed (settings, or a cell joining it) is looked at again now, from what is cached.
+    func grouped(_ cells: [(key: String, cell: Cell)], now: Date) -> [(key: String, cell: Cell)] {
+        let grid = gridOf.current
+        var merged: [String: Cell] = [:]
+        var members: [String: [String]] = [:]
+        for (key, cell) in cells {
+            let unit = grid[key] ?? key
+            members[unit, default: []].append(key)
+            guard var m = merged[unit] else {
+                merged[unit] = cell
+                continue
+            }
+            m.watchers += cell.watchers
+            m.subscribers.formUnion(cell.subscribers)
+            m.needs = m.needs.joined(with: cell.needs)
+            merged[unit] = m
+        }
+        let before = units.withLock { units in
+            let before = units
+            units = merged.reduce(into: [:]) { out, unit in
+                out[unit.key] = (members[unit.key] ?? [], unit.value.needs, units[unit.key]?.asked)
+            }
+            return before
+        }
+        plans.withLock { plans in
+            plans = plans.filter { merged[$0.key] != nil }
+            for (key, unit) in merged where before[key]?.needs != unit.needs {
+                plans[key]?.wake = now
+            }
+        }
+        return merged.sorted { ($0.value.subscribers.count, $1.key) > ($1.value.subscribers.count, $0.key) }.map {
+            (key: $0.key, cell: $0.value)
+        }
     }
 
     /// One round: the pushes due now. State changes that push nothing are written at once.
@@ -203,7 +243,7 @@ public final class PushWatcher: Sendable {
             return read
         }
         started.withLock { $0 = $0 ?? now }
-        let cells = try await cells(now: now)
+        let cells = grouped(try await cells(now: now), now: now)
         let admitted = admitted(cells, now: now)
         for (key, cell) in cells {
             let plan = plans.withLock { $0[key] }
@@ -214,13 +254,21 @@ public final class PushWatcher: Sendable {
             }
             let due = plan.map { now >= $0.nextCall } ?? true
             let calledBefore = counts.calls
+            let asked = units.withLock { $0[key]?.asked } ?? cell.place.coordinate
             let (report, refused, failed) = await report(
-                for: cell.place, key: key, due: due, admitted: admitted.contains(key), now: now, counts: &counts)
-            if counts.calls > calledBefore { counts.callsBy[plan?.reason ?? .failed, default: 0] += 1 }
-            let next = WatchPlan.after(
+                for: cell.place, asked: asked, key: key, due: due, admitted: admitted.contains(key), now: now, counts: &counts)
+            let called = counts.calls > calledBefore
+            if called { counts.callsBy[plan?.reason ?? .failed, default: 0] += 1 }
+            var next = WatchPlan.after(
                 failed ? nil : report, needs: cell.needs, now: now, interval: interval, dry: dryRecheck,
                 zone: report?.place.timeZone ?? cell.place.timeZone)
+            // A look without a call never puts the next call off.
+            if !called, let plan { next = WatchPlan(nextCall: min(next.nextCall, plan.nextCall), wake: next.wake, reason: next.reason) }
             plans.withLock { $0[key] = next }
+            if called, !failed {
+                units.withLock { $0[key]?.asked = cell.place.coordinate }
+                if let point = report?.gridPoint { learn(point, unit: key, plan: next, asked: cell.place.coordinate) }
+            }
             // Each subscriber sees whether the place is watched (a first look, or a change).
             let changed = refused ? unwatched.withLock { $0.insert(key).inserted } : unwatched.withLock { $0.remove(key) != nil }
             if plan == nil || changed {
@@ -243,15 +291,40 @@ public final class PushWatcher: Sendable {
         return pushes
     }
 
+    /// Records that the cells of `unit` are answered from the grid point `point`: from the next
+    /// round they share one unit (and one plan) with every other cell answered from it.
+    func learn(_ point: Coordinate, unit: String, plan: WatchPlan, asked: Coordinate) {
+        let grid = String(format: "grid %.4f,%.4f", point.latitude, point.longitude)
+        guard grid != unit else { return }
+        let cells = units.withLock { units -> [String] in
+            let cells = units[unit]?.cells ?? [unit]
+            units[grid] = (units[grid]?.cells ?? [], units[grid]?.needs ?? units[unit]?.needs ?? WatchPlan.Needs(), asked)
+            return cells
+        }
+        gridOf.withLock { for cell in cells { $0[cell] = grid } }
+        plans.withLock { plans in
+            plans[unit] = nil
+            // Another unit on the same grid point planned already: the sooner of the two.
+            if let other = plans[grid] {
+                plans[grid] = WatchPlan(nextCall: min(other.nextCall, plan.nextCall), wake: min(other.wake, plan.wake), reason: plan.reason)
+            } else {
+                plans[grid] = plan
+            }
+        }
+        callLog.withLock { log in
+            if let calls = log.removeValue(forKey: unit) { log[grid, default: []] += calls }
+        }
+    }
+
     /// The forecast for a cell: one call when `due` (within the budget: `refused` when it is spent),
     /// unless the cache has one younger than `interval`; else the cached one while usable.
     /// `failed`: a call was due and could not be made or answered (the plan asks again after
     /// `interval`; the decisions use what the cache still has).
-    func report(for place: Place, key: String, due: Bool, admitted: Bool, now: Date, counts: inout Counts) async -> (
-        WeatherReport?, refused: Bool, failed: Bool
-    ) {
+    func report(for place: Place, asked: Coordinate, key: String, due: Bool, admitted: Bool, now: Date, counts: inout Counts) async
+        -> (WeatherReport?, refused: Bool, failed: Bool)
+    {
         let service = useCases.services.weather
-        let entry = service.cached(for: place.coordinate)
+        let entry = service.cached(for: asked)
         let usable = entry.flatMap { now.timeIntervalSince($0.receivedAt) < service.policy.usableFor ? $0.value : nil }
         if let entry, now.timeIntervalSince(entry.receivedAt) < interval { return (entry.value, false, false) }
         guard due else {

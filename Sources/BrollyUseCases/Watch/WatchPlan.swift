@@ -50,6 +50,13 @@ public struct WatchPlan: Sendable, Hashable {
         }
 
         public var longestLead: TimeInterval { leads.max() ?? 0 }
+
+        /// What two groups of subscribers need together.
+        public func joined(with other: Needs) -> Needs {
+            Needs(
+                leads: (leads + other.leads).sorted(), minimum: min(minimum, other.minimum),
+                mornings: (mornings + other.mornings).sorted { ($0.hour, $0.minute) < ($1.hour, $1.minute) })
+        }
     }
 
     /// How long before a push moment the forecast is asked once more.
