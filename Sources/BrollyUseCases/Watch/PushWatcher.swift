@@ -264,6 +264,12 @@ public final class PushWatcher: Sendable {
                 zone: report?.place.timeZone ?? cell.place.timeZone)
             // A look without a call never puts the next call off.
             if !called, let plan { next = WatchPlan(nextCall: min(next.nextCall, plan.nextCall), wake: next.wake, reason: next.reason) }
+            // A push held by a subscriber's quiet hours is decided again when they end.
+            let zone = report?.place.timeZone ?? cell.place.timeZone
+            for w in cell.watchers where w.subscription.settings.rain.enabled {
+                guard let quiet = w.subscription.settings.rain.quietHours, quiet.contains(ClockTime(now, in: zone)) else { continue }
+                next.wake = min(next.wake, WatchPlan.nextMorning(at: quiet.to, zone: zone, after: now))
+            }
             plans.withLock { $0[key] = next }
             if called, !failed {
                 units.withLock { $0[key]?.asked = cell.place.coordinate }
@@ -328,8 +334,11 @@ public final class PushWatcher: Sendable {
         let usable = entry.flatMap { now.timeIntervalSince($0.receivedAt) < service.policy.usableFor ? $0.value : nil }
         if let entry, now.timeIntervalSince(entry.receivedAt) < interval { return (entry.value, false, false) }
         guard due else {
+            // Between calls the plan stands on the forecast it was made from (as old as the
+            // longest wait between calls), whatever the cache's own limits.
             counts.dry += 1
-            return (usable, false, false)
+            let planned = entry.flatMap { now.timeIntervalSince($0.receivedAt) <= dryRecheck + interval ? $0.value : nil }
+            return (planned ?? usable, false, false)
         }
         guard admitted else { return (usable, true, true) }
         if let budget, case .refused = budget.reserve(maxWait: 0, now: now) { return (usable, true, true) }
