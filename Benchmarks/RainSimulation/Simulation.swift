@@ -62,6 +62,8 @@ struct Simulation {
             options: Services.Options(
                 keepsEntriesInMemory: true, clock: clock, staleLimit: 86_400, memoryEntries: max(2_048, places + 100)))
         let useCases = UseCases(services: services)
+        let watcher = PushWatcher(
+            useCases: useCases, interval: 900, budget: Budget([RateLimit(budget, per: 86_400)]), grid: grid)
         var r = SeededRandom(seed: seed &* 17 &+ 3)
         let leads = [10, 15, 20, 20, 20, 20, 30, 30, 45, 60]
         var watched: [(id: Int64, subscription: String, x: Double, y: Double, lead: Int)] = []
@@ -78,14 +80,14 @@ struct Simulation {
                 PushSubscription(
                     id: "s\(i)", deviceId: "device-\(i)", endpoint: "https://push.example/\(i)", p256dh: "k", auth: "a",
                     minimumSeverity: .extreme, createdAt: dayStart, settings: settings), now: dayStart)
-            // The rain that counts at a place is what the provider says fell at its grid point.
-            let point = ForecastDouble.snapped(saved.place.latitude, saved.place.longitude, grid: modelGrid)
+            // The rain that counts at a place is what the provider says fell at the grid point that
+            // answers it (for the centre of its 0.01° cell, where Brolly asks).
+            let centre = watcher.cell(of: saved.place).place
+            let point = ForecastDouble.snapped(centre.latitude, centre.longitude, grid: modelGrid)
             let xy = field.km(latitude: point.latitude, longitude: point.longitude)
             watched.append((saved.id ?? 0, "s\(i)", xy.x, xy.y, settings.rain.leadMinutes))
-            cellOf[saved.id ?? 0] = saved.place.coordinate.cacheKey
+            cellOf[saved.id ?? 0] = watcher.cell(of: saved.place).key
         }
-        let watcher = PushWatcher(
-            useCases: useCases, interval: 900, budget: Budget([RateLimit(budget, per: 86_400)]), grid: grid)
         var pushes: [Int64: [(at: Double, status: String)]] = [:]
         var unwatched = Set<Int64>()
         var callsBy: [WatchPlan.Reason: Int] = [:]

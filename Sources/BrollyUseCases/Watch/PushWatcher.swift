@@ -33,6 +33,8 @@ public final class PushWatcher: Sendable {
     let dailyCalls: Double?
     /// When each cell was asked over the last day: what watching it costs.
     let callLog = Locked<[String: [Date]]>([:])
+    /// The calls that found which grid point answers a cell (counted in the day's budget).
+    let discoveries = Locked<[Date]>([])
     /// Each cell's plan, in memory (a restart looks at every cell once).
     let plans = Locked<[String: WatchPlan]>([:])
     /// The state key that marks a subscription's place as not watched (`unwatched|<place id>`).
@@ -50,6 +52,11 @@ public final class PushWatcher: Sendable {
     let gridOf = Locked<[String: String]>([:])
     /// What each unit (a grid point, or a cell not yet asked) holds and needs, as last seen.
     let units = Locked<[String: (cells: [String], needs: WatchPlan.Needs, asked: Coordinate?)]>([:])
+    /// Changes each time a cell is found to share a grid point.
+    let gridVersion = Locked(0)
+    /// The last grouping and admission, kept while the list and the grid points stand (at most
+    /// `indexAge`: the budget's admission follows the costs).
+    let lastGrouping = Locked<(version: (Date, Int), at: Date, cells: [(key: String, cell: Cell)], admitted: Set<String>)?>(nil)
     /// How many units (grid points, or cells not yet asked) are watched.
     public var unitCount: Int { units.withLock { $0.values.filter { !$0.cells.isEmpty }.count } }
     /// When this watcher's first round ran.
@@ -103,12 +110,15 @@ public final class PushWatcher: Sendable {
         }
         let watchedFor = now.timeIntervalSince(started.withLock { $0 ?? now })
         // A cell's calls over the last day; within the first day, its calls so far scaled to a day
-        // (after three hours); a cell not asked yet: what the others cost on average, or a call
+        // (after six hours); a cell not asked yet: what the others cost on average, or a call
         // every `dryRecheck` before anything is known.
-        let scale = watchedFor >= 86_400 ? 1 : watchedFor >= 3 * 3600 ? 86_400 / watchedFor : 0
+        let scale = watchedFor >= 86_400 ? 1 : watchedFor >= 6 * 3600 ? 86_400 / watchedFor : 0
         let known = scale > 0 ? costs.values.map { $0 * scale } : []
         let reckoned = known.isEmpty ? 86_400 / dryRecheck : known.reduce(0, +) / Double(known.count)
-        var used = 0.0
+        var used = discoveries.withLock { calls in
+            calls.removeAll { $0 <= dayAgo }
+            return Double(calls.count)
+        }
         var out = Set<String>()
         for (key, _) in cells {
             let cost = scale > 0 ? costs[key].map { $0 * scale } ?? reckoned : reckoned
@@ -138,15 +148,14 @@ public final class PushWatcher: Sendable {
         var version: Int
     }
 
-    /// A place's cell: its key and the place asked for it (the place itself on the 0.01° grid,
-    /// else the cell's centre, named and zoned as the first place in it).
+    /// A place's cell: its key and the place asked for it — the cell's centre (on the 0.01° grid,
+    /// the point the normal cache keeps the place's forecast under), named and zoned as a place in it,
+    /// so that every place of the cell is answered from the same point.
     public func cell(of place: Place) -> (key: String, place: Place) {
-        guard grid > 0.01 else { return (place.coordinate.cacheKey, place) }
-        let lat = ((place.latitude / grid).rounded() * grid * 100).rounded() / 100
-        let lon = ((place.longitude / grid).rounded() * grid * 100).rounded() / 100
+        let size = max(0.01, grid)
         var centre = place
-        centre.latitude = lat
-        centre.longitude = lon
+        centre.latitude = ((place.latitude / size).rounded() * size * 100).rounded() / 100
+        centre.longitude = ((place.longitude / size).rounded() * size * 100).rounded() / 100
         return (centre.coordinate.cacheKey, centre)
     }
 
@@ -243,8 +252,16 @@ public final class PushWatcher: Sendable {
             return read
         }
         started.withLock { $0 = $0 ?? now }
-        let cells = grouped(try await cells(now: now), now: now)
-        let admitted = admitted(cells, now: now)
+        let listed = try await cells(now: now)
+        let version = (index.withLock { $0?.builtAt } ?? now, gridVersion.current)
+        let (cells, admitted): ([(key: String, cell: Cell)], Set<String>)
+        if let last = lastGrouping.withLock({ $0 }), last.version == version, now.timeIntervalSince(last.at) < Self.indexAge {
+            (cells, admitted) = (last.cells, last.admitted)
+        } else {
+            cells = grouped(listed, now: now)
+            admitted = self.admitted(cells, now: now)
+            lastGrouping.withLock { $0 = (version, now, cells, admitted) }
+        }
         for (key, cell) in cells {
             let plan = plans.withLock { $0[key] }
             if let plan, now < plan.wake {
@@ -308,6 +325,7 @@ public final class PushWatcher: Sendable {
             return cells
         }
         gridOf.withLock { for cell in cells { $0[cell] = grid } }
+        gridVersion.withLock { $0 += 1 }
         plans.withLock { plans in
             plans[unit] = nil
             // Another unit on the same grid point planned already: the sooner of the two.
@@ -317,9 +335,10 @@ public final class PushWatcher: Sendable {
                 plans[grid] = plan
             }
         }
-        callLog.withLock { log in
-            if let calls = log.removeValue(forKey: unit) { log[grid, default: []] += calls }
-        }
+        // The call that found the grid point is not what watching it costs from now on; it stays
+        // in the day's window all the same.
+        let found = callLog.withLock { $0.removeValue(forKey: unit) } ?? []
+        discoveries.withLock { $0 += found }
     }
 
     /// The forecast for a cell: one call when `due` (within the budget: `refused` when it is spent),
