@@ -76,8 +76,7 @@ public struct WatchPlan: Sendable, Hashable {
     /// - rain in the 15-minute slots: a look at each subscriber's push moment (start − lead), and
     ///   one more call ten minutes before the first, so that the start pushed is the newest
     ///   forecast's (its timing error grows with how far ahead it looks);
-    /// - every moment passed, the rain not begun: one call a quarter hour before it (moved or
-    ///   cancelled), one after it should have begun;
+    /// - every moment passed, the rain not begun: a call every `interval` (moved or cancelled);
     /// - rain falling: when an onset after an hour dry could be seen in time (the spell's end in
     ///   the slots, plus an hour, less the longest lead and a quarter hour), every other interval
     ///   while the end is not in sight;
@@ -109,12 +108,9 @@ public struct WatchPlan: Sendable, Hashable {
                 let next = gap >= 15 * 60 ? first.addingTimeInterval(-refine) : now.addingTimeInterval(interval)
                 return WatchPlan(nextCall: next, wake: min(first, morning), reason: .refine)
             }
-            // Every push moment has passed and the rain has not begun: one look for a move or a
-            // cancellation a quarter hour before it, then one after it should have begun.
-            let before = event.start.addingTimeInterval(-900)
-            let next =
-                before.timeIntervalSince(now) >= interval
-                ? before : max(now.addingTimeInterval(interval), event.start.addingTimeInterval(interval))
+            // Every push moment has passed and the rain has not begun: asked every interval for a
+            // move or a cancellation (what was pushed is kept true), and once after it should have begun.
+            let next = now.addingTimeInterval(interval)
             return WatchPlan(nextCall: next, wake: min(next, morning), reason: .pushed)
         }
         if raining {
