@@ -10,7 +10,7 @@ struct Simulation {
     let places: Int
     let field: RainField
     let seed: UInt64
-    let budget: Int
+    let budget: String
     let grid: Double
     let modelGrid: Double
 
@@ -63,7 +63,7 @@ struct Simulation {
                 keepsEntriesInMemory: true, clock: clock, staleLimit: 86_400, memoryEntries: max(2_048, places + 100)))
         let useCases = UseCases(services: services)
         let watcher = PushWatcher(
-            useCases: useCases, interval: 900, budget: Budget([RateLimit(budget, per: 86_400)]), grid: grid)
+            useCases: useCases, interval: 900, budget: try Budget.parse(budget), grid: grid)
         var r = SeededRandom(seed: seed &* 17 &+ 3)
         let leads = [10, 15, 20, 20, 20, 20, 30, 30, 45, 60]
         var watched: [(id: Int64, subscription: String, x: Double, y: Double, lead: Int)] = []

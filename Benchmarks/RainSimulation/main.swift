@@ -8,11 +8,11 @@ import Foundation
 // Reports, per N: upstream calls in the day, rain onsets warned on time (lead ± 3 min), warned off
 // time, missed, places not watched. See README "Rain pushes for thousands of places".
 //
-//     swift run -c release brolly-rain-simulation [--places 100,1000,10000] [--seed 7] [--budget 5000]
+//     swift run -c release brolly-rain-simulation [--places 100,1000,10000] [--day showery|frontal] [--budget 1000/h,5000/day]
 
 var sizes = [100, 1_000, 10_000]
 var seed: UInt64 = 7
-var budget = 5_000
+var budget = "1000/h,5000/day"  // the server's default BROLLY_WATCH_BUDGET
 var timingError = 0.05
 var grid = 0.01
 var modelGrid = 0.1
@@ -22,7 +22,7 @@ while let a = arguments.next() {
     switch a {
     case "--places": sizes = (arguments.next() ?? "").split(separator: ",").compactMap { Int($0) }
     case "--seed": seed = arguments.next().flatMap(UInt64.init) ?? seed
-    case "--budget": budget = arguments.next().flatMap(Int.init) ?? budget
+    case "--budget": budget = arguments.next() ?? budget
     case "--day": days = [arguments.next() ?? ""].filter { ["showery", "frontal"].contains($0) }
     case "--model-grid": modelGrid = arguments.next().flatMap(Double.init) ?? modelGrid
     case "--grid": grid = arguments.next().flatMap(Double.init) ?? grid
@@ -30,7 +30,7 @@ while let a = arguments.next() {
     default:
         FileHandle.standardError.write(
             Data(
-                "usage: brolly-rain-simulation [--places 100,1000,10000] [--seed N] [--budget CALLS] [--timing-error 0.05] [--grid 0.01] [--model-grid 0.1] [--day showery|frontal]\n"
+                "usage: brolly-rain-simulation [--places 100,1000,10000] [--seed N] [--budget 1000/h,5000/day] [--timing-error 0.05] [--grid 0.01] [--model-grid 0.1] [--day showery|frontal]\n"
                     .utf8))
         exit(2)
     }
@@ -42,7 +42,7 @@ for day in days {
     let field = RainField(seed: seed, dayStart: dayStart, timingError: timingError, showers: day == "showery" ? 70 : 15)
     print(
         "\nbrolly-rain-simulation: a \(day) day (seed \(seed): \(field.showers.count) showers and a front over 300 × 300 km), "
-            + "budget \(budget) calls a day, forecast timing error \(Int(timingError * 100)) % of the lead, watch grid \(grid)°, the model's grid \(modelGrid)°"
+            + "budget \(budget), forecast timing error \(Int(timingError * 100)) % of the lead, watch grid \(grid)°, the model's grid \(modelGrid)°"
     )
     print(
         "| places | cells | grid points | calls a day | calls / place | watched all day | onsets there | on time (lead ± 3 min) | off time | missed "

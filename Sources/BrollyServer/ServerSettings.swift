@@ -38,9 +38,10 @@ public struct ServerSettings: Sendable {
     /// The rain watcher's cell, degrees (`BROLLY_WATCH_GRID`, 0.01 to 0.25): one call per cell.
     public var watchGrid: Double = 0.01
     /// The watcher's own share of the forecast provider's budget (`BROLLY_WATCH_BUDGET`, like
-    /// `500/h,2500/day`: by default a quarter of Open-Meteo's free daily allowance). Places whose
-    /// forecast is cached and young cost nothing.
-    public var watchBudget = Budget([RateLimit(500, per: 3_600), RateLimit(2_500, per: 86_400)])
+    /// `1000/h,5000/day`: by default half of Open-Meteo's free daily allowance, the other half
+    /// for lookups). Places whose forecast is cached and young cost nothing.
+    public static let defaultWatchBudget = Budget([RateLimit(1_000, per: 3_600), RateLimit(5_000, per: 86_400)])
+    public var watchBudget = ServerSettings.defaultWatchBudget
     /// `BROLLY_MAX_CONNECTIONS_PER_ADDRESS` (default 64): open connections one client address may
     /// hold (a trusted proxy's are not counted: it carries everybody's); more are closed at once.
     public var maxConnectionsPerAddress = 64
