@@ -20,24 +20,48 @@ from conftest import BERLIN, LONDON, brolly_binary, call, get
 NEW_YORK = (40.71, -74.01)
 
 NUMBER = {"type": "number"}
+UNKNOWN = {"const": -999}  # Pirate Weather's value for what it does not know
+
+
+def known(**schema):
+    return {"anyOf": [UNKNOWN, {"type": "number", **schema}]}
+
+
 POINT = {
     "type": "object",
-    "required": ["time"],
+    "required": ["time", "precipType"],
     "properties": {
         "time": {"type": "integer"}, "summary": {"type": "string"},
         "icon": {"enum": ["clear-day", "clear-night", "rain", "snow", "sleet", "wind", "fog", "cloudy", "partly-cloudy-day",
                           "partly-cloudy-night"]},
-        "precipIntensity": {"type": "number", "minimum": 0}, "precipProbability": {"type": "number", "minimum": 0, "maximum": 1},
-        "precipType": {"enum": ["rain", "snow", "sleet", "none"]}, "temperature": NUMBER, "apparentTemperature": NUMBER,
-        "dewPoint": NUMBER, "humidity": {"type": "number", "minimum": 0, "maximum": 1}, "pressure": NUMBER,
-        "windSpeed": {"type": "number", "minimum": 0}, "windGust": {"type": "number", "minimum": 0},
-        "windBearing": {"type": "integer", "minimum": 0, "maximum": 359}, "cloudCover": {"type": "number", "minimum": 0, "maximum": 1},
-        "uvIndex": {"type": "number", "minimum": 0}, "visibility": {"type": "number", "minimum": 0},
-        "sunriseTime": {"type": "integer"}, "sunsetTime": {"type": "integer"}, "moonPhase": {"type": "number", "minimum": 0, "maximum": 1},
-        "temperatureHigh": NUMBER, "temperatureLow": NUMBER, "temperatureMin": NUMBER, "temperatureMax": NUMBER,
-        "precipAccumulation": {"type": "number", "minimum": 0},
+        "precipIntensity": known(minimum=0), "precipProbability": known(minimum=0, maximum=1),
+        "precipType": {"enum": ["rain", "snow", "sleet", "none"]}, "temperature": known(), "apparentTemperature": known(),
+        "dewPoint": known(), "humidity": known(minimum=0, maximum=1), "pressure": known(),
+        "windSpeed": known(minimum=0), "windGust": known(minimum=0),
+        "windBearing": {"anyOf": [UNKNOWN, {"type": "integer", "minimum": 0, "maximum": 359}]},
+        "cloudCover": known(minimum=0, maximum=1), "uvIndex": known(minimum=0), "visibility": known(minimum=0),
+        "sunriseTime": {"type": "integer"}, "sunsetTime": {"type": "integer"}, "moonPhase": known(minimum=0, maximum=1),
+        "temperatureHigh": known(), "temperatureLow": known(), "temperatureMin": known(), "temperatureMax": known(),
+        "precipAccumulation": known(minimum=0),
     },
 }
+# Every field Pirate Weather writes in each block (its API v2 reference): all present, -999 when unknown.
+FIELDS = {
+    "currently": ["time", "summary", "icon", "nearestStormDistance", "nearestStormBearing", "precipIntensity", "precipProbability",
+                  "precipIntensityError", "precipType", "temperature", "apparentTemperature", "dewPoint", "humidity", "pressure",
+                  "windSpeed", "windGust", "windBearing", "cloudCover", "uvIndex", "visibility", "ozone"],
+    "minutely": ["time", "precipIntensity", "precipProbability", "precipIntensityError", "precipType"],
+    "hourly": ["time", "summary", "icon", "precipIntensity", "precipProbability", "precipIntensityError", "precipAccumulation",
+               "precipType", "temperature", "apparentTemperature", "dewPoint", "humidity", "pressure", "windSpeed", "windGust",
+               "windBearing", "cloudCover", "uvIndex", "visibility", "ozone"],
+    "daily": ["time", "summary", "icon", "dawnTime", "sunriseTime", "sunsetTime", "duskTime", "moonPhase", "precipIntensity",
+              "precipIntensityMax", "precipIntensityMaxTime", "precipProbability", "precipAccumulation", "precipType",
+              "temperatureHigh", "temperatureHighTime", "temperatureLow", "temperatureLowTime", "apparentTemperatureHigh",
+              "apparentTemperatureHighTime", "apparentTemperatureLow", "apparentTemperatureLowTime", "dewPoint", "humidity",
+              "pressure", "windSpeed", "windGust", "windGustTime", "windBearing", "cloudCover", "uvIndex", "uvIndexTime",
+              "visibility", "temperatureMin", "temperatureMinTime", "temperatureMax", "temperatureMaxTime"],
+}
+SEVERITIES = {"Extreme", "Severe", "Moderate", "Minor", "Unknown"}
 BLOCK = {"type": "object", "required": ["data"], "properties": {"summary": {"type": "string"}, "icon": {"type": "string"},
                                                                "data": {"type": "array", "items": POINT}}}
 SCHEMA = {
@@ -49,7 +73,7 @@ SCHEMA = {
         "alerts": {"type": "array", "items": {
             "type": "object", "required": ["title", "regions", "severity", "time", "description", "uri"],
             "properties": {"title": {"type": "string"}, "regions": {"type": "array", "items": {"type": "string"}},
-                           "severity": {"enum": ["advisory", "watch", "warning"]}, "time": {"type": "integer"},
+                           "severity": {"enum": sorted(SEVERITIES)}, "time": {"type": "integer"},
                            "expires": {"type": "integer"}, "description": {"type": "string"}, "uri": {"type": "string"}}}},
         "flags": {"type": "object", "required": ["sources", "units", "version"],
                   "properties": {"sources": {"type": "array", "items": {"type": "string"}, "minItems": 1},
@@ -70,7 +94,10 @@ def test_the_dark_sky_answer_has_pirate_weathers_fields_units_and_blocks(server,
     assert d["flags"]["units"] == "si" and d["flags"]["sources"][0] == "open-meteo"
     assert d["timezone"] == "America/New_York" and d["offset"] in (-5, -4)
     assert len(d["hourly"]["data"]) == 48 and len(d["minutely"]["data"]) == 61 and 1 <= len(d["daily"]["data"]) <= 8
-    assert [a["title"] for a in d["alerts"]][:1] and {a["severity"] for a in d["alerts"]} <= {"warning", "watch", "advisory"}
+    assert [a["title"] for a in d["alerts"]][:1] and {a["severity"] for a in d["alerts"]} <= SEVERITIES
+    for block, fields in FIELDS.items():
+        for point in ([d[block]] if block == "currently" else d[block]["data"]):
+            assert set(fields) <= set(point), (block, set(fields) - set(point))
     # The same values as Brolly's own API, in each unit system.
     _, _, w = get(f"{server.url}/api/v1/weather?lat={NEW_YORK[0]}&lon={NEW_YORK[1]}")
     c = w["current"]
@@ -90,8 +117,10 @@ def test_the_dark_sky_answer_has_pirate_weathers_fields_units_and_blocks(server,
 
 
 def test_auto_units_follow_the_country_and_blocks_can_be_left_out(server, double):
+    # No units: Pirate Weather's default, us; auto: by the place's country.
     assert forecast(server, NEW_YORK)[2]["flags"]["units"] == "us"
-    assert forecast(server, LONDON)[2]["flags"]["units"] == "uk"
+    assert forecast(server, LONDON)[2]["flags"]["units"] == "us"
+    assert forecast(server, LONDON, "?units=auto")[2]["flags"]["units"] == "uk"
     assert forecast(server, BERLIN, "?units=auto")[2]["flags"]["units"] == "si"
     _, _, d = forecast(server, NEW_YORK, "?exclude=minutely,alerts,flags&extend=hourly&lang=ru")
     assert "minutely" not in d and "alerts" not in d and "flags" not in d and "currently" in d
@@ -167,7 +196,7 @@ def test_pirateweatherlib_reads_brolly_as_pirate_weather(server, double):
         assert ny.currently.temperature == ny.temperature and isinstance(ny.temperature, float)
         assert len(ny.hourly) == 48 and ny.hourly[1].time > ny.hourly[0].time
         assert len(ny.daily) >= 7 and ny.daily[0].temperatureHigh >= ny.daily[0].temperatureLow
-        assert ny.alerts and ny.alerts[0].title and ny.alerts[0].severity in ("warning", "watch", "advisory")
+        assert ny.alerts and ny.alerts[0].title and ny.alerts[0].severity in SEVERITIES
         assert ny.flags.units == "si" and ny.flags.sources[0] == "open-meteo"
         us = pirateweather.forecast("anykey", NEW_YORK[0], NEW_YORK[1], units="us")
         assert abs(us.temperature - (ny.temperature * 9 / 5 + 32)) < 0.06
@@ -198,8 +227,58 @@ def test_pirate_weather_python_reads_current_hourly_daily_and_alerts(server, dou
     assert si["units"] == "si" and us["units"] == "us" and si["sources"][0] == "open-meteo"
     assert abs(us["temperature"] - (si["temperature"] * 9 / 5 + 32)) < 0.06 and si["summary"] and si["icon"]
     assert si["hours"] == 48 and si["days"] == 8 and all(h is not None for h in si["day_highs"])
-    assert si["alerts"] and {a["severity"] for a in si["alerts"]} <= {"warning", "watch", "advisory"}
+    assert si["alerts"] and {a["severity"] for a in si["alerts"]} <= SEVERITIES
     assert double.calls("/v1/forecast") == 1
+
+
+def ha_forecast(f, unit_system, is_day=None):
+    """Home Assistant's Pirate Weather integration's mapping of one hourly, daily or twice-daily
+    point (custom_components/pirateweather/weather.py, read from its source): every field is read
+    and rounded unchecked, so a missing one breaks the entity."""
+    d = f
+    precip = d.get("precipAccumulation")
+    if precip is not None and unit_system != "us":
+        precip = precip * 10
+    out = {
+        "datetime": d.get("time"), "condition": d.get("icon"),
+        "native_temperature": d.get("temperature", d.get("temperatureHigh")),
+        "native_apparent_temperature": d.get("apparentTemperature"), "native_dew_point": d.get("dewPoint"),
+        "native_pressure": d.get("pressure"), "native_wind_speed": round(d.get("windSpeed"), 2),
+        "wind_bearing": round(d.get("windBearing"), 0), "native_wind_gust_speed": round(d.get("windGust"), 2),
+        "humidity": round(d.get("humidity") * 100, 2), "native_precipitation": precip,
+        "precipitation_probability": round(d.get("precipProbability") * 100, 0),
+        "cloud_coverage": round(d.get("cloudCover") * 100, 0), "uv_index": round(d.get("uvIndex"), 2),
+    }
+    if is_day is not None:
+        out["is_daytime"] = is_day
+    return out
+
+
+def test_home_assistants_pirate_weather_integration_gets_current_hourly_daily_and_twice_daily(server, double):
+    """Issue 38: the request the integration makes (weather_update_coordinator.py) with Brolly's
+    address as its endpoint, and what its weather entity reads from the answer."""
+    status, _, d = get(f"{server.url}/forecast/anykey/{NEW_YORK[0]},{NEW_YORK[1]}"
+                       "?units=si&extend=hourly&version=2&lang=en&include=day_night_forecast")
+    assert status == 200
+    c = d["currently"]
+    # The entity's state: each property reads its field and compares it with -999.
+    for field in ("temperature", "apparentTemperature", "cloudCover", "humidity", "dewPoint", "windSpeed", "windGust",
+                  "windBearing", "ozone", "pressure", "visibility"):
+        assert isinstance(c[field], (int, float)), field
+    assert c["temperature"] != -999 and c["humidity"] != -999 and round(c["ozone"], 2) is not None
+    hourly = [ha_forecast(h, "si") for h in d["hourly"]["data"]]
+    daily = [ha_forecast(x, "si") for x in d["daily"]["data"]]
+    twice = [ha_forecast(x, "si", i % 2 == 0) for i, x in enumerate(d["day_night"]["data"])]
+    assert len(hourly) == 168 and len(daily) == 8 and len(twice) >= 14
+    assert all(h["native_temperature"] not in (None, -999) for h in hourly)
+    assert all(x["native_temperature"] not in (None, -999) for x in daily + twice)
+    # Day and night in turn, from today's day: a night never shows a day icon.
+    for i, x in enumerate(d["day_night"]["data"]):
+        assert ("night" not in x["icon"]) if i % 2 == 0 else ("-day" not in x["icon"]), (i, x["icon"])
+    assert d["day_night"]["data"][1]["time"] - d["day_night"]["data"][0]["time"] == 12 * 3600
+    # Version 2's fields, and the source's grid point.
+    assert "feelsLike" in c and "smoke" in c and "liquidAccumulation" in d["hourly"]["data"][0]
+    assert d["flags"]["units"] == "si" and isinstance(d["flags"]["nearest-station"], (int, float))
 
 
 def test_open_meteo_client_reads_brolly_as_open_meteo(server, double):
@@ -286,7 +365,7 @@ def test_keys_for_a_public_instance(server_factory, double, tmp_path):
     keys.write_text("# household\nhome-key-1\nfriend-key-2 1   # one upstream call a minute\n")
     s = server_factory(extra_env={"BROLLY_API_KEYS": str(keys)})
     status, _, body = get(f"{s.url}/forecast/wrong-key/52.52,13.41")
-    assert status == 401 and set(body) == {"message"}
+    assert status == 403 and set(body) == {"message"}  # Pirate Weather's status (Home Assistant's setup reads it)
     status, _, body = get(f"{s.url}/v1/forecast?latitude=52.52&longitude=13.41&hourly=temperature_2m&apikey=wrong")
     assert status == 401 and body["error"] is True
     status, _, body = get(f"{s.url}/data/2.5/weather?lat=52.52&lon=13.41")

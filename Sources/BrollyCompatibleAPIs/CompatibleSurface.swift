@@ -16,8 +16,10 @@ public protocol CompatibleSurface: Sendable {
     var routes: [String] { get }
     /// The key a request carries (in its path or query), nil without one.
     func key(of request: CompatibleRequest) -> String?
-    /// The message of a 401 for a key the server does not know.
+    /// The message of a refusal for a key the server does not know.
     var unknownKeyMessage: String { get }
+    /// Its status: 401, or what the API's clients expect (Pirate Weather's 403).
+    var unknownKeyStatus: Int { get }
     /// An error's body in the API's own shape (what its clients read), never problem+json.
     func errorBody(status: Int, message: String) -> [String: Any]
     /// What a route asks for, or the refusal of a bad request.
@@ -31,6 +33,7 @@ public protocol CompatibleSurface: Sendable {
 
 extension CompatibleSurface {
     public func message(for error: BrollyError) -> String { error.message }
+    public var unknownKeyStatus: Int { 401 }
 }
 
 /// Every compatible API the server mounts: the one registration line of each.

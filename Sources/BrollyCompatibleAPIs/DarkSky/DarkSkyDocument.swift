@@ -33,45 +33,6 @@ public struct DarkSkyDocument: Codable, Sendable, Hashable {
         }
     }
 
-    public struct DataPoint: Codable, Sendable, Hashable {
-        public var time: Int
-        public var summary: String?
-        public var icon: String?
-        public var precipIntensity: Double?
-        public var precipProbability: Double?
-        public var precipType: String?
-        public var temperature: Double?
-        public var apparentTemperature: Double?
-        public var dewPoint: Double?
-        public var humidity: Double?
-        public var pressure: Double?
-        public var windSpeed: Double?
-        public var windGust: Double?
-        public var windBearing: Int?
-        public var cloudCover: Double?
-        public var uvIndex: Double?
-        public var visibility: Double?
-        public var nearestStormDistance: Double?
-        // Daily.
-        public var sunriseTime: Int?
-        public var sunsetTime: Int?
-        public var moonPhase: Double?
-        public var precipIntensityMax: Double?
-        public var precipAccumulation: Double?
-        public var temperatureHigh: Double?
-        public var temperatureLow: Double?
-        public var temperatureMin: Double?
-        public var temperatureMax: Double?
-        public var apparentTemperatureHigh: Double?
-        public var apparentTemperatureLow: Double?
-        public var uvIndexTime: Int?
-        // Version 2.
-        public var rainIntensity: Double?
-        public var snowIntensity: Double?
-
-        init(time: Int) { self.time = time }
-    }
-
     public struct DataBlock: Codable, Sendable, Hashable {
         public var summary: String?
         public var icon: String?
@@ -92,13 +53,22 @@ public struct DarkSkyDocument: Codable, Sendable, Hashable {
     public struct Flags: Codable, Sendable, Hashable {
         /// Who really answered: `open-meteo`, `openweathermap` (and `metar` for a measured value).
         public var sources: [String]
-        /// The distance to the station whose report is in `currently`, in the units' distance.
-        public var nearestStation: Double?
+        /// The distance to the station whose report is in `currently`, in the units' distance (0:
+        /// none, as Pirate Weather writes it).
+        public var nearestStation: Double
         public var units: String
         public var version: String
+        /// Where each source's grid point is (`{"open-meteo": {"lat": …, "lon": …}}`): the model's
+        /// grid point that answered, when the provider says.
+        public var sourceIDX: [String: GridPoint]?
+
+        public struct GridPoint: Codable, Sendable, Hashable {
+            public var lat: Double
+            public var lon: Double
+        }
 
         enum CodingKeys: String, CodingKey {
-            case sources, units, version
+            case sources, units, version, sourceIDX
             case nearestStation = "nearest-station"
         }
     }
@@ -114,9 +84,16 @@ public struct DarkSkyDocument: Codable, Sendable, Hashable {
     public var daily: DataBlock?
     public var alerts: [AlertItem]?
     public var flags: Flags?
+    /// `include=day_night_forecast`: day (04:00–16:00) and night (16:00–04:00) in turn, from today's day.
+    public var dayNight: DataBlock?
+
+    enum CodingKeys: String, CodingKey {
+        case latitude, longitude, timezone, offset, currently, minutely, hourly, daily, alerts, flags
+        case dayNight = "day_night"
+    }
 
     /// The blocks a request can leave out (`exclude=`).
-    public static let blocks: Set<String> = ["currently", "minutely", "hourly", "daily", "alerts", "flags"]
+    public static let blocks: Set<String> = ["currently", "minutely", "hourly", "daily", "alerts", "flags", "day_night"]
 
     /// Dark Sky's icon names (`drizzle` and `thunderstorm`, Brolly's own, are `rain`).
     static func icon(_ kind: ConditionKind, isDay: Bool) -> String {
@@ -150,7 +127,7 @@ public struct DarkSkyDocument: Codable, Sendable, Hashable {
     /// `version2` adds rain and snow intensities.
     public init(
         _ result: WeatherResult, units u: Units, language l: LanguagePack = Localization.english, exclude: Set<String> = [],
-        hourlyCount: Int = 48, version2: Bool = false, now: Date = Date()
+        hourlyCount: Int = 48, version2: Bool = false, dayNight twiceDaily: Bool = false, now: Date = Date()
     ) {
         // Written from the one view of the weather, in the API's units: nothing is derived here.
         let v = WeatherView(result, units: u.choice, language: l, now: now)
@@ -168,7 +145,7 @@ public struct DarkSkyDocument: Codable, Sendable, Hashable {
         let c = v.current
         let underWay = timeline.last { $0.time <= now } ?? timeline.first
         if !exclude.contains("currently") {
-            var p = DataPoint(time: Int(now.timeIntervalSince1970))
+            var p = DataPoint(time: Int(now.timeIntervalSince1970), block: .currently)
             p.summary = c.condition.title
             p.icon = Self.icon(c.condition.kind, isDay: isDay)
             let slot = report.nowcast?.first { $0.end > now }
@@ -178,22 +155,23 @@ public struct DarkSkyDocument: Codable, Sendable, Hashable {
             p.precipProbability = underWay?.chance.map { Self.r($0 / 100) }
             p.precipType = (intensity ?? 0) > 0 ? Self.precipType(c.condition.kind, temperature: c.temperature.base) : "none"
             p.temperature = Self.r(c.temperature.value)
-            p.apparentTemperature = c.feelsLike.map { Self.r($0.value) }
-            p.dewPoint = c.humidity.flatMap { Self.dewPoint(c.temperature.base, humidity: $0) }.map {
+            p["apparentTemperature"] = c.feelsLike.map { Self.r($0.value) }
+            p["dewPoint"] = c.humidity.flatMap { Self.dewPoint(c.temperature.base, humidity: $0) }.map {
                 Self.r(Measure($0, in: u.choice.temperature).value)
             }
             p.humidity = c.humidity.map { Self.r($0 / 100) }
-            p.pressure = c.pressure.map { Self.r($0.base) }
+            p["pressure"] = c.pressure.map { Self.r($0.base) }
             p.windSpeed = c.wind.map { Self.r($0.value) }
-            p.windGust = c.gust.map { Self.r($0.value) }
-            p.windBearing = c.windDirection.map { Int($0.rounded()) % 360 }
-            p.cloudCover = c.clouds.map { Self.r($0 / 100) }
-            p.uvIndex = result.airQuality?.airQuality.uvIndex.map { Self.r($0) }
-            p.visibility = c.visibility.map { Self.r($0.value) }
+            p["windGust"] = c.gust.map { Self.r($0.value) }
+            p["windBearing"] = c.windDirection.map { Double(Int($0.rounded()) % 360) }
+            p["cloudCover"] = c.clouds.map { Self.r($0 / 100) }
+            p["uvIndex"] = result.airQuality?.airQuality.uvIndex.map { Self.r($0) }
+            p["visibility"] = c.visibility.map { Self.r($0.value) }
+            p["feelsLike"] = p["apparentTemperature"]
             if version2, let slot {
                 let snow = min(slot.snowfall.map(SnowUnit.water(ofCentimetres:)) ?? 0, slot.precipitation)
-                p.snowIntensity = Self.r(depth(snow * 4), 3)
-                p.rainIntensity = Self.r(depth((slot.precipitation - snow) * 4), 3)
+                p["snowIntensity"] = Self.r(depth(snow * 4), 3)
+                p["rainIntensity"] = Self.r(depth((slot.precipitation - snow) * 4), 3)
             }
             currently = p
         }
@@ -204,7 +182,7 @@ public struct DarkSkyDocument: Codable, Sendable, Hashable {
             let points = (0...60).compactMap { i -> DataPoint? in
                 let t = Date(timeIntervalSince1970: TimeInterval(start + i * 60))
                 guard let slot = slots.first(where: { $0.end > t && $0.end.addingTimeInterval(-900) <= t }) else { return nil }
-                var p = DataPoint(time: start + i * 60)
+                var p = DataPoint(time: start + i * 60, block: .minutely)
                 p.precipIntensity = Self.r(depth(slot.precipitation * 4), 3)
                 p.precipType = slot.precipitation > 0 ? ((slot.snowfall ?? 0) > 0 ? "snow" : "rain") : "none"
                 return p
@@ -231,23 +209,23 @@ public struct DarkSkyDocument: Codable, Sendable, Hashable {
             let days = v.days.prefix(8)
             let points = days.compactMap { d -> DataPoint? in
                 guard let midnight = LocalTime.parse(d.date + "T00:00", in: zone) else { return nil }
-                var p = DataPoint(time: Int(midnight.timeIntervalSince1970))
+                var p = DataPoint(time: Int(midnight.timeIntervalSince1970), block: .daily)
                 p.summary = d.condition.title
                 p.icon = Self.icon(d.condition.kind, isDay: true)
-                p.sunriseTime = d.sunrise.map { Int($0.timeIntervalSince1970) }
-                p.sunsetTime = d.sunset.map { Int($0.timeIntervalSince1970) }
+                p["sunriseTime"] = d.sunrise.map { $0.timeIntervalSince1970.rounded() }
+                p["sunsetTime"] = d.sunset.map { $0.timeIntervalSince1970.rounded() }
                 // Dark Sky's lunation fraction: 0 new moon, 0.5 full.
-                p.moonPhase = Self.r(d.moonAge / 29.530_588)
+                p["moonPhase"] = Self.r(d.moonAge / 29.530_588)
                 p.precipIntensity = d.precipitation.map { Self.r($0.value / 24, 3) }
                 // The day's fall as a depth of snow: cm where rain is in mm, else inches.
-                p.precipAccumulation = d.precipitation.map { Self.r(Measure($0.base, in: u.choice.precipitation.snow).value, 3) }
+                p["precipAccumulation"] = d.precipitation.map { Self.r(Measure($0.base, in: u.choice.precipitation.snow).value, 3) }
                 p.precipProbability = d.chance.map { Self.r($0 / 100) }
                 p.precipType = (d.precipitation?.base ?? 0) > 0 ? Self.precipType(d.condition.kind, temperature: d.high.base) : "none"
                 // The day's extremes: Brolly has no separate day-time high and night-time low.
-                p.temperatureMax = Self.r(d.high.value)
-                p.temperatureMin = Self.r(d.low.value)
-                p.temperatureHigh = p.temperatureMax
-                p.temperatureLow = p.temperatureMin
+                p["temperatureMax"] = Self.r(d.high.value)
+                p["temperatureMin"] = Self.r(d.low.value)
+                p["temperatureHigh"] = p["temperatureMax"]
+                p["temperatureLow"] = p["temperatureMin"]
                 return p
             }
             let worst = Condition.worst(days.map(\.condition.condition))
@@ -261,7 +239,8 @@ public struct DarkSkyDocument: Codable, Sendable, Hashable {
             alerts = (result.alerts?.here ?? []).map { a in
                 AlertItem(
                     title: a.headline.isEmpty ? a.event : a.headline, regions: a.areas,
-                    severity: a.severity >= .severe ? "warning" : a.severity == .moderate ? "watch" : "advisory",
+                    // Pirate Weather's terms (the CAP severities of its NWS alerts).
+                    severity: a.severity.rawValue.prefix(1).uppercased() + a.severity.rawValue.dropFirst(),
                     time: Int((a.onset ?? a.sent ?? now).timeIntervalSince1970), expires: a.expires.map { Int($0.timeIntervalSince1970) },
                     description: a.description, uri: a.url ?? "")
             }
@@ -272,18 +251,35 @@ public struct DarkSkyDocument: Codable, Sendable, Hashable {
             if let model = report.model { sources.append(model) }
             flags = Flags(
                 sources: sources,
-                nearestStation: result.measured.map { Self.r(Measure($0.distanceKm * 1000, in: u.choice.distance).value) },
+                nearestStation: result.measured.map { Self.r(Measure($0.distanceKm * 1000, in: u.choice.distance).value) } ?? 0,
                 units: u.rawValue,
-                version: "brolly-1")
+                version: "brolly-1",
+                sourceIDX: report.gridPoint.map { [report.provider.rawValue: Flags.GridPoint(lat: $0.latitude, lon: $0.longitude)] })
         }
+
+        if twiceDaily, !exclude.contains("day_night") {
+            dayNight = Self.dayNight(timeline, zone: zone, now: now)
+        }
+        if version2 { markVersion2() }
+    }
+
+    /// Every data point writes API version 2's fields too.
+    mutating func markVersion2() {
+        currently?.version2 = true
+        for i in minutely?.data.indices ?? 0..<0 { minutely?.data[i].version2 = true }
+        for i in hourly?.data.indices ?? 0..<0 { hourly?.data[i].version2 = true }
+        for i in daily?.data.indices ?? 0..<0 { daily?.data[i].version2 = true }
+        for i in dayNight?.data.indices ?? 0..<0 { dayNight?.data[i].version2 = true }
     }
 
     /// An hour of the view as a data point.
     static func point(_ h: WeatherView.Hour) -> DataPoint {
-        var p = DataPoint(time: Int(h.time.timeIntervalSince1970))
+        var p = DataPoint(time: Int(h.time.timeIntervalSince1970), block: .hourly)
         p.summary = h.condition.title
         p.icon = Self.icon(h.condition.kind, isDay: h.isDay)
         p.precipIntensity = h.precipitation.map { Self.r($0.value, 3) }
+        // The hour's fall as Pirate Weather counts it: cm where rain is in mm, else inches.
+        p["precipAccumulation"] = h.precipitation.map { Self.r(Measure($0.base, in: $0.unit.snow).value, 4) }
         p.precipProbability = h.chance.map { Self.r($0 / 100) }
         p.precipType = (h.precipitation?.base ?? 0) > 0 ? Self.precipType(h.condition.kind, temperature: h.temperature.base) : "none"
         p.temperature = Self.r(h.temperature.value)
@@ -308,13 +304,14 @@ public struct DarkSkyDocument: Codable, Sendable, Hashable {
             result, units: u, language: l, exclude: exclude.union(["minutely", "alerts"]), hourlyCount: 0, version2: false, now: t)
         if d.currently != nil {
             var now = point(hour)
+            now.block = .currently
             now.icon = Self.icon(hour.condition.kind, isDay: v.isDayNow)
             now.time = Int(t.timeIntervalSince1970)
             if version2 {
                 let fallen = hour.precipitation?.value ?? 0
                 let rain = hour.condition.isSnow ? 0 : fallen
-                now.rainIntensity = Self.r(rain, 3)
-                now.snowIntensity = Self.r(fallen - rain, 3)
+                now["rainIntensity"] = Self.r(rain, 3)
+                now["snowIntensity"] = Self.r(fallen - rain, 3)
             }
             d.currently = now
         }

@@ -10,6 +10,8 @@ public struct DarkSkySurface: CompatibleSurface {
     public var mount: String { "/forecast" }
     public var routes: [String] { [":key/:location"] }
     public var unknownKeyMessage: String { "Invalid API key" }
+    /// Pirate Weather refuses a key it does not know with 403 (Home Assistant's setup reads it).
+    public var unknownKeyStatus: Int { 403 }
 
     /// The key is the path's second segment.
     public func key(of request: CompatibleRequest) -> String? {
@@ -25,8 +27,11 @@ public struct DarkSkySurface: CompatibleSurface {
     struct Asked: Sendable {
         /// A time machine request's time, as given.
         var time: String?
+        /// nil: `auto` (by the place's country).
         var units: DarkSkyDocument.Units?
         var exclude: Set<String>
+        /// `include=day_night_forecast`: the twice-daily block.
+        var dayNight = false
         var hours: Int
         var version2: Bool
     }
@@ -43,10 +48,12 @@ public struct DarkSkySurface: CompatibleSurface {
         else {
             throw .badRequest("Invalid Location Specification: expected latitude,longitude, got '\(location.prefix(60))'")
         }
-        var asked = Asked(time: parts.count == 3 ? String(parts[2]) : nil, units: nil, exclude: [], hours: 48, version2: false)
+        // Pirate Weather's default units are `us`.
+        var asked = Asked(time: parts.count == 3 ? String(parts[2]) : nil, units: .us, exclude: [], hours: 48, version2: false)
         if let time = asked.time, time.isEmpty || time.count > 32 { throw .badRequest(Self.badTime) }
         switch try request.one("units")?.lowercased() {
-        case nil, "auto": asked.units = nil
+        case nil: asked.units = .us
+        case "auto": asked.units = nil
         case let raw?:
             guard let u = DarkSkyDocument.Units(rawValue: raw == "uk2" ? "uk" : raw) else {
                 throw .badRequest("units must be si, us, uk, ca or auto, got '\(raw.prefix(20))'")
@@ -57,6 +64,9 @@ public struct DarkSkySurface: CompatibleSurface {
             let name = item.trimmingCharacters(in: .whitespaces).lowercased()
             // Pirate Weather's model names and "summary" are accepted and change nothing here.
             if DarkSkyDocument.blocks.contains(name) { asked.exclude.insert(name) }
+        }
+        for item in (try request.one("include") ?? "").split(separator: ",") {
+            if item.trimmingCharacters(in: .whitespaces).lowercased() == "day_night_forecast" { asked.dayNight = true }
         }
         switch try request.one("extend")?.lowercased() {
         case nil: asked.hours = 48
@@ -80,7 +90,8 @@ public struct DarkSkySurface: CompatibleSurface {
         let units = asked.units ?? .auto(countryCode: result.report.place.countryCode)
         guard let time = asked.time else {
             return DarkSkyDocument(
-                result, units: units, language: language, exclude: asked.exclude, hourlyCount: asked.hours, version2: asked.version2)
+                result, units: units, language: language, exclude: asked.exclude, hourlyCount: asked.hours, version2: asked.version2,
+                dayNight: asked.dayNight)
         }
         let zone = result.report.place.timeZone
         let hasZone = time.hasSuffix("Z") || time.dropFirst(19).contains { $0 == "+" || $0 == "-" }

@@ -5,7 +5,7 @@ import Foundation
 import Hummingbird
 
 /// The one controller of every compatible API (`CompatibleSurfaces.all`): mounts a surface's
-/// routes under its path, checks its key when the server has `BROLLY_API_KEYS` (401 in the API's
+/// routes under its path, checks its key when the server has `BROLLY_API_KEYS` (401, or 403 for Pirate Weather, in the API's
 /// shape for any other key), runs the request with that key's allowance of upstream calls — else
 /// the address's —, answers from the same weather as Brolly's own API (counted in the metrics),
 /// and remembers each answer (by its path and query) while the weather it was made from is fresh,
@@ -71,7 +71,7 @@ struct CompatibleController: Sendable {
                     path: request.uri.path, parameters: [:], query: request.uri.queryParameters.map { (String($0.key), String($0.value)) })
                 guard let key = c.surface.key(of: asked), let perKey = keys.allowance(of: key) else {
                     c.metrics.compatible(c.index, refusedKey: true)
-                    return c.error(401, c.surface.unknownKeyMessage)
+                    return c.error(c.surface.unknownKeyStatus, c.surface.unknownKeyMessage)
                 }
                 keyed = (key, perKey)
             }
