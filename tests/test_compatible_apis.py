@@ -342,7 +342,7 @@ def test_open_meteo_and_openweathermap_errors_in_their_own_shapes(server, double
     for path, word in (("/data/2.5/weather?lat=91&lon=0", "latitude"), ("/data/2.5/weather", "lat and lon"),
                        ("/data/2.5/forecast?lat=1&lon=1&units=kelvin", "units"), ("/data/2.5/forecast?lat=1&lon=1&cnt=41", "cnt")):
         status, _, body = get(server.url + path)
-        assert status == 400 and body["cod"] == 400 and word in body["message"], (path, body)
+        assert status == 400 and body["cod"] == "400" and word in body["message"], (path, body)
     status, _, body = get(server.url + "/data/2.5/weather?q=Nowhereville")
     assert status == 404 and body["message"] == "city not found"
     # A name qualified by its country (and state), as OpenWeatherMap takes it.
@@ -358,6 +358,21 @@ def test_open_meteo_and_openweathermap_errors_in_their_own_shapes(server, double
     status, _, body = call(server.url + "/v1/forecast?latitude=52.52&longitude=13.41&hourly=temperature_2m",
                            headers={"If-None-Match": headers["ETag"]})
     assert status == 304
+
+
+def test_openweathermap_by_postcode_city_and_country_and_its_error_shapes(server, double):
+    """Issue 38, item 3: zip= (a postcode search, the United States unless a country is given),
+    q=City,CC, and cod as OpenWeatherMap writes it (a string for 400 and 404)."""
+    status, _, body = get(f"{server.url}/data/2.5/weather?zip=10001&units=metric")
+    assert status == 200 and body["name"] == "New York" and body["sys"]["country"] == "US" and body["cod"] == 200, body
+    status, _, body = get(f"{server.url}/data/2.5/weather?zip=10115,de")
+    assert status == 200 and body["name"] == "Berlin", body
+    status, _, body = get(f"{server.url}/data/2.5/weather?q=Springfield,MO,US")
+    assert status == 200 and abs(body["coord"]["lat"] - 37.215) < 0.01, body
+    status, _, body = get(f"{server.url}/data/2.5/weather?id=2643743")
+    assert status == 400 and body["cod"] == "400" and "zip=" in body["message"], body
+    status, _, body = get(f"{server.url}/data/2.5/weather?zip=99999,US")
+    assert status == 404 and body == {"cod": "404", "message": "city not found"}, body
 
 
 def test_keys_for_a_public_instance(server_factory, double, tmp_path):

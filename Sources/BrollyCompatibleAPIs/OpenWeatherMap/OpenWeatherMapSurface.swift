@@ -15,7 +15,11 @@ public struct OpenWeatherMapSurface: CompatibleSurface {
     /// send `APPID`).
     public func key(of request: CompatibleRequest) -> String? { request.query.first { $0.name.lowercased() == "appid" }?.value }
 
-    public func errorBody(status: Int, message: String) -> [String: Any] { ["cod": status, "message": message] }
+    /// `cod` as OpenWeatherMap writes it: a string for 400 and 404 (`"404"`, "city not found"),
+    /// a number for 401 and 429.
+    public func errorBody(status: Int, message: String) -> [String: Any] {
+        ["cod": status == 400 || status == 404 ? String(status) as Any : status as Any, "message": message]
+    }
 
     public func message(for error: BrollyError) -> String { error.kind == .placeNotFound ? "city not found" : error.message }
 
@@ -33,8 +37,16 @@ public struct OpenWeatherMapSurface: CompatibleSurface {
         } else if let name = try request.one("q"), !name.isEmpty {
             guard name.count <= 100 else { throw .badRequest("city name is too long") }
             place = .name(name)
+        } else if let zip = try request.one("zip"), !zip.isEmpty {
+            // `zip=94040,us` (the country defaults to the United States, as OpenWeatherMap's): a
+            // postcode search on the geocoder, narrowed to the country.
+            guard zip.count <= 40 else { throw .badRequest("invalid zip code") }
+            place = .name(zip.contains(",") ? zip : zip + ",US")
+        } else if try request.one("id") != nil {
+            throw .badRequest(
+                "city id is OpenWeatherMap's own list, which this server does not keep: give lat and lon, q=City,CC or zip=CODE,CC")
         } else {
-            throw .badRequest("Nothing to geocode: give lat and lon, or q")
+            throw .badRequest("Nothing to geocode: give lat and lon, q or zip")
         }
         if let mode = try request.one("mode"), mode != "json" { throw .badRequest("only mode=json is served here") }
         let units: OpenWeatherMapFormat.Units
