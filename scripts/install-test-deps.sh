@@ -44,6 +44,12 @@ if [ ! -d "$CLIENTS/open-meteo/open_meteo" ]; then
   echo "installing open-meteo into $CLIENTS/open-meteo"
   python3 -m pip install -q --disable-pip-version-check --target "$CLIENTS/open-meteo" "open-meteo==1.0.1"
 fi
+if [ ! -d "$CLIENTS/openmeteo-requests/openmeteo_requests" ]; then
+  # Open-Meteo's official Python client (its TypeScript and Swift SDKs read the same FlatBuffers);
+  # the upstream double builds its FlatBuffers answers with the flatbuffers package it brings.
+  echo "installing openmeteo-requests into $CLIENTS/openmeteo-requests"
+  python3 -m pip install -q --disable-pip-version-check --target "$CLIENTS/openmeteo-requests" "openmeteo-requests==1.3.0" "openmeteo-sdk==1.29.0"
+fi
 if [ ! -d "$CLIENTS/pyowm/pyowm" ]; then
   echo "installing pyowm into $CLIENTS/pyowm"
   python3 -m pip install -q --disable-pip-version-check --target "$CLIENTS/pyowm" "pyowm==3.5.0"

@@ -308,6 +308,23 @@ def test_open_meteo_client_reads_brolly_as_open_meteo(server, double):
     assert x["daily_wind"] and double.calls("/v1/forecast") == 2
 
 
+def test_the_official_open_meteo_sdk_decodes_brollys_flatbuffers(server, double):
+    """Issue 38, item 2: openmeteo-requests asks format=flatbuffers (as the TypeScript and Swift
+    SDKs do) and read JSON with a struct.error; Brolly passes the query to the upstream Open-Meteo
+    and gives its FlatBuffers answer as it came."""
+    r = client("openmeteo_requests", server, NEW_YORK, "si")
+    assert r["timezone"] == "America/New_York" and abs(r["latitude"] - NEW_YORK[0]) < 0.01
+    assert r["interval"] == 3600 and r["variable"] == 47 and r["unit"] == 1  # temperature, °C
+    assert len(r["temperatures"]) == 7 * 24 and all(-60 < t < 60 for t in r["temperatures"])
+    # The same hours, hour for hour, as Brolly's JSON answer to the same query (in UTC).
+    _, _, j = get(f"{server.url}/v1/forecast?latitude={NEW_YORK[0]}&longitude={NEW_YORK[1]}&hourly=temperature_2m&timeformat=unixtime")
+    flat = {r["start"] + 3600 * i: round(t, 1) for i, t in enumerate(r["temperatures"])}
+    pairs = [(flat.get(t), v) for t, v in zip(j["hourly"]["time"], j["hourly"]["temperature_2m"]) if v is not None and t in flat]
+    assert len(pairs) >= 100 and all(a == b for a, b in pairs), pairs[:5]
+    status, headers, _ = call(f"{server.url}/v1/forecast?latitude=40.71&longitude=-74.01&hourly=temperature_2m&format=yaml")
+    assert status == 400
+
+
 def test_pyowm_reads_brolly_as_openweathermap(server, double):
     m = client("pyowm", server, LONDON, "metric")
     i = client("pyowm", server, LONDON, "imperial")

@@ -37,6 +37,7 @@ Run: python3 tests/upstream_double.py [--port 0]  -> prints "PORT <n>" on stdout
 import argparse
 import json
 import math
+import os
 import sys
 import threading
 import time
@@ -492,6 +493,64 @@ def cap_feed():
 POSTCODES = {"10001": "New York", "10115": "Berlin", "62701": "Springfield"}
 
 
+# openmeteo_sdk's Variable and Unit enums for the hourly variables the FlatBuffers answer carries.
+FB_VARIABLES = {"temperature_2m": (47, 2, 1), "precipitation": (24, 0, 32), "precipitation_probability": (26, 0, 35),
+                "weather_code": (56, 0, 40)}  # (variable, altitude, unit)
+
+
+def open_meteo_flatbuffers(body):
+    """The JSON answer's hourly block as Open-Meteo writes `format=flatbuffers`: one size-prefixed
+    WeatherApiResponse (the openmeteo_sdk schema), built field by field with the flatbuffers
+    package, which the official clients (openmeteo-requests) read."""
+    import calendar
+
+    # The flatbuffers package comes with the official client (scripts/install-test-deps.sh).
+    clients = os.environ.get("BROLLY_TEST_CLIENTS", os.path.expanduser("~/.cache/brolly-test-clients"))
+    sys.path.append(os.path.join(clients, "openmeteo-requests"))
+    import flatbuffers
+
+    b = flatbuffers.Builder(4096)
+    hourly = body.get("hourly", {})
+    times = [calendar.timegm(datetime.fromisoformat(t).timetuple()) - body["utc_offset_seconds"] for t in hourly.get("time", [])]
+    variables = []
+    for name, (variable, altitude, unit) in FB_VARIABLES.items():
+        if name not in hourly:
+            continue
+        values = [float(v if v is not None else "nan") for v in hourly[name]]
+        b.StartVector(4, len(values), 4)
+        for v in reversed(values):
+            b.PrependFloat32(v)
+        vector = b.EndVector()
+        b.StartObject(13)
+        b.PrependUint8Slot(0, variable, 0)
+        b.PrependUint8Slot(1, unit, 0)
+        b.PrependUOffsetTRelativeSlot(3, vector, 0)
+        b.PrependInt16Slot(5, altitude, 0)
+        variables.append(b.EndObject())
+    b.StartVector(4, len(variables), 4)
+    for v in reversed(variables):
+        b.PrependUOffsetTRelative(v)
+    vector = b.EndVector()
+    b.StartObject(4)
+    b.PrependInt64Slot(0, times[0] if times else 0, 0)
+    b.PrependInt64Slot(1, times[-1] + 3600 if times else 0, 0)
+    b.PrependInt32Slot(2, 3600, 0)
+    b.PrependUOffsetTRelativeSlot(3, vector, 0)
+    hours = b.EndObject()
+    zone = b.CreateString(body["timezone"])
+    abbreviation = b.CreateString(body.get("timezone_abbreviation", "GMT"))
+    b.StartObject(15)
+    b.PrependFloat32Slot(0, body["latitude"], 0)
+    b.PrependFloat32Slot(1, body["longitude"], 0)
+    b.PrependFloat32Slot(2, body.get("elevation", 0), 0)
+    b.PrependInt32Slot(6, body["utc_offset_seconds"], 0)
+    b.PrependUOffsetTRelativeSlot(7, zone, 0)
+    b.PrependUOffsetTRelativeSlot(8, abbreviation, 0)
+    b.PrependUOffsetTRelativeSlot(11, hours, 0)  # hourly: field 11
+    b.FinishSizePrefixed(b.EndObject())
+    return bytes(b.Output())
+
+
 def open_meteo_search(q):
     name = q.get("name", [""])[0].strip().lower()
     count = int(q.get("count", ["10"])[0])
@@ -773,6 +832,14 @@ class Handler(BaseHTTPRequestHandler):
                 unknown = [n for n in asked if n.startswith("no_such_")]
                 if unknown:  # as Open-Meteo refuses a variable it does not know
                     return self.send_json(400, {"error": True, "reason": f"Cannot initialize ForecastVariable from invalid String value {unknown[0]}."})
+                if q.get("format") == ["flatbuffers"]:
+                    data = open_meteo_flatbuffers(open_meteo_forecast(q))
+                    self.send_response(200)
+                    self.send_header("Content-Type", "application/octet-stream")
+                    self.send_header("Content-Length", str(len(data)))
+                    self.end_headers()
+                    self.wfile.write(data)
+                    return
                 return self.send_json(200, open_meteo_forecast(q))
             if path == "/v1/search":
                 return self.send_json(200, open_meteo_search(q))

@@ -19,6 +19,9 @@ public struct OpenMeteoQuery: Sendable, Hashable {
     public var windSpeedUnit = "kmh"
     public var precipitationUnit = "mm"
     public var timeformat = "iso8601"
+    /// `json`, or `flatbuffers` (the official SDKs' format), `csv` or `xlsx`: those three are
+    /// passed to the upstream Open-Meteo and its answer given as it came.
+    public var format = "json"
     public var forecastDays = 7
     public var pastDays = 0
     public var forecastMinutely15: Int?
@@ -31,7 +34,7 @@ public struct OpenMeteoQuery: Sendable, Hashable {
     public struct Refusal: Error, Sendable { public var reason: String }
 
     /// Parameters that identify the client, not the data (never part of the cache key).
-    static let ignored: Set<String> = ["apikey", "appid", "key", "format"]
+    static let ignored: Set<String> = ["apikey", "appid", "key"]
 
     /// Reads the query items (each name once; lists comma separated, as Open-Meteo takes them).
     public init(_ items: [(String, String)]) throws(Refusal) {
@@ -96,6 +99,8 @@ public struct OpenMeteoQuery: Sendable, Hashable {
         windSpeedUnit = try choice("wind_speed_unit", ["kmh": "kmh", "ms": "ms", "mph": "mph", "kn": "kn"], default: "kmh")
         precipitationUnit = try choice("precipitation_unit", ["mm": "mm", "inch": "inch"], default: "mm")
         timeformat = try choice("timeformat", ["iso8601": "iso8601", "unixtime": "unixtime"], default: "iso8601")
+        format = try choice(
+            "format", ["json": "json", "flatbuffers": "flatbuffers", "csv": "csv", "xlsx": "xlsx"], default: "json")
         forecastDays = try integer("forecast_days", 0...16) ?? 7
         pastDays = try integer("past_days", 0...92) ?? 0
         forecastMinutely15 = try integer("forecast_minutely_15", 0...1536)
@@ -124,6 +129,7 @@ public struct OpenMeteoQuery: Sendable, Hashable {
         }
         if let forecastMinutely15 { items.append(("forecast_minutely_15", String(forecastMinutely15))) }
         if let pastMinutely15 { items.append(("past_minutely_15", String(pastMinutely15))) }
+        if format != "json" { items.append(("format", format)) }
         items += other.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         return items
     }
@@ -137,7 +143,7 @@ public struct OpenMeteoQuery: Sendable, Hashable {
     /// Whether Brolly's cached weather holds everything asked: the variables it keeps, up to a
     /// week ahead, today from midnight on, one model at most, the next two hours of 15-minute slots.
     public var isAnsweredFromCache: Bool {
-        other.isEmpty && models.count <= 1 && pastDays == 0 && forecastDays <= 7
+        format == "json" && other.isEmpty && models.count <= 1 && pastDays == 0 && forecastDays <= 7
             && current.allSatisfy { OpenMeteoFormat.currentNames[$0] != nil }
             && hourly.allSatisfy { OpenMeteoFormat.hourlyNames[$0] != nil }
             && daily.allSatisfy { OpenMeteoFormat.dailyNames[$0] != nil }

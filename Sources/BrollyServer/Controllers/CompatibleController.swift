@@ -111,7 +111,15 @@ struct CompatibleController: Sendable {
                     return error(400, "This server answers only the variables it keeps")
                 }
                 let (body, _) = try await passthrough.answer(normalized: normalized)
-                return EncodedJSON(body: body, etag: "\"\(Checksum.hex(body))\"").response(cacheControl: "public, no-cache")
+                let format = normalized.first { $0.0 == "format" }?.1 ?? "json"
+                guard let type = Self.formats[format], format != "json" else {
+                    return EncodedJSON(body: body, etag: "\"\(Checksum.hex(body))\"").response(cacheControl: "public, no-cache")
+                }
+                var headers = HTTPFields()
+                headers[.contentType] = type
+                headers[.cacheControl] = "public, no-cache"
+                headers[.eTag] = "\"\(Checksum.hex(body))\""
+                return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
             }
         } catch let refusal as CompatibleRefusal {
             return error(refusal.status, refusal.message)
@@ -121,6 +129,12 @@ struct CompatibleController: Sendable {
             return error(RequestRules.status(of: failure), surface.message(for: failure), headers: headers)
         }
     }
+
+    /// The content type of each format Open-Meteo answers in.
+    static let formats = [
+        "json": "application/json; charset=utf-8", "flatbuffers": "application/octet-stream", "csv": "text/csv; charset=utf-8",
+        "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    ]
 
     /// An error in the API's own shape.
     func error(_ status: Int, _ message: String, headers: HTTPFields = [:]) -> Response {
