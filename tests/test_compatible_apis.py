@@ -164,6 +164,10 @@ def test_a_time_machine_request_for_a_time_brolly_has(server, double):
         assert [day["time"] for day in d["daily"]["data"]] == [hours[0]["time"]]
         noon = next(h for h in hours if h["time"] == int(tomorrow_noon.timestamp()))
         assert d["currently"]["temperature"] == noon["temperature"]
+    # Yesterday (issue 38: a 400 before): its hours come with the one call (past_days=1).
+    yesterday_noon = datetime.datetime.combine(today - datetime.timedelta(days=1), datetime.time(12), zone)
+    status, _, d = forecast(server, NEW_YORK, f",{int(yesterday_noon.timestamp())}?units=si")
+    assert status == 200 and d["currently"]["time"] == int(yesterday_noon.timestamp()) and len(d["hourly"]["data"]) >= 23, d
     assert double.calls("/v1/forecast") == 1
 
 
@@ -289,17 +293,10 @@ def test_open_meteo_client_reads_brolly_as_open_meteo(server, double):
     assert f["current"]["units"] == "°F" and abs(f["current"]["temperature"] - (c["current"]["temperature"] * 1.8 + 32)) < 0.11
     assert abs(c["current"]["wind"] - w["current"]["windSpeed"] * 3.6) < 0.06  # km/h, the client's default
     assert c["timezone"] == "UTC" and c["hours"] == 7 * 24 and len(c["days"]) == 7
-    # New York's hours before its midnight are not kept: null, as Open-Meteo writes a missing value;
-    # every later hour is there, and every day's high and low. From 05:00 UTC that is UTC's 00–04;
-    # before it New York's day began the evening before UTC's, and no hour of UTC's day is missing.
-    from datetime import datetime, timezone
-    from zoneinfo import ZoneInfo
-    now = datetime.now(timezone.utc)
-    ny_midnight = datetime.now(ZoneInfo("America/New_York")).replace(hour=0, minute=0, second=0, microsecond=0)
-    utc_midnight = now.replace(hour=0, minute=0, second=0, microsecond=0)
-    missing = max(0, int((ny_midnight - utc_midnight).total_seconds() // 3600))
-    assert missing in (0, 4, 5)
-    assert c["hourly_temperatures"][:missing] == [None] * missing and None not in c["hourly_temperatures"][missing:]
+    # Asked in UTC for a place west of Greenwich (open-meteo 0.4, Home Assistant core's version, broke
+    # on the nulls): every hour is filled, those before New York's midnight from yesterday's hours,
+    # which the one call brings too.
+    assert None not in c["hourly_temperatures"]
     assert None not in c["daily_max"] and all(hi >= lo for hi, lo in zip(c["daily_max"], c["daily_min"]))
     assert double.calls("/v1/forecast") == 1  # both unit systems from Brolly's one call
     # Variables Brolly does not keep (Home Assistant's integration asks some): passed on once.

@@ -104,7 +104,7 @@ public struct DarkSkySurface: CompatibleSurface {
                 result, at: at, units: units, language: language, exclude: asked.exclude, version2: asked.version2)
         else {
             throw .badRequest(
-                "Brolly has no weather for \(LocalTime.iso8601(at, in: zone)): it keeps today's hours from midnight and the coming week, not older ones"
+                "Brolly has no weather for \(LocalTime.iso8601(at, in: zone)): it keeps the hours from yesterday's midnight and the coming week, not older ones"
             )
         }
         return document

@@ -282,14 +282,17 @@ public struct OpenMeteoProvider: WeatherProvider {
         let nowcast = decoded.minutely.filter { $0.end > current.time }.prefix(9)
         // Hours for eight days (32 bytes each for every place in memory); the days for all sixteen.
         let lastHourDay = LocalTime.dateString(current.time.addingTimeInterval(8 * 86_400), in: decoded.timeZone)
+        let yesterday = LocalTime.dateString(current.time.addingTimeInterval(-86_400), in: decoded.timeZone)
         var report = WeatherReport(
             place: place, current: current,
             days: decoded.days.filter { $0.date >= today },
-            // Every hour of the eight days from today's midnight (for the compatible APIs: Dark Sky's
-            // `extend=hourly`, Open-Meteo's own `hourly`; the charts); 32 bytes each (see HourForecast).
+            // Every hour of the eight days from today's midnight, and yesterday's (the call asks
+            // `past_days=1`): a client asking in another zone — UTC for a place west of Greenwich —
+            // gets every hour of its day (the compatible APIs: Dark Sky's `extend=hourly` and time
+            // machine, Open-Meteo's own `hourly`; the charts); 32 bytes each (see HourForecast).
             hours: decoded.hours.filter {
                 let day = LocalTime.dateString($0.time, in: decoded.timeZone)
-                return day >= today && day < lastHourDay
+                return day >= yesterday && day < lastHourDay
             },
             provider: .openMeteo, fetchedAt: fetchedAt, nowcast: nowcast.isEmpty ? nil : Array(nowcast))
         report.elevation = decoded.elevation
