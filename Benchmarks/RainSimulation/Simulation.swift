@@ -45,7 +45,8 @@ struct Simulation {
     }
 
     func run() async throws -> Result {
-        let clock = ManualClock(dayStart)
+        // The places were saved the evening before, each from its weather page (one lookup each).
+        let clock = ManualClock(dayStart.addingTimeInterval(-12 * 3600))
         let double = ForecastDouble(field: field, clock: clock, grid: modelGrid)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("brolly-rain-simulation-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -92,6 +93,13 @@ struct Simulation {
         var unwatched = Set<Int64>()
         var callsBy: [WatchPlan.Reason: Int] = [:]
         var everUnwatched = Set<String>()
+        for saved in try await store.allSubscriptions() {
+            for place in try await store.places(device: saved.deviceId) {
+                _ = try? await services.weather.weather(for: watcher.cell(of: place.place).place)
+            }
+        }
+        let lookups = double.calls.current
+        clock.advance(dayStart.timeIntervalSince(clock.now))
         for _ in 0..<(24 * 60) {
             let now = clock.now.timeIntervalSince(dayStart)
             for push in try await watcher.round() {
@@ -112,7 +120,7 @@ struct Simulation {
         }
         func key(_ w: (id: Int64, subscription: String, x: Double, y: Double, lead: Int)) -> String { cellOf[w.id] ?? "" }
         let left = Set(watched.filter { everUnwatched.contains(key($0)) }.map(\.id))
-        var result = Result(places: places, calls: double.calls.current, unwatched: left.count, told: unwatched.count)
+        var result = Result(places: places, calls: double.calls.current - lookups, unwatched: left.count, told: unwatched.count)
         result.cells = Set(watched.map(key)).count
         result.units = watcher.unitCount
         // The truth: a quarter hour with 0.1 mm or more after an hour dry is an onset at its

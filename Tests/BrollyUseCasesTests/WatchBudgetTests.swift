@@ -81,3 +81,25 @@ import Testing
         #expect(forecasts.calls.current == 4)
     }
 }
+
+extension WatchByGridPointTests {
+    /// A place is saved from its weather: the forecast the cache holds says its grid point, and the
+    /// watcher places it there without a call of its own.
+    @Test func placesLookedUpBeforeArePlacedFromTheCache() async throws {
+        let clock = ManualClock(utc("2026-11-26T06:00:30Z"))
+        let forecasts = OneDayForecast(wet: true)
+        let useCases = try makeUseCases(forecasts, clock: clock)
+        let budget = WatchBudgetTests()
+        for (name, latitude, device) in [("Home", 51.50, "a"), ("Work", 51.52, "b")] {
+            _ = try await useCases.services.weather.weather(for: Place(name: name, country: "", latitude: latitude, longitude: 0))
+            try await budget.save(useCases, name, latitude: latitude, device: device)
+            _ = try await budget.subscribe(useCases, device: device)
+        }
+        #expect(forecasts.calls.current == 2)  // the two lookups
+        let watcher = PushWatcher(useCases: useCases, interval: 900, budget: nil)
+        _ = try await watcher.round()
+        clock.advance(60)
+        _ = try await watcher.round()
+        #expect(watcher.unitCount == 1 && forecasts.calls.current == 2)
+    }
+}

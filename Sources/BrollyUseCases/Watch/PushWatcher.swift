@@ -273,6 +273,14 @@ public final class PushWatcher: Sendable {
                 if unwatched.withLock({ $0.contains(key) }) { counts.unwatched += 1 } else { counts.watched += 1 }
                 continue
             }
+            // A cell not yet placed on its grid point, whose forecast the cache holds from a lookup
+            // (a place is saved from its weather): placed from it, without a call.
+            if plan == nil, !key.hasPrefix(Self.gridPrefix),
+                let point = useCases.services.weather.cached(for: cell.place.coordinate)?.value.gridPoint
+            {
+                learn(point, unit: key, plan: WatchPlan(nextCall: now, wake: now), asked: cell.place.coordinate, fromCache: true)
+                if grid(of: point) != key { continue }
+            }
             let due = plan.map { now >= $0.nextCall } ?? true
             let calledBefore = counts.calls
             let asked = units.withLock { $0[key]?.asked } ?? cell.place.coordinate
@@ -318,10 +326,14 @@ public final class PushWatcher: Sendable {
         return pushes
     }
 
+    /// The key of the unit of a grid point.
+    func grid(of point: Coordinate) -> String { String(format: Self.gridPrefix + "%.4f,%.4f", point.latitude, point.longitude) }
+    static let gridPrefix = "grid "
+
     /// Records that the cells of `unit` are answered from the grid point `point`: from the next
     /// round they share one unit (and one plan) with every other cell answered from it.
-    func learn(_ point: Coordinate, unit: String, plan: WatchPlan, asked: Coordinate) {
-        let grid = String(format: "grid %.4f,%.4f", point.latitude, point.longitude)
+    func learn(_ point: Coordinate, unit: String, plan: WatchPlan, asked: Coordinate, fromCache: Bool = false) {
+        let grid = grid(of: point)
         guard grid != unit else { return }
         let cells = units.withLock { units -> [String] in
             let cells = units[unit]?.cells ?? [unit]
@@ -332,8 +344,11 @@ public final class PushWatcher: Sendable {
         gridVersion.withLock { $0 += 1 }
         plans.withLock { plans in
             plans[unit] = nil
-            // Another unit on the same grid point planned already: the sooner of the two.
-            if let other = plans[grid] {
+            // Another unit on the same grid point planned already: the sooner of the two (a cell
+            // placed from the cache does not hurry the grid point's plan).
+            if let other = plans[grid], fromCache {
+                plans[grid] = other
+            } else if let other = plans[grid] {
                 plans[grid] = WatchPlan(nextCall: min(other.nextCall, plan.nextCall), wake: min(other.wake, plan.wake), reason: plan.reason)
             } else {
                 plans[grid] = plan
