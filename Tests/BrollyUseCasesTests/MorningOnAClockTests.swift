@@ -12,6 +12,13 @@ final class ZonedForecasts: HTTPTransport {
     static let zones: [Double: String] = [
         28.61: "Asia/Kolkata", -34.93: "Australia/Adelaide", 40.71: "America/New_York", 52.52: "Europe/Berlin",
     ]
+    /// 07:00 local on 2026-11-01 in a half-hour zone, a zone on summer time and one on the day its
+    /// clocks go back, as UTC.
+    static let sevenInTheMorning: [(Double, String)] = [
+        (28.61, "2026-11-01T01:30:00Z"),  // Kolkata, UTC+5:30
+        (-34.93, "2026-10-31T20:30:00Z"),  // Adelaide, UTC+10:30 (summer time)
+        (40.71, "2026-11-01T12:00:00Z"),  // New York: EDT until 02:00 that morning, EST (UTC-5) at 07:00
+    ]
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         let query = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems ?? []
@@ -35,12 +42,7 @@ final class ZonedForecasts: HTTPTransport {
 /// waiting for the minute — at a place's local 07:00, in a half-hour zone, a zone on summer time and
 /// a zone on the day its clocks go back.
 @Suite struct MorningOnAClockTests {
-    /// 07:00 local on 2026-11-01 in each zone, as UTC.
-    @Test(arguments: [
-        (28.61, "2026-11-01T01:30:00Z"),  // Kolkata, UTC+5:30
-        (-34.93, "2026-10-31T20:30:00Z"),  // Adelaide, UTC+10:30 (summer time)
-        (40.71, "2026-11-01T12:00:00Z"),  // New York: EDT until 02:00 that morning, EST (UTC-5) at 07:00
-    ])
+    @Test(arguments: ZonedForecasts.sevenInTheMorning)
     func theSummaryComesAtTheLocalSevenOnce(_ latitude: Double, _ seven: String) async throws {
         let due = utc(seven)
         let clock = ManualClock(due.addingTimeInterval(-120))

@@ -73,12 +73,8 @@ final class ZonedRain: HTTPTransport {
         return nil
     }
 
-    /// 07:00 local on 2026-11-01, as UTC (the same zones as the morning summary's test).
-    @Test(arguments: [
-        (28.61, "2026-11-01T01:30:00Z"),  // Kolkata, UTC+5:30
-        (-34.93, "2026-10-31T20:30:00Z"),  // Adelaide, UTC+10:30 (summer time)
-        (40.71, "2026-11-01T12:00:00Z"),  // New York: EDT until 02:00 that morning, EST (UTC-5) at 07:00
-    ])
+    /// 07:00 local on 2026-11-01 (the same zones as the morning summary's test).
+    @Test(arguments: ZonedForecasts.sevenInTheMorning)
     func theRainPushComesAtItsLeadAndNotInTheLocalQuietHours(_ latitude: Double, _ seven: String) async throws {
         let sevenLocal = utc(seven)
         // Rain at 07:30 local, a 20-minute lead: pushed at 07:10 local, to the minute.

@@ -31,8 +31,8 @@ import Testing
         try await save(useCases, "Home", latitude: 51.5, device: "b")
         try await save(useCases, "Cottage", latitude: 51.7, device: "c")
         for device in ["a", "b", "c"] { _ = try await subscribe(useCases, device: device) }
-        // Eight calls a day: before anything is known a place is reckoned at a call every six hours
-        // (four a day); 90 % of the budget holds one place, not two.
+        // Eight calls a day: before anything is known a place is reckoned at a call an hour; the
+        // place the most subscribers follow is watched all the same, the other not.
         let watcher = PushWatcher(useCases: useCases, interval: 900, budget: Budget([RateLimit(8, per: 86_400)]))
         _ = try await watcher.round()
         #expect(forecasts.calls.current == 1)

@@ -33,10 +33,9 @@ public final class PushWatcher: Sendable {
     let dailyCalls: Double?
     /// When each cell was asked over the last day: what watching it costs.
     let callLog = Locked<[String: [Date]]>([:])
-    /// What a unit is reckoned to cost before any has been watched for six hours: a call every six
-    /// hours (the wait where no rain is possible). The budget itself still refuses what it cannot
-    /// give.
-    static let reckonedCost = 4.0
+    /// What a unit is reckoned to cost before any has been watched for an hour: a call an hour
+    /// (rather too many than too few: a place admitted and then left out is told twice).
+    static let reckonedCost = 24.0
     /// The calls that found which grid point answers a cell (counted in the day's budget).
     let discoveries = Locked<[Date]>([])
     /// Each cell's plan, in memory (a restart looks at every cell once).
@@ -114,9 +113,9 @@ public final class PushWatcher: Sendable {
         }
         let watchedFor = now.timeIntervalSince(started.withLock { $0 ?? now })
         // A cell's calls over the last day; within the first day, its calls so far scaled to a day
-        // (after six hours); a cell not asked yet: what the others cost on average, or
+        // (after an hour); a cell not asked yet: what the others cost on average, or
         // `reckonedCost` before anything is known.
-        let scale = watchedFor >= 86_400 ? 1 : watchedFor >= 6 * 3600 ? 86_400 / watchedFor : 0
+        let scale = watchedFor >= 86_400 ? 1 : watchedFor >= 3600 ? 86_400 / watchedFor : 0
         let known = scale > 0 ? costs.values.map { $0 * scale } : []
         let reckoned = known.isEmpty ? Self.reckonedCost : known.reduce(0, +) / Double(known.count)
         var used = discoveries.withLock { calls in
@@ -126,7 +125,9 @@ public final class PushWatcher: Sendable {
         var out = Set<String>()
         for (key, _) in cells {
             let cost = scale > 0 ? costs[key].map { $0 * scale } ?? reckoned : reckoned
-            guard used + cost <= 0.9 * daily else { continue }
+            // The place the most subscribers follow is always watched (the budget itself still
+            // refuses what it cannot give).
+            guard used + cost <= 0.9 * daily || out.isEmpty else { continue }
             used += cost
             out.insert(key)
         }
