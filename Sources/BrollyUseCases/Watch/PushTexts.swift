@@ -13,14 +13,18 @@ public enum PushTexts {
     /// day in `zone`, less than `morningWindow` ago. Nil when none is due. Local clock times hold
     /// across a daylight-saving change (07:00 stays 07:00 at the place).
     public static func morningDue(at: ClockTime, zone: TimeZone, now: Date) -> String? {
+        guard let due = localTime(at, on: now, zone: zone), now >= due, now.timeIntervalSince(due) < morningWindow else { return nil }
+        return LocalTime.dateString(now, in: zone)
+    }
+
+    /// `at` on the local day of `now` in `zone` (07:00 stays 07:00 across a clock change).
+    static func localTime(_ at: ClockTime, on now: Date, zone: TimeZone) -> Date? {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
         var c = calendar.dateComponents([.year, .month, .day], from: now)
-        let day = String(format: "%04d-%02d-%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0)
         c.hour = at.hour
         c.minute = at.minute
-        guard let due = calendar.date(from: c), now >= due, now.timeIntervalSince(due) < morningWindow else { return nil }
-        return day
+        return calendar.date(from: c)
     }
 
     /// "Rain starting in about 20 min at Home — moderate, for about 40 min".

@@ -156,13 +156,11 @@ public struct WatchPlan: Sendable, Hashable {
 
     /// The next local `at` in `zone` after `now` (07:00 stays 07:00 across a clock change).
     public static func nextMorning(at: ClockTime, zone: TimeZone, after now: Date) -> Date {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        var c = calendar.dateComponents([.year, .month, .day], from: now)
-        c.hour = at.hour
-        c.minute = at.minute
-        guard let today = calendar.date(from: c) else { return now.addingTimeInterval(86_400) }
+        guard let today = PushTexts.localTime(at, on: now, zone: zone) else { return now.addingTimeInterval(86_400) }
         if today > now { return today }
-        return calendar.date(byAdding: .day, value: 1, to: today) ?? today.addingTimeInterval(86_400)
+        // Tomorrow's, as a local clock time (a day with a clock change is not 24 hours): the day
+        // that holds today's noon plus a day.
+        let noon = PushTexts.localTime(ClockTime(hour: 12, minute: 0), on: now, zone: zone) ?? today
+        return PushTexts.localTime(at, on: noon.addingTimeInterval(86_400), zone: zone) ?? today.addingTimeInterval(86_400)
     }
 }
