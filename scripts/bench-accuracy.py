@@ -80,6 +80,7 @@ def main():
                      "BBC_FEEDS", "AVIATIONWEATHER"):
             env[f"BROLLY_{name}_URL"] = double
         env["BROLLY_OPEN_METEO_PREVIOUS_RUNS_URL"] = double + "/previous-runs"
+        env["BROLLY_OPEN_METEO_ARCHIVE_URL"] = double + "/archive-api"
         procs.append(subprocess.Popen([binary, "serve", "--port", str(port)], env=env, stdout=subprocess.DEVNULL,
                                       stderr=subprocess.DEVNULL))
         base = f"http://127.0.0.1:{port}"

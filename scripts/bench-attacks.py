@@ -77,6 +77,7 @@ def main():
                      "BBC_FEEDS", "AVIATIONWEATHER", "OPENWEATHERMAP", "GOOGLE_GEOCODING", "NEWSAPI", "RADAR"):
             env[f"BROLLY_{name}_URL"] = up
         env.update(BROLLY_IP_LOCATION_URL=up + "/json", BROLLY_OPEN_METEO_PREVIOUS_RUNS_URL=up + "/previous-runs",
+                   BROLLY_OPEN_METEO_ARCHIVE_URL=up + "/archive-api",
                    BROLLY_CACHE_DIR=str(work / "cache"), BROLLY_DATA_DIR=str(work / "data"), BROLLY_CONFIG_DIR=str(work / "config"),
                    BROLLY_LOG_LEVEL="warning", BROLLY_TRUSTED_PROXIES="127.0.0.1")
         port = free_port()

@@ -68,10 +68,12 @@ class Double:
         quarter hours), else dry."""
         http_json(self.url + "/__nowcast", dict(latitude=lat, longitude=lon, start=start, end=end, mm=mm, snow=snow))
 
-    def accuracy(self, bias=None, silent=None):
-        body = {"bias": bias or {}}
+    def accuracy(self, bias=None, silent=None, warm=None, archive_days=None):
+        body = {"bias": bias or {}, "warm": warm or {}}
         if silent is not None:
             body["silent"] = silent
+        if archive_days is not None:
+            body["archive_days"] = archive_days
         http_json(self.url + "/__accuracy", body)
 
     def queries(self, path):
@@ -100,6 +102,7 @@ class Double:
             "BROLLY_NEWSAPI_URL": self.url,
             "BROLLY_GOOGLE_GEOCODING_URL": self.url,
             "BROLLY_OPEN_METEO_PREVIOUS_RUNS_URL": self.url + "/previous-runs",
+            "BROLLY_OPEN_METEO_ARCHIVE_URL": self.url + "/archive-api",
             "BROLLY_AVIATIONWEATHER_URL": self.url,
             "BROLLY_RADAR_URL": self.url,
             "BROLLY_OPENWEATHERMAP_TILES_URL": self.url,

@@ -1,8 +1,10 @@
-"""Issue 26 end to end: how good the forecasts have been at a place. The double answers Open-Meteo's
-Previous Runs API with known errors per model (one day ahead: best_match 1.0 °C, ECMWF 0.6, ICON
-0.9, GFS 1.4, Météo-France 1.1, UKMO 1.0, GEM 1.6, JMA not covering the place; L days ahead L
-times that) and the Aviation Weather Center's METAR API with airports at Berlin (EDDB), New York
-(KLGA) and Sydney (YSSY), reporting every hour for 15 days."""
+"""Issues 26 and 37 end to end: how good the forecasts have been at a place, against an independent
+reference, and the forecast corrected for it. The double answers Open-Meteo's Previous Runs API
+with known errors per model (one day ahead: best_match 1.0 °C, ECMWF 0.6, ICON 0.9, GFS 1.4,
+Météo-France 1.1, UKMO 1.0, GEM 1.6, JMA not covering the place; L days ahead L times that; each
+model's own latest run off by half a day's error, so it is never the truth), Open-Meteo's archive
+(ERA5: what happened, the last five days not yet there) and the Aviation Weather Center's METAR API
+with airports at Berlin (EDDB), New York (KLGA) and Sydney (YSSY), reporting every hour for 15 days."""
 
 import json
 import os
@@ -20,6 +22,7 @@ LONDON = (51.51, -0.13)  # none either
 SAO_PAULO = (-23.55, -46.64)
 
 PREVIOUS_RUNS = "/previous-runs/v1/forecast"
+ARCHIVE = "/archive-api/v1/archive"
 METAR = "/api/data/metar"
 
 
@@ -41,32 +44,43 @@ def test_scores_against_the_nearest_station_one_look_three_calls_then_none_for_s
     models = [m["model"] for m in doc["models"]]
     # JMA answered nulls here: left out, never invented.
     assert "jma_seamless" not in models and models[0] == "best_match" and len(models) == 7
-    # BROLLY_MODEL=auto (the default): the forecasts shown come from the best model here.
-    assert [m["model"] for m in doc["models"] if m["chosen"]] == ["ecmwf_ifs025"]
+    # BROLLY_MODEL=brolly (the default): the forecast shown is corrected for the place, no single model's.
+    assert doc["corrected"] is True and [m["model"] for m in doc["models"] if m["chosen"]] == []
+    assert doc["enough"] is True and doc["minimumDays"] == 7
+    r = doc["reference"]
+    assert r["kind"] == "station" and r["id"] == "KLGA" and r["days"] == doc["days"] and r["firstDay"] < r["lastDay"]
+    assert r["precipitation"] == "era5_seamless" and "previous_dayN" in doc["leadDefinition"]
+    # ECMWF beats Open-Meteo's choice on every day (0.6 against 1.0, no scatter): auto would switch, and says why.
+    assert doc["auto"]["model"] == "ecmwf_ifs025" and doc["auto"]["improvement"] > doc["auto"]["margin"]
     for m in doc["models"]:
         assert [l["lead"] for l in m["leads"]] == list(range(1, 8))
     # METARs give whole degrees: each error is the model's own within half a degree.
     assert abs(lead(doc, "ecmwf_ifs025", 1)["highMAE"] - 0.6) <= 0.5
     assert abs(lead(doc, "gem_seamless", 3)["lowMAE"] - 4.8) <= 0.5
     assert lead(doc, "ecmwf_ifs025", 1)["highWithin2"] == 1 and lead(doc, "gem_seamless", 3)["highWithin2"] == 0
+    assert abs(lead(doc, "ecmwf_ifs025", 1)["highBias"]) <= 0.6 and lead(doc, "ecmwf_ifs025", 1)["highMAEStandardError"] < 0.3
     assert doc["best"]["model"] == "ecmwf_ifs025" and doc["best"]["lead"] == 1
     # Rain every fourth day at noon: every model saw it; GFS also rained every fifth day.
-    assert lead(doc, "icon_seamless", 1)["wetHitRate"] == 1 and lead(doc, "icon_seamless", 1)["wetFalseAlarmRate"] == 0
-    assert lead(doc, "gfs_seamless", 1)["wetFalseAlarmRate"] > 0
+    # Wet days against the reanalysis' amounts (a METAR gives none), from the days it has.
+    assert lead(doc, "icon_seamless", 1)["wetHitRate"] == 1 and lead(doc, "icon_seamless", 1)["wetFalseAlarmRatio"] == 0
+    assert lead(doc, "gfs_seamless", 1)["wetFalseAlarmRatio"] > 0
     assert doc["units"] == {"temperature": "°C", "tolerance": 2} and doc["stale"] is False
-    assert double.calls(PREVIOUS_RUNS) == 1 and double.calls(METAR) == 2
+    assert double.calls(PREVIOUS_RUNS) == 1 and double.calls(METAR) == 2 and double.calls(ARCHIVE) == 1
 
     # A second look, in °F, and a look from elsewhere in the same 0.1° cell: no upstream call.
     _, _, f = accuracy(server, (NEW_YORK[0] + 0.02, NEW_YORK[1] - 0.03), "&units=imperial")
     assert f["units"] == {"temperature": "°F", "tolerance": 3.6} and f["days"] == doc["days"]
     assert abs(lead(f, "gem_seamless", 2)["highMAE"] - round(lead(doc, "gem_seamless", 2)["highMAE"] * 1.8, 2)) < 0.02
-    assert double.calls(PREVIOUS_RUNS) == 1 and double.calls(METAR) == 2
+    assert double.calls(PREVIOUS_RUNS) == 1 and double.calls(METAR) == 2 and double.calls(ARCHIVE) == 1
 
 
-def test_without_a_station_nearby_or_when_it_stopped_reporting_each_models_analysis_is_the_truth(server, double):
+def test_without_a_station_nearby_or_when_it_stopped_reporting_the_reanalysis_is_the_reference(server, double):
     _, _, doc = accuracy(server, KATHMANDU)
-    assert doc["truth"] == "analysis" and "station" not in doc and doc["days"] == 30
-    # Against its own analysis each model's error is exactly its own.
+    # ERA5 lags five days: the whole days it has of the last 31 are scored, and said.
+    assert doc["truth"] == "reanalysis" and "station" not in doc and 24 <= doc["days"] <= 27, doc["days"]
+    r = doc["reference"]
+    assert r["kind"] == "reanalysis" and r["id"] == "era5_seamless" and 0 <= r["distanceKm"] < 20 and r["days"] >= doc["days"] - 1
+    # Against what happened each model's error is exactly its own (its own latest run would have halved it).
     assert lead(doc, "icon_seamless", 1)["highMAE"] == 0.9 and lead(doc, "icon_seamless", 7)["lowMAE"] == 6.3
     assert lead(doc, "gfs_seamless", 1)["highWithin2"] == 1 and lead(doc, "gfs_seamless", 2)["highWithin2"] == 0
     assert double.calls(METAR) == 1  # asked for nearby stations; none
@@ -74,7 +88,7 @@ def test_without_a_station_nearby_or_when_it_stopped_reporting_each_models_analy
     # Sydney's airport stopped reporting three hours ago: not "measured" any more.
     double.accuracy(silent=["YSSY"])
     _, _, sydney = accuracy(server, (-33.87, 151.21))
-    assert sydney["truth"] == "analysis" and "station" not in sydney
+    assert sydney["truth"] == "reanalysis" and "station" not in sydney
 
 
 def test_the_best_model_follows_the_errors(server_factory, double):
@@ -93,8 +107,10 @@ def test_the_cli_prints_the_same_in_80_columns_in_english_and_russian(cli, doubl
     lines = r.stdout.splitlines()
     assert lines[0] == "How good are forecasts at New York?"
     assert lines[1].startswith("Tomorrow's high was within 2 °C on ") and "(ECMWF IFS)" in lines[1]
-    assert any(l.startswith("  ECMWF IFS") and l.endswith("← the forecast shown") for l in lines)
-    assert "KLGA" in lines[2]
+    # The forecast shown is the corrected one: no single model is marked as shown.
+    assert any(l.startswith("  ECMWF IFS") for l in lines) and not any(l.endswith("← the forecast shown") for l in lines)
+    assert "KLGA" in lines[2] and "days," in lines[2]
+    assert "Day N is the forecast made N × 24 hours before each hour." in lines
     bars = [l for l in lines if l.split(" ")[0].isdigit() and l.split(" ")[1] == "d"]
     assert len(bars) == 7 and all("█" in l for l in bars)
     # Longer bars for later days.
@@ -148,7 +164,7 @@ def test_a_failing_or_hanging_previous_runs_api_costs_the_weather_nothing(server
     double.ok()
     server2 = server_factory(extra_env={"BROLLY_AVIATIONWEATHER_URL": "http://127.0.0.1:9"})
     status, _, doc = accuracy(server2, NEW_YORK)
-    assert status == 200 and doc["truth"] == "analysis" and doc["days"] == 30
+    assert status == 200 and doc["truth"] == "reanalysis" and 24 <= doc["days"] <= 27
 
 
 @pytest.mark.skipif(not shutil.which("pg_ctl") and not os.path.exists("/usr/lib/postgresql"), reason="PostgreSQL is not installed")
@@ -226,6 +242,8 @@ def test_the_page_shows_what_was_measured_and_how_good_forecasts_are_here(server
     sentence = b.text("accuracy-sentence")
     assert sentence.startswith("Tomorrow's high was within 2 °C on ") and sentence.endswith("days.")
     assert "LaGuardia" in b.text("accuracy-truth")
+    assert "days (" in b.text("accuracy-truth") and "24 hours before each hour" in b.text("accuracy")
+    # Nothing is chosen (the forecast shown is corrected): the best model is drawn bold.
     lines = b.js("return [...document.querySelectorAll('#accuracy-chart polyline')].map(p => [p.dataset.model, p.getAttribute('stroke-width')])")
     assert len(lines) == 7 and lines[1] == ["ecmwf_ifs025", "3.5"] and [w for _, w in lines].count("1.5") == 6
     first = b.js("return document.querySelector('#accuracy-legend li[data-model=ecmwf_ifs025]').textContent")
@@ -265,20 +283,21 @@ def test_auto_asks_for_the_most_accurate_model_here_once_it_is_scored_and_a_name
     _, _, w = weather(LONDON)
     assert w["source"]["model"] == "best_match" and "modelNote" not in w["source"] and models_asked(double) == [None]
     assert double.calls(PREVIOUS_RUNS) == 0
-    # Scored (30 days against the analysis): ECMWF was best; the next forecast call asks for it, and says so.
+    # Scored (against the reanalysis): ECMWF was better by more than its uncertainty; the next forecast
+    # call with model=auto asks for it, and says so.
     _, _, doc = accuracy(server, LONDON)
-    assert doc["best"]["model"] == "ecmwf_ifs025" and next(m for m in doc["models"] if m["chosen"])["model"] == "ecmwf_ifs025"
+    assert doc["best"]["model"] == "ecmwf_ifs025" and doc["auto"]["model"] == "ecmwf_ifs025"
     # The cached forecast goes stale after a second; it is served while the refresh asks for ECMWF.
     from conftest import wait_until
     w = wait_until(lambda: (lambda d: d if d["source"]["model"] == "ecmwf_ifs025" else None)(weather(LONDON, "&model=auto")[2]),
                    what="the refreshed forecast from ECMWF")
-    assert w["source"]["modelNote"] == "ECMWF IFS — the most accurate here over the last 30 days"
+    assert w["source"]["modelNote"] == "ECMWF IFS — more accurate here than Open-Meteo's choice"
     assert "ecmwf_ifs025" in models_asked(double)
     # When GEM becomes the best at a place, auto follows.
     double.accuracy(bias={"ecmwf_ifs025": 2.5, "gem_seamless": 0.3})
-    weather(SAO_PAULO)
+    weather(SAO_PAULO, "&model=auto")
     accuracy(server, SAO_PAULO)
-    w = wait_until(lambda: (lambda d: d if d["source"]["model"] == "gem_seamless" else None)(weather(SAO_PAULO)[2]),
+    w = wait_until(lambda: (lambda d: d if d["source"]["model"] == "gem_seamless" else None)(weather(SAO_PAULO, "&model=auto")[2]),
                    what="the refreshed forecast from GEM")
     assert "gem_seamless" in models_asked(double)
     # A named model is honoured, under its own cache entry.
@@ -293,8 +312,11 @@ def test_auto_follows_a_stations_scores_in_the_cli_and_model_is_honoured(cli, do
     # New York is scored against LaGuardia: 14–15 days, enough (10) for auto against a station.
     r = cli.run("accuracy", "--lat", str(NEW_YORK[0]), "--lon", str(NEW_YORK[1]), "--json")
     assert json.loads(r.stdout)["truth"] == "station"
+    # The default (brolly) is the forecast corrected for the place; auto is the single best model.
     r = cli.run("now", "--lat", str(NEW_YORK[0]), "--lon", str(NEW_YORK[1]))
-    assert r.returncode == 0 and "ECMWF IFS — the most accurate here over the last 30 days" in r.stdout
+    assert r.returncode == 0 and "corrected for this place" in r.stdout, r.stdout
+    r = cli.run("now", "--lat", str(NEW_YORK[0]), "--lon", str(NEW_YORK[1]), "--model", "auto")
+    assert r.returncode == 0 and "ECMWF IFS — more accurate here than Open-Meteo's choice" in r.stdout
     assert models_asked(double)[-1] == "ecmwf_ifs025"
     r = cli.run("now", "--lat", str(NEW_YORK[0]), "--lon", str(NEW_YORK[1]), "--model", "gfs_seamless", "--json")
     assert r.returncode == 0 and json.loads(r.stdout)["source"]["model"] == "gfs_seamless" and models_asked(double)[-1] == "gfs_seamless"
@@ -305,10 +327,107 @@ def test_auto_follows_a_stations_scores_in_the_cli_and_model_is_honoured(cli, do
 
 
 def test_scoring_counts_against_open_meteos_budget_and_gives_way_when_it_is_spent(server_factory, double):
-    server = server_factory(extra_env={"BROLLY_OPEN_METEO_BUDGET": "2/min"})
+    server = server_factory(extra_env={"BROLLY_OPEN_METEO_BUDGET": "4/min"})
     assert accuracy(server, LONDON)[0] == 200
     assert accuracy(server, KATHMANDU)[0] == 200
-    # Open-Meteo's two calls a minute are spent by the two looks: the third waits its turn.
+    # Open-Meteo's four calls a minute are spent by the two looks (the runs and the reanalysis, both
+    # Open-Meteo's): the third waits its turn.
     status, headers, problem = accuracy(server, SAO_PAULO)
     assert status == 503 and problem["code"] == "rate-limited" and headers.get("Retry-After"), (status, problem)
-    assert double.calls(PREVIOUS_RUNS) == 2
+    assert double.calls(PREVIOUS_RUNS) == 2 and double.calls(ARCHIVE) == 2
+
+
+# ---------- issue 37: an independent reference, honest statistics, a corrected forecast ----------
+
+POKHARA = (28.21, 83.99)  # no station within 25 km
+MUNICH_AIRPORT = (48.36, 11.77)  # EDDM 1.3 km away, reporting for three and a half days only
+
+
+def test_a_model_as_warm_in_its_own_latest_run_is_two_degrees_off_and_the_one_off_by_one_is_best(server, cli, double):
+    # Issue 37's first row: A (GFS) is 2 °C warm every day, its own latest run too; B (ICON) 1 °C off either way.
+    double.accuracy(bias={"gfs_seamless": 0.0, "icon_seamless": 1.0, "best_match": 1.8, "ecmwf_ifs025": 1.5,
+                          "meteofrance_seamless": 1.5, "ukmo_seamless": 1.5, "gem_seamless": 1.6},
+                    warm={"gfs_seamless": 2.0})
+    _, _, doc = accuracy(server, POKHARA)
+    assert doc["truth"] == "reanalysis" and doc["enough"] is True
+    gfs = lead(doc, "gfs_seamless", 1)
+    assert gfs["highMAE"] == 2.0 and gfs["highBias"] == 2.0 and gfs["lowBias"] == 2.0
+    assert doc["best"] == {"model": "icon_seamless", "lead": 1, "highMAE": 1.0}
+    assert doc["auto"]["model"] == "icon_seamless" and doc["auto"]["improvement"] == 0.8
+    assert doc["biases"][0] == {"model": "gfs_seamless", "name": "NOAA GFS", "variable": "high", "bias": 2.0}
+    r = cli.run("accuracy", "--lat", str(POKHARA[0]), "--lon", str(POKHARA[1]))
+    assert "Highs here run 2.0 °C warm in NOAA GFS." in r.stdout and "The forecast shown is corrected for this." in r.stdout
+    assert "Most accurate here: DWD ICON" in r.stdout and "ERA5 reanalysis" in r.stdout
+    r = cli.run("accuracy", "--lat", str(POKHARA[0]), "--lon", str(POKHARA[1]), "--units", "imperial")
+    assert "Highs here run 3.6 °F warm in NOAA GFS." in r.stdout
+
+    # The corrected forecast (the default) against auto's: tomorrow's high and low moved, every hour
+    # of tomorrow with them, and the document says by how much.
+    base = f"{server.url}/api/v1/weather?lat={POKHARA[0]}&lon={POKHARA[1]}"
+    _, _, raw = get(base + "&model=auto")
+    _, _, fixed = get(base + "&model=brolly")
+    c = fixed["source"]["correction"]
+    assert fixed["source"]["modelNote"] == "corrected for this place from the models' errors here"
+    assert "gfs_seamless" in c["models"] and "icon_seamless" in c["models"] and c["days"] >= 7
+    tomorrow = raw["days"][1]["date"]
+    assert abs(fixed["days"][1]["temperatureMax"] - raw["days"][1]["temperatureMax"] - c["tomorrowHigh"]) <= 0.11
+    hours = [h["temperature"] for h in fixed["hours"] if h["time"].startswith(tomorrow)]
+    assert abs(max(hours) - fixed["days"][1]["temperatureMax"]) <= 0.11 and abs(min(hours) - fixed["days"][1]["temperatureMin"]) <= 0.11
+    _, _, imperial = get(base + "&model=brolly&units=imperial")
+    assert abs(imperial["source"]["correction"]["tomorrowHigh"] - c["tomorrowHigh"] * 1.8) <= 0.2
+
+
+def test_a_station_with_too_few_days_is_passed_over_and_said_and_one_day_is_not_enough(server, cli, double):
+    _, _, doc = accuracy(server, MUNICH_AIRPORT)
+    assert doc["truth"] == "reanalysis" and doc["passedOver"]["station"]["id"] == "EDDM"
+    assert doc["passedOver"]["days"] == 3 and doc["passedOver"]["station"]["distanceKm"] < 2
+    # The same page measures now at that station: both say so, truthfully.
+    _, _, w = get(f"{server.url}/api/v1/weather?lat={MUNICH_AIRPORT[0]}&lon={MUNICH_AIRPORT[1]}")
+    assert w["current"]["measured"]["station"]["id"] == "EDDM"
+    r = cli.run("accuracy", "--lat", str(MUNICH_AIRPORT[0]), "--lon", str(MUNICH_AIRPORT[1]))
+    assert "EDDM" in r.stdout and "has only 3 whole days" in r.stdout
+
+    # The reanalysis with a single whole day: not enough, said plainly; no ranking, no bias, no chart.
+    double.accuracy(archive_days=1)
+    _, _, one = accuracy(server, POKHARA)
+    assert one["enough"] is False and one["days"] <= 2 and one.get("best") is None and one["biases"] == [] and one["corrected"] is False
+    r = cli.run("accuracy", "--lat", str(POKHARA[0]), "--lon", str(POKHARA[1]))
+    assert r.returncode == 0 and "Not enough data yet:" in r.stdout and "█" not in r.stdout
+    # The weather is not corrected from so little: it is auto's.
+    _, _, w = get(f"{server.url}/api/v1/weather?lat={POKHARA[0]}&lon={POKHARA[1]}")
+    assert "correction" not in w["source"]
+
+
+def test_a_failing_or_hanging_reference_costs_the_weather_nothing_and_the_panel_says_why(server_factory, double, browser_factory):
+    server = server_factory(args=("--timeout", "3"))
+    double.fault("500", path=ARCHIVE)
+    status, headers, problem = accuracy(server, KATHMANDU)
+    assert status in (502, 503) and problem["detail"].startswith("no independent reference"), problem
+    started = time.time()
+    status, _, w = get(f"{server.url}/api/v1/weather?lat={KATHMANDU[0]}&lon={KATHMANDU[1]}")
+    assert status == 200 and w["current"]["temperature"] is not None and time.time() - started < 2
+
+    # Hanging: the look gives up; another place's weather meanwhile does not wait.
+    double.ok()
+    double.fault("delay", delay=8, path=ARCHIVE)
+    result = {}
+    t = threading.Thread(target=lambda: result.update(r=accuracy(server, POKHARA)))
+    t.start()
+    time.sleep(0.3)
+    started = time.time()
+    status, _, _ = get(f"{server.url}/api/v1/weather?lat={LONDON[0]}&lon={LONDON[1]}")
+    assert status == 200 and time.time() - started < 2, time.time() - started
+    t.join(20)
+    assert result["r"][0] in (502, 503, 504)
+
+    # The page: the weather, and the panel saying why there are no scores.
+    double.ok()
+    double.fault("500", path=ARCHIVE)
+    from conftest import wait_until
+    b = browser_factory(server.url)
+    b.allow_location(-13.53, -71.97)  # Cusco: no station, a place not yet looked at
+    b.open()
+    b.wait_state("ready")
+    wait_until(lambda: b.js("return !document.getElementById('accuracy').hidden"), what="the accuracy section")
+    assert b.text("accuracy-sentence").startswith("No scores yet:")
+    assert b.js("return document.getElementById('accuracy-scores').hidden") is True

@@ -14,7 +14,9 @@ Serves, on 127.0.0.1:
   OpenWeatherMap    GET /data/3.0/onecall   (alerts)
   CAP feed          GET /cap/feed.xml   (Atom embedding CAP 1.2 XML)
   Open-Meteo Previous Runs   GET /previous-runs/v1/forecast   (hourly temperature_2m, precipitation and
-                    their _previous_dayN, per model; errors known: see PREVIOUS_RUNS_BIAS)
+                    their _previous_dayN, per model; errors known: see PREVIOUS_RUNS_BIAS; lead 0, each
+                    model's latest run, is not what happened either: it carries half a day's error)
+  Open-Meteo archive GET /archive-api/v1/archive   (ERA5: what happened, hourly; the last 5 days null)
   Aviation Weather  GET /api/data/metar?format=json&bbox=|ids=&hours=   (METAR reports, JSON)
 
 Forecasts are generated for the requested coordinates around the current time, so "today" is
@@ -28,8 +30,10 @@ Faults are injected through a control API:
   (fault mode "large" with "bytes": an Open-Meteo forecast padded to that size)
   GET  /__calls    {"total": n, "paths": {"/v1/forecast": n, ...}, "queries": {"/v1/forecast": ["latitude=…", …]}}
   POST /__reset    clears faults and counters
-  POST /__accuracy {"bias": {"model": °C}, "silent": ["KLGA"]}: each model's error one day ahead
-                    (it grows with the lead), and stations that stopped reporting 3 hours ago
+  POST /__accuracy {"bias": {"model": °C}, "warm": {"model": °C}, "silent": ["KLGA"], "archive_days": N}: each model's
+                    error one day ahead (it grows with the lead), a lasting warm (+) or cold (−)
+                    error at every lead including its latest run, and stations that stopped
+                    reporting 3 hours ago; the archive's days (N before its lag; default all)
 
 Run: python3 tests/upstream_double.py [--port 0]  -> prints "PORT <n>" on stdout.
 """
@@ -74,13 +78,17 @@ STATIONS = [
     ("EDDB", "Berlin/Brandenburg Arpt, BB, DE", 52.362, 13.501),
     ("KLGA", "New York/LaGuardia Arpt, NY, US", 40.779, -73.880),
     ("YSSY", "Sydney Intl Arpt, NS, AU", -33.946, 151.177),
+    ("EDDM", "Munich Arpt, BY, DE", 48.354, 11.786),
 ]
+# Stations that began reporting lately: id → hours of reports kept.
+STATION_HOURS = {"EDDM": 86}
 
 # A 1×1 PNG, what the radar double's tiles are.
 RADAR_TILE = __import__("base64").b64decode(
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==")
 
-STATE = {"faults": [], "calls": {}, "total": 0, "nowcast": {}, "bias": dict(PREVIOUS_RUNS_BIAS), "silent": [], "queries": {}}
+STATE = {"faults": [], "calls": {}, "total": 0, "nowcast": {}, "bias": dict(PREVIOUS_RUNS_BIAS), "warm": {}, "silent": [],
+         "queries": {}}
 LOCK = threading.Lock()
 
 
@@ -292,8 +300,10 @@ def previous_runs(q):
         t += timedelta(hours=1)
     hourly = {"time": [h.astimezone(zone).strftime("%Y-%m-%dT%H:%M") for h in hours]}
     units = {"time": "iso8601"}
+    now_utc = datetime.now(timezone.utc)
     for model in models:
         bias = STATE["bias"].get(model)
+        warm = STATE["warm"].get(model, 0.0)
         for v in variables:
             base, _, lead = v.partition("_previous_day")
             lead = int(lead) if lead else 0
@@ -302,14 +312,16 @@ def previous_runs(q):
             values = []
             for h in hours:
                 local = h.astimezone(zone)
-                # A forecast made `lead` days before the hour exists only for hours before now + 16 days,
-                # and nothing is known of hours after now at lead 0.
-                if bias is None or h > datetime.now(timezone.utc) - timedelta(hours=1) + timedelta(days=lead):
+                # A forecast made `lead` days before the hour exists only for hours before now + lead
+                # days; lead 0 is the latest run, for every hour (days to come: forecast from now).
+                if bias is None or (lead > 0 and h > now_utc - timedelta(hours=1) + timedelta(days=lead)):
                     values.append(None)
                     continue
+                # The latest run's error: half a day's for hours past, the days ahead's for hours to come.
+                ahead = lead if lead > 0 else max(0.5, math.ceil((h - now_utc).total_seconds() / 86400))
                 if base == "temperature_2m":
                     sign = 1 if local.toordinal() % 2 == 0 else -1
-                    values.append(round(analysis_temp(lat, lon, h) + sign * lead * bias, 1))
+                    values.append(round(analysis_temp(lat, lon, h) + sign * ahead * bias + warm, 1))
                 else:
                     rain = analysis_rain(lat, lon, local)
                     # A lead-1+ forecast of a model worse than 1.2 °C also rains on every fifth day.
@@ -322,6 +334,40 @@ def previous_runs(q):
         "latitude": round(lat, 2), "longitude": round(lon, 2), "generationtime_ms": 0.9, "utc_offset_seconds": offset,
         "timezone": tzname, "timezone_abbreviation": now.tzname() or "GMT", "elevation": 38.0,
         "hourly_units": units, "hourly": hourly,
+    }
+
+
+def archive(q):
+    """Open-Meteo's Historical Weather API, ERA5 (`models=era5_seamless`): what happened (the
+    double's analysis) hourly from start_date to end_date in the place's zone, answered from the
+    0.25° grid point; hours less than 5 days old are null, as the reanalysis lags."""
+    try:
+        lat, lon = float(q["latitude"][0]), float(q["longitude"][0])
+        start = datetime.strptime(q["start_date"][0], "%Y-%m-%d")
+        end = datetime.strptime(q["end_date"][0], "%Y-%m-%d")
+    except (KeyError, ValueError):
+        return 400, {"error": True, "reason": "Parameter 'start_date' and 'end_date' must be set"}
+    zone, tzname = zone_for(lat, lon)
+    grid = (round(lat * 4) / 4, round(lon * 4) / 4)
+    t = datetime(start.year, start.month, start.day, tzinfo=zone).astimezone(timezone.utc)
+    stop = (datetime(end.year, end.month, end.day, tzinfo=zone) + timedelta(days=1)).astimezone(timezone.utc)
+    lag = datetime.now(timezone.utc) - timedelta(days=5)
+    # "archive_days": N (POST /__accuracy): only the N days before the lag are there.
+    first = lag - timedelta(days=STATE["archive_days"] + 1) if STATE.get("archive_days") else None
+    times, temps, rain = [], [], []
+    while t < stop:
+        local = t.astimezone(zone)
+        times.append(local.strftime("%Y-%m-%dT%H:%M"))
+        there = t < lag and (first is None or t >= first)
+        temps.append(round(analysis_temp(lat, lon, t), 1) if there else None)
+        rain.append(analysis_rain(lat, lon, local) if there else None)
+        t += timedelta(hours=1)
+    now = datetime.now(timezone.utc).astimezone(zone)
+    return 200, {
+        "latitude": grid[0], "longitude": grid[1], "generationtime_ms": 1.2, "utc_offset_seconds": int(now.utcoffset().total_seconds()),
+        "timezone": tzname, "timezone_abbreviation": now.tzname() or "GMT", "elevation": 38.0,
+        "hourly_units": {"time": "iso8601", "temperature_2m": "°C", "precipitation": "mm"},
+        "hourly": {"time": times, "temperature_2m": temps, "precipitation": rain},
     }
 
 
@@ -352,7 +398,7 @@ def metar(q):
     for ident, name, lat, lon in stations:
         newest = last - timedelta(hours=3) if ident in STATE["silent"] else last
         t = newest
-        while t > now - timedelta(hours=hours):
+        while t > now - timedelta(hours=min(hours, STATION_HOURS.get(ident, hours))):
             temp = round(analysis_temp(lat, lon, t))
             reports.append({
                 "icaoId": ident, "receiptTime": iso(t + timedelta(minutes=3)), "obsTime": int(t.timestamp()),
@@ -748,9 +794,13 @@ class Handler(BaseHTTPRequestHandler):
                 else:
                     STATE["faults"].append(body)
             elif path == "/__reset":
-                STATE.update(faults=[], calls={}, total=0, nowcast={}, bias=dict(PREVIOUS_RUNS_BIAS), silent=[], queries={})
+                STATE.update(faults=[], calls={}, total=0, nowcast={}, bias=dict(PREVIOUS_RUNS_BIAS), warm={}, silent=[], queries={},
+                             archive_days=None)
             elif path == "/__accuracy":
                 STATE["bias"].update(body.get("bias", {}))
+                STATE["warm"].update(body.get("warm", {}))
+                if "archive_days" in body:
+                    STATE["archive_days"] = body["archive_days"]
                 STATE["silent"] = body.get("silent", STATE["silent"])
             elif path == "/__nowcast":
                 # {"latitude", "longitude", "start", "end", "mm", "snow"}: the 15-minute slots there.
@@ -845,6 +895,9 @@ class Handler(BaseHTTPRequestHandler):
                 return self.send_json(200, open_meteo_search(q))
             if path == "/previous-runs/v1/forecast":
                 status, body = previous_runs(q)
+                return self.send_json(status, body)
+            if path == "/archive-api/v1/archive":
+                status, body = archive(q)
                 return self.send_json(status, body)
             if path == "/api/data/metar":
                 reports = metar(q)

@@ -207,11 +207,7 @@ public struct TextRenderer: Sendable {
         let failed = result.fallbackFrom.map { " (\($0.displayName) \(language.text("unavailable")))" } ?? ""
         var s =
             "   \(language.text("from")) \(result.report.provider.displayName)\(failed), \(language.text("updated")) \(Self.age(result.age, language: language))"
-        if let model = result.report.model, let selection = result.report.modelSelection, selection != "default" {
-            s +=
-                " · "
-                + language.text(selection == "auto" ? "modelAuto" : "modelNamed", ["model": WeatherDocument.modelNames[model] ?? model])
-        }
+        if let note = WeatherDocument.modelNote(result.report, language: language) { s += " · " + note }
         if result.isStale { s += " " + paint("[\(language.text("staleWord"))]", "33") }
         return dim(s)
     }

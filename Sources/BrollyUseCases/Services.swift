@@ -126,10 +126,11 @@ public struct Services: Sendable {
             previousRuns: OpenMeteoPreviousRuns(
                 network: network(timeout: min(c.timeout, 10), retry: .none), baseURL: c.urls.openMeteoPreviousRuns),
             stations: AviationWeather(network: network(timeout: min(c.timeout, 5), retry: .none), baseURL: c.urls.aviationWeather),
+            archive: OpenMeteoArchive(network: network(timeout: min(c.timeout, 10), retry: .none), baseURL: c.urls.openMeteoArchive),
             cache: cache, keepsEntriesInMemory: options.keepsEntriesInMemory, memoryEntries: options.memoryEntries, now: options.now)
         // `auto`: the best model at the place from scores already computed (no call of its own).
         let chooser: (@Sendable (Coordinate) async -> String?)? =
-            c.model == "auto" ? { @Sendable [accuracy] place in accuracy.autoModel(at: place) } : nil
+            BrollyConfiguration.choosesModel(c.model) ? { @Sendable [accuracy] place in accuracy.autoModel(at: place) } : nil
         let provider = makeProvider(c, network: standard, chooseModel: chooser)
         let quickProvider = makeProvider(c, network: quick, chooseModel: chooser)
 

@@ -17,6 +17,6 @@ extension UseCases {
             answer = try await services.accuracy.accuracy(at: place.coordinate)
         }
         return AccuracyDocument(
-            place: place, report: answer.value, stale: answer.isStale, units: units, chosenModel: services.configuration.namedModel)
+            place: place, report: answer.value, stale: answer.isStale, units: units, chosenModel: services.configuration.model)
     }
 }

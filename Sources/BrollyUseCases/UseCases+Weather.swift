@@ -25,9 +25,14 @@ extension UseCases {
         for place: Place, mode: FetchMode = .normal, recording: HistoryRecording = .none, withAirQualityAndStation: Bool = false,
         withAlerts: Bool = false, language: String = "en", model: String? = nil
     ) async throws -> WeatherResult {
-        // `auto` asked for explicitly is the configured behaviour without a named model.
-        let named = model == "auto" ? nil : model
+        // `auto` and `brolly` asked for explicitly leave the model to Brolly: the raw forecast is
+        // `auto`'s (cached once for both); `brolly` corrects it for the place on the way out, from
+        // scores already kept (no call of its own).
+        let named = BrollyConfiguration.choosesModel(model) ? nil : model
         var result = try await services.weather.weather(for: place, mode: mode, language: language, model: named)
+        if (model ?? services.configuration.model) == BrollyConfiguration.corrected {
+            result.report = services.accuracy.correcting(result.report)
+        }
         // Air quality and warnings come after the weather (a refused or failed weather lookup
         // causes no more calls), charged to the client's auxiliary allowance; each is one call per
         // place per window, shared by every client.

@@ -35,16 +35,29 @@ func previousRunsAnswer(
 }
 
 @Suite struct VerificationTests {
-    /// The analysis: a daily cycle between 5 and 15 °C.
+    /// What happened: a daily cycle between 5 and 15 °C.
     static func analysis(_ day: Int, _ hour: Int) -> Double { 10 + 5 * sin(Double(hour - 9) / 24 * 2 * .pi) + Double(day % 3) }
 
-    @Test func errorsByLeadDayAreMeasuredAgainstTheModelsOwnAnalysis() throws {
+    /// The reference's whole days (a reanalysis' or a station's) for `days` days from 2026-11-01,
+    /// with `rain(day)` mm at noon.
+    static func reference(days: Int, rain: (Int) -> Double = { _ in 0 }) -> [String: DayValues] {
+        let hours = (0..<days).flatMap { d in (0..<24).map { String(format: "2026-11-%02dT%02d:00", d + 1, $0) } }
+        let t = (0..<days).flatMap { d in (0..<24).map { Optional(analysis(d, $0)) } }
+        let p = (0..<days).flatMap { d in (0..<24).map { Optional($0 == 12 ? rain(d) : 0) } }
+        return ForecastScores.days(hours: hours, temperature: t, precipitation: p)
+    }
+
+    static func scores(_ runs: PreviousRuns, today: String, days: Int = 12, window: Int = 30) -> [String: [LeadScore]] {
+        ForecastScores.scores(ForecastScores.errors(runs, reference: reference(days: days), today: today, window: window))
+    }
+
+    @Test func errorsByLeadDayAreMeasuredAgainstAnIndependentReference() throws {
         // ECMWF one day ahead is 1.5 ° too warm, two days ahead 3 ° too cold; ICON has nothing here.
         let data = previousRunsAnswer(days: 12, models: ["ecmwf_ifs025", "icon_seamless"]) { model, lead, day, hour in
             guard model == "ecmwf_ifs025" else { return nil }
             let truth = Self.analysis(day, hour)
             switch lead {
-            case 0: return truth
+            case 0: return truth + 1.5  // its own latest run shares its error: never the reference
             case 1: return truth + 1.5
             case 2: return truth - 3
             case 3: return day >= 8 ? truth + 0.5 : nil  // fewer days scored
@@ -53,41 +66,103 @@ func previousRunsAnswer(
         }
         let runs = try PreviousRuns.decode(data, models: ["ecmwf_ifs025", "icon_seamless"])
         #expect(runs.hours.count == 12 * 24 && runs.temperature["icon_seamless"] == nil)
-        let scores = ForecastScores.againstAnalysis(runs, today: "2026-11-13")["ecmwf_ifs025"]!
+        let scores = Self.scores(runs, today: "2026-11-13")["ecmwf_ifs025"]!
         #expect(scores.map(\.lead) == [1, 2, 3])
         #expect(scores[0].n == 12 && scores[0].highMAE == 1.5 && scores[0].lowMAE == 1.5 && scores[0].highWithin2 == 1)
-        #expect(scores[1].highMAE == 3 && scores[1].highWithin2 == 0)
+        #expect(scores[0].highBias == 1.5 && scores[0].lowBias == 1.5 && scores[0].highMAEStandardError == 0)
+        #expect(scores[1].highMAE == 3 && scores[1].highBias == -3 && scores[1].highWithin2 == 0)
         #expect(scores[2].n == 4 && scores[2].highMAE == 0.5)
         // Days from today on are not scored; the window keeps the latest days.
-        #expect(ForecastScores.againstAnalysis(runs, today: "2026-11-06")["ecmwf_ifs025"]![0].n == 5)
-        #expect(ForecastScores.againstAnalysis(runs, today: "2026-11-13", window: 7)["ecmwf_ifs025"]![0].n == 7)
+        #expect(Self.scores(runs, today: "2026-11-06")["ecmwf_ifs025"]![0].n == 5)
+        #expect(Self.scores(runs, today: "2026-11-13", window: 7)["ecmwf_ifs025"]![0].n == 7)
         // In °F a difference is 1.8 times larger.
-        #expect(
-            TemperatureUnit.fahrenheit.difference(ForecastScores.againstAnalysis(runs, today: "2026-11-13")["ecmwf_ifs025"]![1].highMAE)
-                == 5.4)
+        #expect(TemperatureUnit.fahrenheit.difference(Self.scores(runs, today: "2026-11-13")["ecmwf_ifs025"]![1].highMAE) == 5.4)
     }
 
-    @Test func wetDaysAreHitsMissesAndFalseAlarms() throws {
+    /// Issue 37's first row: no station; model A forecasts every day 2 °C too warm, and its own
+    /// latest run is 2 °C warm too; B is off by 1 °C either way. Against its own run A would look
+    /// perfect; against the reanalysis B is best, and `auto` switches to it.
+    @Test func aModelWarmInItsOwnLatestRunIsNotPerfectTheOneOffByLessIsBest() throws {
+        let data = previousRunsAnswer(days: 20, models: ["best_match", "model_a", "model_b"]) { model, lead, day, hour in
+            let truth = Self.analysis(day, hour)
+            switch model {
+            case "model_a": return truth + 2
+            case "model_b": return lead == 0 ? truth : truth + (day % 2 == 0 ? 1 : -1)
+            default: return lead == 0 ? truth : truth + (day % 2 == 0 ? 1.6 : -1.6)
+            }
+        }
+        let runs = try PreviousRuns.decode(data, models: ["best_match", "model_a", "model_b"])
+        let errors = ForecastScores.errors(runs, reference: Self.reference(days: 20), today: "2026-11-21")
+        let scores = ForecastScores.scores(errors)
+        #expect(scores["model_a"]![0].highMAE == 2 && scores["model_a"]![0].highBias == 2)
+        #expect(scores["model_b"]![0].highMAE == 1 && scores["model_b"]![0].highBias == 0)
+        let choice = try #require(AutoChoice.choose(errors, baseline: "best_match"))
+        #expect(choice.model == "model_b" && choice.n == 20 && choice.improvement == 0.6 && choice.margin == 0)
+    }
+
+    @Test func autoKeepsOpenMeteosChoiceUnlessAModelIsBetterByMoreThanItsUncertainty() throws {
+        // C is better on average by 0.1 °C, but its errors scatter by ±1.5 °C around that: not told apart.
+        let scatter = [1.5, -1.4, 0.2, -1.6, 1.3, 0.1, -1.5, 1.4, -0.3, 1.6]
+        let data = previousRunsAnswer(days: 10, models: ["best_match", "model_c"]) { model, lead, day, hour in
+            let truth = Self.analysis(day, hour)
+            if lead == 0 { return truth }
+            return model == "best_match" ? truth + 1 : truth + (scatter[day] >= 0 ? 0.9 + scatter[day] : -(0.9 - scatter[day]) + 1.8)
+        }
+        let runs = try PreviousRuns.decode(data, models: ["best_match", "model_c"])
+        let errors = ForecastScores.errors(runs, reference: Self.reference(days: 10), today: "2026-11-11")
+        #expect(AutoChoice.choose(errors, baseline: "best_match") == nil)
+        // Six days are not enough for anything.
+        let few = ForecastScores.errors(runs, reference: Self.reference(days: 6), today: "2026-11-07")
+        #expect(AutoChoice.choose(few, baseline: "best_match") == nil && ForecastCorrection.fits(few).isEmpty)
+    }
+
+    @Test func theCorrectionLearnsEachModelsBiasAndWeighsTheModelsByTheirCorrectedErrors() throws {
+        // GFS runs 1.5 °C warm with little scatter; ICON unbiased but scattered by ±2 °C.
+        let data = previousRunsAnswer(days: 21, models: ["gfs_seamless", "icon_seamless"]) { model, lead, day, hour in
+            let truth = Self.analysis(day, hour)
+            if lead == 0 { return nil }
+            return model == "gfs_seamless" ? truth + 1.5 + (day % 2 == 0 ? 0.2 : -0.2) : truth + (day % 2 == 0 ? 2 : -2)
+        }
+        let runs = try PreviousRuns.decode(data, models: ["gfs_seamless", "icon_seamless"])
+        let fits = ForecastCorrection.fits(ForecastScores.errors(runs, reference: Self.reference(days: 21), today: "2026-11-22"))
+        let gfs = try #require(fits["gfs_seamless"]?[1])
+        #expect(abs(gfs.highBias - 1.5) < 0.1 && gfs.highVariance <= 0.3 && gfs.n == 21)
+        let icon = try #require(fits["icon_seamless"]?[1])
+        #expect(abs(icon.highBias) < 0.3 && icon.highVariance > 3)
+        // Tomorrow: GFS says 21.5, ICON 18: the corrected high is near GFS less its bias.
+        let day = try #require(
+            ForecastCorrection.blend(
+                [
+                    ("gfs_seamless", 1, DayValues(high: 21.5, low: 11.5, precipitation: nil)),
+                    ("icon_seamless", 1, DayValues(high: 18, low: 10, precipitation: nil)),
+                ], fits: fits))
+        #expect(abs(day.high - 20) < 0.3 && day.models == ["gfs_seamless", "icon_seamless"])
+        // A model without a fit adds nothing; none with a fit: no correction.
+        #expect(ForecastCorrection.blend([("jma_seamless", 1, DayValues(high: 30, low: 20, precipitation: nil))], fits: fits) == nil)
+    }
+
+    @Test func wetDaysAreHitsMissesAndFalseAlarmsAgainstTheReference() throws {
         // It rained 2 mm on days 0, 2 and 4; the day-1 forecast said so for days 0 and 1.
         let data = previousRunsAnswer(
             days: 6, models: ["gfs_seamless"], suffixed: false,
             temperature: { _, lead, day, hour in lead <= 1 ? Self.analysis(day, hour) : nil },
             precipitation: { _, lead, day, hour in
                 guard hour == 12 else { return 0 }
-                if lead == 0 { return [0, 2, 4].contains(day) ? 2 : 0.4 }
+                if lead == 0 { return 5 }  // its own run, wet every day, is not what happened
                 return [0, 1].contains(day) ? 1.2 : 0
             })
         let runs = try PreviousRuns.decode(data, models: ["gfs_seamless"])
-        let s = ForecastScores.againstAnalysis(runs, today: "2026-11-07")["gfs_seamless"]!
-        #expect(s.count == 1 && s[0].n == 6)
-        #expect(s[0].wetHitRate == 0.33 && s[0].wetFalseAlarmRate == 0.5)
+        let reference = Self.reference(days: 6) { [0, 2, 4].contains($0) ? 2 : 0.4 }
+        let s = ForecastScores.scores(ForecastScores.errors(runs, reference: reference, today: "2026-11-07"))["gfs_seamless"]!
+        #expect(s.count == 1 && s[0].n == 6 && s[0].wetScored == 6)
+        #expect(s[0].wetHitRate == 0.33 && s[0].wetFalseAlarmRatio == 0.5)
     }
 
     @Test func aDayWithAMissingHourIsNotScoredAndErrorsAreRefused() throws {
         let data = previousRunsAnswer(days: 3, models: ["m"]) { _, lead, day, hour in
             lead > 1 ? nil : (day == 1 && hour == 5 && lead == 1 ? nil : Self.analysis(day, hour))
         }
-        let s = ForecastScores.againstAnalysis(try PreviousRuns.decode(data, models: ["m"]), today: "2026-11-30")["m"]!
+        let s = Self.scores(try PreviousRuns.decode(data, models: ["m"]), today: "2026-11-30", days: 3)["m"]!
         #expect(s[0].n == 2)
         #expect(throws: BrollyError.self) {
             try PreviousRuns.decode(
@@ -96,6 +171,27 @@ func previousRunsAnswer(
         #expect(throws: BrollyError.self) { try PreviousRuns.decode(Data("{}".utf8), models: ["m"]) }
         #expect(PreviousRuns.hourlyParameter.hasPrefix("temperature_2m,temperature_2m_previous_day1,"))
         #expect(PreviousRuns.hourlyParameter.hasSuffix("precipitation_previous_day7"))
+    }
+
+    @Test func theReanalysisAnswerIsReadIntoWholeDaysAndItsLagIsNotScored() throws {
+        // Open-Meteo's archive format: the last day is null (the reanalysis lags).
+        var hours: [String] = []
+        var t: [Any] = []
+        for d in 0..<3 {
+            for h in 0..<24 {
+                hours.append(String(format: "2026-11-%02dT%02d:00", d + 1, h))
+                t.append(d == 2 ? NSNull() : Self.analysis(d, h) as Any)
+            }
+        }
+        let body: [String: Any] = [
+            "latitude": 27.75, "longitude": 85.25, "timezone": "Asia/Kathmandu", "utc_offset_seconds": 20700,
+            "hourly_units": ["temperature_2m": "°C", "precipitation": "mm"],
+            "hourly": ["time": hours, "temperature_2m": t, "precipitation": hours.map { _ in 0.1 }],
+        ]
+        let r = try Reanalysis.decode(try JSONSerialization.data(withJSONObject: body))
+        #expect(r.days.keys.sorted() == ["2026-11-01", "2026-11-02"] && r.gridPoint?.latitude == 27.75)
+        #expect(abs((r.days["2026-11-01"]?.precipitation ?? 0) - 2.4) < 1e-9)
+        #expect(throws: BrollyError.self) { try Reanalysis.decode(Data(#"{"error":true,"reason":"bad"}"#.utf8)) }
     }
 }
 
@@ -133,43 +229,60 @@ func previousRunsAnswer(
 
 @Suite struct AccuracyReportTests {
     static func score(_ lead: Int, n: Int, high: Double) -> LeadScore {
-        LeadScore(lead: lead, n: n, highMAE: high, lowMAE: high, highWithin2: 1, lowWithin2: 1, wetHitRate: nil, wetFalseAlarmRate: nil)
+        LeadScore(lead: lead, errors: (0..<n).map { DayError(day: "2026-11-\($0 + 1)", high: high, low: high) })!
+    }
+
+    static func report(days: Int, models: [AccuracyReport.ModelScores] = [], auto: AutoChoice? = nil) -> AccuracyReport {
+        AccuracyReport(
+            computedAt: Date(), timezone: "UTC",
+            reference: .init(kind: "reanalysis", id: "era5_seamless", name: "ERA5 / ERA5-Land", distanceKm: 3, days: days),
+            passedOver: nil, days: days, models: models, fits: [:], auto: auto, today: "2026-11-25", latest: [:])
     }
 
     @Test func theBestModelNeedsEnoughDaysScored() {
-        let report = AccuracyReport(
-            computedAt: Date(), timezone: "Europe/Berlin", truth: "analysis", station: nil, days: 30,
+        let report = Self.report(
+            days: 30,
             models: [
                 .init(model: "a", leads: [Self.score(1, n: 30, high: 1.2)]), .init(model: "b", leads: [Self.score(1, n: 4, high: 0.4)]),
-                .init(model: "c", leads: [Self.score(1, n: 6, high: 0.9), Self.score(2, n: 30, high: 0.1)]),
+                .init(model: "c", leads: [Self.score(1, n: 7, high: 0.9), Self.score(2, n: 30, high: 0.1)]),
             ])
-        // b has fewer than 5 days; c's lead 2 is not tomorrow.
+        // b has fewer than 7 days; c's lead 2 is not tomorrow.
         #expect(report.best()?.model == "c")
         #expect(report.best(minimumDays: 20)?.model == "a")
         #expect(report.best(minimumDays: 31) == nil)
     }
 
-    @Test func autoNeedsTwentyDaysAgainstTheAnalysisAndTenAgainstAStation() {
-        func report(truth: String, n: Int, best: String = "ecmwf_ifs025") -> AccuracyReport {
-            AccuracyReport(
-                computedAt: Date(), timezone: "UTC", truth: truth, station: nil, days: n,
-                models: [
-                    .init(model: "best_match", leads: [Self.score(1, n: n, high: 1.0)]),
-                    .init(model: best, leads: [Self.score(1, n: n, high: 0.5)]),
-                ])
-        }
-        #expect(report(truth: "analysis", n: 30).autoModel == "ecmwf_ifs025")
-        #expect(report(truth: "analysis", n: 19).autoModel == nil)
-        #expect(report(truth: "station", n: 12).autoModel == "ecmwf_ifs025")
-        #expect(report(truth: "station", n: 9).autoModel == nil)
-        // Open-Meteo's own choice being the best: no models= at all.
-        #expect(report(truth: "analysis", n: 30, best: "best_match").autoModel == nil)
+    @Test func autoNeedsSevenDaysAndAChoiceBeyondItsUncertainty() {
+        let choice = AutoChoice(model: "ecmwf_ifs025", n: 12, improvement: 0.5, margin: 0.2)
+        #expect(Self.report(days: 12, auto: choice).autoModel == "ecmwf_ifs025")
+        #expect(Self.report(days: 6, auto: choice).autoModel == nil)
+        #expect(Self.report(days: 30).autoModel == nil)
         let url = OpenMeteoProvider(
             network: NetworkService(transport: RoutedTransport([])), baseURL: URL(string: "http://x")!,
             geocodingURL: URL(string: "http://x")!)
         #expect(
             url.forecastURL(for: Coordinate(latitude: 1, longitude: 2), model: "icon_seamless").query!.hasPrefix("models=icon_seamless&"))
         #expect(!url.forecastURL(for: Coordinate(latitude: 1, longitude: 2), model: "best_match").query!.contains("models="))
+    }
+
+    @Test func theCorrectedDaysBlendTheLatestRunsWithTheFreshForecastInItsModelsPlace() {
+        var report = Self.report(days: 20)
+        let fit = CorrectionFit(n: 20, highBias: 2, lowBias: 1, highVariance: 1, lowVariance: 1)
+        report.fits = [
+            "gfs_seamless": [1: fit, 2: fit],
+            "best_match": [1: CorrectionFit(n: 20, highBias: 0, lowBias: 0, highVariance: 1, lowVariance: 1)],
+        ]
+        report.latest = [
+            "gfs_seamless": ["2026-11-26": DayValues(high: 12, low: 3, precipitation: nil)],
+            "best_match": ["2026-11-26": DayValues(high: 99, low: 99, precipitation: nil)],
+        ]
+        // The fresh best_match (issued today) says 10 / 2: its old run of 99 is not used.
+        let days = report.corrected(
+            fresh: ["2026-11-26": DayValues(high: 10, low: 2, precipitation: nil)], freshModel: "best_match", freshToday: "2026-11-25")
+        #expect(days["2026-11-26"] == CorrectedDay(high: 10, low: 2, models: ["best_match", "gfs_seamless"]))
+        // Below seven days nothing is corrected.
+        report.days = 6
+        #expect(report.corrected().isEmpty)
     }
 
     @Test func aStationDayNeedsMostOfItsHoursAndIsTheStationsLocalDay() throws {

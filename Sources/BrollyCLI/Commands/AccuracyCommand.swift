@@ -7,10 +7,11 @@ import Foundation
 struct AccuracyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "accuracy",
-        abstract: "How good the forecasts have been at the place over the last 30 days, per model and days ahead.",
+        abstract: "How good the forecasts have been at the place lately (up to 30 days), per model and days ahead.",
         discussion: """
-            Forecasts as they were made (Open-Meteo's Previous Runs) against what a station within
-            25 km measured (METAR), else against each model's own analysis. Kept 6 hours.
+            Forecasts as they were made (Open-Meteo's Previous Runs) against an independent
+            reference: what a station within 25 km measured (METAR) when it has 7 whole days, else
+            the ERA5 reanalysis. Never a model's own run. Kept 6 hours.
 
             Examples:
               brolly accuracy --place Berlin
@@ -36,13 +37,16 @@ struct AccuracyCommand: AsyncParsableCommand {
         }
     }
 
-    /// The text: a sentence, what was scored against, a bar per lead day for the model shown, and
-    /// every model's error for tomorrow, in at most `width` columns.
+    /// The text: a sentence, what was scored against, the lasting errors worth knowing, a bar per
+    /// lead day for the model shown, and every model's error for tomorrow, in at most `width`
+    /// columns. Below the minimum of days: what there is, and that it is not enough.
     static func lines(_ d: AccuracyDocument, language l: LanguagePack, width: Int = 80) -> [String] {
         func number(_ x: Double) -> String { l.number(String(format: "%.1f", x)) }
+        func signed(_ x: Double) -> String { (x > 0 ? "+" : x < 0 ? "−" : "") + number(abs(x)) }
         var out = [l.text("accuracyTitle", ["place": d.place.name])]
-        guard let (model, tomorrow) = d.tomorrow else {
-            out.append(l.text("accuracyAnalysis", ["days": "0"]))
+        guard d.enough, let (model, tomorrow) = d.tomorrow else {
+            out += referenceLines(d, language: l)
+            out.append(l.text("accuracyNotEnough", ["days": String(d.days), "minimum": String(d.minimumDays)]))
             return out
         }
         let hits = Int((tomorrow.highWithin2 * Double(tomorrow.n)).rounded())
@@ -50,12 +54,12 @@ struct AccuracyCommand: AsyncParsableCommand {
             l.text(
                 "accuracySentence",
                 ["hits": String(hits), "days": String(tomorrow.n), "model": model.name, "tolerance": d.units.toleranceText(l)]))
-        if let s = d.station {
-            out.append(
-                l.text("accuracyStation", ["station": "\(s.id) \(s.name)", "distance": number(s.distanceKm), "days": String(d.days)]))
-        } else {
-            out.append(l.text("accuracyAnalysis", ["days": String(d.days)]))
+        out += referenceLines(d, language: l)
+        for b in d.biases.prefix(3) {
+            let key = "accuracy" + (b.variable == "high" ? "Highs" : "Lows") + (b.bias > 0 ? "Warm" : "Cold")
+            out.append(l.text(key, ["amount": number(abs(b.bias)) + " " + d.units.temperature, "model": b.name]))
         }
+        if d.corrected && !d.biases.isEmpty { out.append(l.text("accuracyCorrected")) }
         if d.stale { out.append(l.text("accuracyOld", ["when": d.computedAt])) }
         out.append("")
         out.append(l.text("accuracyByLead", ["unit": d.units.temperature, "model": model.name]))
@@ -71,18 +75,40 @@ struct AccuracyCommand: AsyncParsableCommand {
                 "\(label) \(value) \(bar.padding(toLength: barWidth, withPad: " ", startingAt: 0)) ≤\(d.units.toleranceText(l)) \(within) n=\(lead.n)"
             )
         }
+        out.append(l.text("accuracyLeads"))
         out.append("")
         out.append(l.text("accuracyModels", ["tolerance": d.units.toleranceText(l)]))
         for m in d.models {
             guard let one = m.leads.first(where: { $0.lead == 1 }) else { continue }
             var line = "  " + m.name.padding(toLength: 22, withPad: " ", startingAt: 0) + number(one.highMAE).leftPadded(to: 6)
-            line += " \(d.units.temperature)  " + "\(Int((one.highWithin2 * 100).rounded()))%".leftPadded(to: 4) + "  n=\(one.n)"
+            line += " \(d.units.temperature) " + signed(one.highBias).leftPadded(to: 6) + "  "
+            line += "\(Int((one.highWithin2 * 100).rounded()))%".leftPadded(to: 4) + "  n=\(one.n)"
             if m.chosen { line += "  ← " + l.text("accuracyChosen") }
             out.append(line)
         }
         if let best = d.best, let name = d.models.first(where: { $0.model == best.model })?.name {
             out.append("")
             out.append(l.text("accuracyBest", ["model": name, "error": number(best.highMAE) + " " + d.units.temperature]))
+        }
+        return out
+    }
+
+    /// What the scores were measured against, and the station passed over for too few days.
+    static func referenceLines(_ d: AccuracyDocument, language l: LanguagePack) -> [String] {
+        let r = d.reference
+        let values = [
+            "station": "\(r.id) \(r.name)", "distance": l.number(String(format: "%.1f", r.distanceKm ?? 0)), "days": String(d.days),
+            "first": r.firstDay ?? "—", "last": r.lastDay ?? "—",
+        ]
+        var out = [l.text(r.kind == "station" ? "accuracyStation" : "accuracyReanalysis", values)]
+        if let p = d.passedOver {
+            out.append(
+                l.text(
+                    "accuracyPassedOver",
+                    [
+                        "station": "\(p.station.id) \(p.station.name)", "distance": l.number(String(format: "%.1f", p.station.distanceKm)),
+                        "days": String(p.days),
+                    ]))
         }
         return out
     }

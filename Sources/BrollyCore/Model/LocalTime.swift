@@ -25,6 +25,20 @@ public enum LocalTime {
         return String(format: "%02d:%02d", c.hour ?? 0, c.minute ?? 0)
     }
 
+    /// Whole days from `from` to `to` (both `YYYY-MM-DD`); nil when either cannot be read.
+    public static func daysBetween(_ from: String, _ to: String) -> Int? {
+        let utc = TimeZone(secondsFromGMT: 0)!
+        guard let a = parse(from, in: utc), let b = parse(to, in: utc) else { return nil }
+        return Int((b.timeIntervalSince(a) / 86_400).rounded())
+    }
+
+    /// The `YYYY-MM-DD` `days` after (before, when negative) `date`.
+    public static func adding(_ days: Int, to date: String) -> String {
+        let utc = TimeZone(secondsFromGMT: 0)!
+        guard let d = parse(date, in: utc) else { return date }
+        return dateString(d.addingTimeInterval(Double(days) * 86_400), in: utc)
+    }
+
     /// Short weekday name ("Mon") of a `YYYY-MM-DD` date.
     public static func weekday(ofDate string: String) -> String {
         guard let date = parse(string, in: TimeZone(secondsFromGMT: 0)!) else { return string }

@@ -227,13 +227,17 @@ public struct WeatherReport: Codable, Sendable, Hashable {
     /// The forecast model that answered (Open-Meteo's name: `best_match` is its own choice per
     /// place); nil for providers without a choice of models.
     public var model: String?
-    /// Why that model: `auto` (the most accurate here lately), `named` (asked for), `default`.
+    /// Why that model: `auto` (the most accurate here lately), `named` (asked for), `default`,
+    /// `corrected` (its forecast corrected for the place and blended with the others').
     public var modelSelection: String?
     /// The height of the model's grid point, metres, when the provider says (Open-Meteo).
     public var elevation: Double?
     /// The model's grid point that answered (Open-Meteo's `latitude`/`longitude`): places answered
     /// from one grid point get the same forecast, so the rain watcher asks once for all of them.
     public var gridPoint: Coordinate?
+    /// What correcting the forecast for the place did (`modelSelection` `corrected`); nil when it
+    /// is a model's own.
+    public var correction: CorrectionNote?
 
     public init(
         place: Place, current: CurrentConditions, days: [DayForecast], hours: [HourForecast],

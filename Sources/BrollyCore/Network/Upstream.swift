@@ -9,6 +9,9 @@ public enum Upstream: String, Sendable, CaseIterable, Hashable {
     /// Open-Meteo's Previous Runs API (forecast accuracy): its own breaker and a small budget (one
     /// call per place per 6 hours), so that scoring forecasts never costs the forecast.
     case openMeteoPreviousRuns = "open-meteo-previous-runs"
+    /// Open-Meteo's Historical Weather API (the ERA5 reanalysis forecasts are scored against where
+    /// no station reports enough days): its own breaker and budget; one call per place a day.
+    case openMeteoArchive = "open-meteo-archive"
     case openWeatherMap = "openweathermap"
     case nominatim
     case google
@@ -33,6 +36,7 @@ public enum Upstream: String, Sendable, CaseIterable, Hashable {
         switch label {
         case "Open-Meteo air quality": self = .openMeteoAirQuality
         case "Open-Meteo previous runs": self = .openMeteoPreviousRuns
+        case "Open-Meteo archive": self = .openMeteoArchive
         case let l where l.hasPrefix("Open-Meteo"): self = .openMeteo
         case "OpenWeatherMap tiles": self = .openWeatherMapTiles
         case let l where l.hasPrefix("OpenWeatherMap"): self = .openWeatherMap
@@ -58,7 +62,7 @@ public enum Upstream: String, Sendable, CaseIterable, Hashable {
     /// quality and Previous Runs all count in `.openMeteo`'s budget.
     public var parent: Upstream? {
         switch self {
-        case .openMeteoPreviousRuns, .openMeteoAirQuality: .openMeteo
+        case .openMeteoPreviousRuns, .openMeteoArchive, .openMeteoAirQuality: .openMeteo
         case .openWeatherMapTiles: .openWeatherMap
         default: nil
         }
@@ -92,6 +96,8 @@ public enum Upstream: String, Sendable, CaseIterable, Hashable {
         case .cap: Budget([.init(60, per: 60)])
         // Its own share, carved from Open-Meteo's 10,000 a day: each place costs one call per 6 hours.
         case .openMeteoPreviousRuns: Budget([.init(30, per: 60), .init(300, per: 3_600), .init(1_000, per: 86_400)])
+        // The reference days change once a day: each place costs one call a day.
+        case .openMeteoArchive: Budget([.init(30, per: 60), .init(300, per: 3_600), .init(1_000, per: 86_400)])
         // The AWC asks for at most 100 requests a minute from one address.
         case .aviationWeather: Budget([.init(60, per: 60), .init(1_000, per: 3_600)])
         // The frame list is cached 5 minutes for every client: a dozen calls an hour are plenty.

@@ -15,6 +15,8 @@ public struct UpstreamURLs: Sendable, Hashable {
     public var nws: URL = URL(string: "https://api.weather.gov")!
     public var meteoAlarm: URL = URL(string: "https://feeds.meteoalarm.org")!
     public var openMeteoPreviousRuns: URL = URL(string: "https://previous-runs-api.open-meteo.com")!
+    /// Open-Meteo's Historical Weather API (the ERA5 reanalysis).
+    public var openMeteoArchive: URL = URL(string: "https://archive-api.open-meteo.com")!
     public var aviationWeather: URL = URL(string: "https://aviationweather.gov")!
     /// A server speaking RainViewer's public weather-maps API (RainViewer, or a self-hosted LibreWXR).
     public var radar: URL = URL(string: "https://api.rainviewer.com")!
@@ -47,7 +49,8 @@ public struct UpstreamURLs: Sendable, Hashable {
     /// `BROLLY_OPEN_METEO_AIR_QUALITY_URL`, `BROLLY_OPENWEATHERMAP_URL`,
     /// `BROLLY_IP_LOCATION_URL`, `BROLLY_NOMINATIM_URL`, `BROLLY_GOOGLE_GEOCODING_URL`,
     /// `BROLLY_BBC_FEEDS_URL`, `BROLLY_NEWSAPI_URL`, `BROLLY_NWS_URL`, `BROLLY_METEOALARM_URL`,
-    /// `BROLLY_OPEN_METEO_PREVIOUS_RUNS_URL` and `BROLLY_AVIATIONWEATHER_URL`.
+    /// `BROLLY_OPEN_METEO_PREVIOUS_RUNS_URL`, `BROLLY_OPEN_METEO_ARCHIVE_URL` and
+    /// `BROLLY_AVIATIONWEATHER_URL`.
     public static func fromEnvironment(_ env: [String: String]) throws -> UpstreamURLs {
         var urls = UpstreamURLs()
         func read(_ name: String, into keyPath: WritableKeyPath<UpstreamURLs, URL>) throws {
@@ -69,6 +72,7 @@ public struct UpstreamURLs: Sendable, Hashable {
         try read("BROLLY_NWS_URL", into: \.nws)
         try read("BROLLY_METEOALARM_URL", into: \.meteoAlarm)
         try read("BROLLY_OPEN_METEO_PREVIOUS_RUNS_URL", into: \.openMeteoPreviousRuns)
+        try read("BROLLY_OPEN_METEO_ARCHIVE_URL", into: \.openMeteoArchive)
         try read("BROLLY_AVIATIONWEATHER_URL", into: \.aviationWeather)
         try read("BROLLY_RADAR_URL", into: \.radar)
         try read("BROLLY_OPENWEATHERMAP_TILES_URL", into: \.openWeatherMapTiles)

@@ -123,12 +123,13 @@ extension WeatherDocument {
         source.days = report.days.count
         if let model = report.model {
             source.model = model
-            let name = Self.modelNames[model] ?? model
-            switch report.modelSelection {
-            case "auto": source.modelNote = language.text("modelAuto", ["model": name])
-            case "named": source.modelNote = language.text("modelNamed", ["model": name])
-            default: break
-            }
+            source.modelNote = Self.modelNote(report, language: language)
+        }
+        if let c = report.correction {
+            let degrees = u.temperature
+            source.correction = Correction(
+                models: c.models, days: c.days, tomorrowHigh: c.tomorrowHigh.map { Rounding.round(degrees.difference($0), 1) },
+                tomorrowLow: c.tomorrowLow.map { Rounding.round(degrees.difference($0), 1) })
         }
         if let slots = report.nowcast {
             let ahead = slots.filter { $0.end > now }.prefix(8)
@@ -151,6 +152,19 @@ extension WeatherDocument {
         let difference = now - yesterday
         if abs(difference) < 1 { return language.text("same") }
         return language.text(difference > 0 ? "warmer" : "colder", ["n": String(Int(abs(difference).rounded()))])
+    }
+
+    /// Why the forecast comes from its model, for people: "ECMWF IFS, as asked", "Corrected for
+    /// this place (6 models blended)"; nil for Open-Meteo's own choice.
+    public static func modelNote(_ report: WeatherReport, language: LanguagePack) -> String? {
+        guard let model = report.model else { return nil }
+        let name = modelNames[model] ?? model
+        switch report.modelSelection {
+        case "auto": return language.text("modelAuto", ["model": name])
+        case "named": return language.text("modelNamed", ["model": name])
+        case "corrected": return language.text("modelCorrected", ["count": String(report.correction?.models.count ?? 1)])
+        default: return nil
+        }
     }
 
     /// People's names of Open-Meteo's main models.

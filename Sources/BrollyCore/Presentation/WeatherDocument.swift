@@ -127,11 +127,21 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
         public var lacking: [String]?
         /// The forecast model that answered (Open-Meteo's name; `best_match`: its own choice).
         public var model: String?
-        /// Why that model, for people: "ECMWF IFS — the most accurate here over the last 30 days".
+        /// Why that model, for people: "ECMWF IFS — more accurate here than Open-Meteo's choice".
         public var modelNote: String?
+        /// The forecast corrected for the place (`model=brolly`): the models blended, the days
+        /// corrected and how far tomorrow's high and low moved, in the document's unit.
+        public var correction: Correction?
         /// How many days ahead the provider forecasts here (Open-Meteo 16, OpenWeatherMap's free
         /// answers 5 or 6): `days` has that many.
         public var days: Int?
+    }
+    /// What correcting the forecast for the place did.
+    public struct Correction: Codable, Sendable, Hashable {
+        public var models: [String]
+        public var days: Int
+        public var tomorrowHigh: Double?
+        public var tomorrowLow: Double?
     }
     /// The next two hours' precipitation (Open-Meteo's 15-minute slots).
     public struct Nowcast: Codable, Sendable, Hashable {

@@ -1,42 +1,5 @@
 import Foundation
 
-/// How good the forecasts have been at one place: every model's scores by lead day over the last
-/// 30 local days, against a station nearby or, without one, each model's own analysis. Kept in
-/// °C; the reader's units are applied when it is shown.
-public struct AccuracyReport: Codable, Sendable, Hashable {
-    public struct ModelScores: Codable, Sendable, Hashable {
-        public var model: String
-        public var leads: [LeadScore]
-    }
-
-    /// When the scores were computed (the answers' arrival).
-    public var computedAt: Date
-    /// The place's time zone, whose days were scored.
-    public var timezone: String
-    /// `station` or `analysis`: what the forecasts were scored against.
-    public var truth: String
-    public var station: StationInfo?
-    /// The days scored (the most any lead had).
-    public var days: Int
-    /// Models with at least one scored day, in `OpenMeteoPreviousRuns.models`' order.
-    public var models: [ModelScores]
-
-    /// The model `BROLLY_MODEL=auto` asks for here: the best at tomorrow's high over at least 20
-    /// scored days (10 against a station, which keeps 15 days of reports); nil (Open-Meteo's own
-    /// choice) when no model has that many, or when Open-Meteo's own choice is the best.
-    public var autoModel: String? {
-        guard let best = best(minimumDays: truth == "station" ? 10 : 20), best.model != OpenMeteoProvider.defaultModel else { return nil }
-        return best.model
-    }
-
-    /// The model whose forecast of tomorrow's high (lead 1) was best, among models with at least
-    /// `minimumDays` days scored; nil when none has that many.
-    public func best(minimumDays: Int = 5) -> (model: String, score: LeadScore)? {
-        models.compactMap { m in m.leads.first { $0.lead == 1 && $0.n >= minimumDays }.map { (m.model, $0) } }
-            .min { ($0.1.highMAE, $0.0) < ($1.1.highMAE, $1.0) }
-    }
-}
-
 /// What the nearest station measured lately: its latest observation and how far it is.
 public struct MeasuredWeather: Codable, Sendable, Hashable {
     public var observation: Observation
@@ -48,27 +11,34 @@ public struct MeasuredWeather: Codable, Sendable, Hashable {
     }
 }
 
-/// Scores forecasts per place: one Previous Runs call, one call for the stations nearby (shared
-/// with the measured weather) and, when one reports within 25 km, one for its last 15 days, at most once per 0.1° cell per 6 hours, shared by every client
-/// and (through the shared tier) every instance. It never hides the weather: what cannot be had
-/// is absent.
+/// Scores forecasts per place: one Previous Runs call (each model's forecasts 1…7 days before
+/// every hour of the last month, and its latest run for the week ahead), one call for the stations
+/// nearby (shared with the measured weather) and, when one reports within 25 km, one for its last
+/// 15 days; and one call a day for the ERA5 reanalysis, the reference where no station has enough
+/// whole days. At most once per 0.1° cell per 6 hours, shared by every client and (through the
+/// shared tier) every instance. It never hides the weather: what cannot be had is absent.
 public final class AccuracyService: Sendable {
     public let previousRuns: OpenMeteoPreviousRuns
     public let stations: AviationWeather
+    public let archive: OpenMeteoArchive?
     let fetcher: CachedFetcher<AccuracyReport>
     /// The stations' latest reports around each 0.1° cell: one call per area per 10 minutes,
     /// shared by the measured weather of every place in it and by the accuracy's choice of station.
     let nearby: CachedFetcher<[Observation]>
+    /// The reanalysis' days around each 0.1° cell: one call a day (it grows by a day a day).
+    let reanalysis: CachedFetcher<Reanalysis>
     let now: @Sendable () -> Date
-    /// Fewer whole days of a station than this: the analysis is the truth instead.
-    public static let minimumStationDays = 5
+    /// Fewer whole days of a station than this: the reanalysis is the reference instead.
+    public static let minimumStationDays = ForecastScores.minimumDays
 
     public init(
-        previousRuns: OpenMeteoPreviousRuns, stations: AviationWeather, cache: FileCache, freshFor: TimeInterval = 6 * 3600,
+        previousRuns: OpenMeteoPreviousRuns, stations: AviationWeather, archive: OpenMeteoArchive? = nil, cache: FileCache,
+        freshFor: TimeInterval = 6 * 3600,
         keepsEntriesInMemory: Bool = false, memoryEntries: Int = 2048, now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.previousRuns = previousRuns
         self.stations = stations
+        self.archive = archive
         // A place that failed is not asked again for five minutes, doubled up to an hour.
         fetcher = CachedFetcher(
             cache: cache, freshFor: freshFor, usableFor: 48 * 3600, failures: FailureMemory(base: 300, max: 3600),
@@ -76,6 +46,9 @@ public final class AccuracyService: Sendable {
         nearby = CachedFetcher(
             cache: cache, freshFor: 600, usableFor: 90 * 60, failures: FailureMemory(base: 60, max: 900),
             keepsEntriesInMemory: keepsEntriesInMemory, memoryEntries: memoryEntries, now: now)
+        reanalysis = CachedFetcher(
+            cache: cache, freshFor: 24 * 3600, usableFor: 72 * 3600, failures: FailureMemory(base: 300, max: 3600),
+            keepsEntriesInMemory: keepsEntriesInMemory, memoryEntries: memoryEntries, shared: true, now: now)
         self.now = now
     }
 
@@ -102,7 +75,7 @@ public final class AccuracyService: Sendable {
         Coordinate(latitude: (c.latitude * 10).rounded() / 10, longitude: (c.longitude * 10).rounded() / 10)
     }
 
-    public func key(for c: Coordinate) -> String { Self.cellKey("accuracy-", c) }
+    public func key(for c: Coordinate) -> String { Self.cellKey("accuracy2-", c) }
 
     /// `prefix` and `c`'s cell, as a cache key (`accuracy-52.5_13.4`).
     static func cellKey(_ prefix: String, _ c: Coordinate) -> String {
@@ -125,45 +98,111 @@ public final class AccuracyService: Sendable {
         return entry.value.autoModel
     }
 
+    /// `report` corrected for its place (`model=brolly`), from the scores this process already
+    /// holds (memory or file; never a call): unchanged where none are kept or too few days are.
+    public func correcting(_ report: WeatherReport) -> WeatherReport {
+        guard let entry = fetcher.cache.read(AccuracyReport.self, key: key(for: report.place.coordinate), memory: fetcher.memory),
+            now().timeIntervalSince(entry.receivedAt) < fetcher.usableFor
+        else { return report }
+        let today = LocalTime.dateString(now(), in: report.place.timeZone)
+        let days = entry.value.corrected(
+            fresh: report.dayValues, freshModel: report.model ?? OpenMeteoProvider.defaultModel, freshToday: today)
+        return report.correcting(days)
+    }
+
     /// The cached scores at `c`, without a call.
     public func cached(at c: Coordinate) async -> CachedFetcher<AccuracyReport>.Answer? {
         await fetcher.cached(key(for: c))
     }
 
-    /// Computes the scores at `cell`. The station's observations are asked while the runs are.
+    /// Computes the scores at `cell`. The station's days and the reanalysis are asked while the
+    /// runs are; the station is the reference when it has `minimumStationDays` whole days, else the
+    /// reanalysis; with neither, there are no scores (and the error says why).
     func compute(at cell: Coordinate) async throws -> AccuracyReport {
         let started = now()
         async let stationDays = self.stationDays(near: cell)
+        async let era5 = self.reanalysis(at: cell, now: started)
         let runs = try await previousRuns.runs(at: cell)
         let zone = runs.zone
         let today = LocalTime.dateString(started, in: zone)
-        var truth = "analysis"
-        var station: StationInfo?
-        var scores: [String: [LeadScore]]
-        if let found = await stationDays, case let days = ForecastScores.stationDays(found.observations, in: zone),
-            days.keys.filter({ $0 < today }).count >= Self.minimumStationDays
-        {
-            truth = "station"
-            station = found.station
-            scores = ForecastScores.againstStation(runs, station: days, today: today)
+        let reanalysis = await era5
+        var passedOver: AccuracyReport.PassedOver?
+        var reference: AccuracyReport.Reference
+        var days: [String: DayValues]
+        let stationFound = await stationDays
+        let measuredDays = stationFound.map { ForecastScores.stationDays($0.observations, in: zone) } ?? [:]
+        let wholeStationDays = measuredDays.keys.filter { $0 < today }.count
+        if let found = stationFound, wholeStationDays >= Self.minimumStationDays {
+            days = measuredDays
+            // A station reports no reliable amounts: wet days come from the reanalysis.
+            if case .success(let r) = reanalysis {
+                for (day, v) in days { days[day]?.precipitation = r.days[day]?.precipitation ?? v.precipitation }
+            }
+            let s = found.station
+            reference = .init(
+                kind: "station", id: s.id, name: s.name, distanceKm: s.distanceKm, latitude: s.latitude, longitude: s.longitude,
+                days: wholeStationDays,
+                precipitation: (try? reanalysis.get()) != nil ? OpenMeteoArchive.model : nil)
         } else {
-            scores = ForecastScores.againstAnalysis(runs, today: today)
+            if let found = stationFound { passedOver = .init(station: found.station, days: wholeStationDays) }
+            let r: Reanalysis
+            do { r = try reanalysis.get() } catch {
+                let station = passedOver.map { " and \($0.station.id), \($0.station.distanceKm) km away, has \($0.days) whole days" } ?? ""
+                throw BrollyError(
+                    .providerUnavailable,
+                    "no independent reference to score against: the ERA5 reanalysis could not be had (\((error as? BrollyError)?.message ?? String(describing: error)))\(station)"
+                )
+            }
+            days = r.days
+            reference = .init(
+                kind: "reanalysis", id: OpenMeteoArchive.model, name: "ERA5 / ERA5-Land",
+                distanceKm: r.gridPoint.map { (cell.distanceKm(to: $0) * 10).rounded() / 10 }, latitude: r.gridPoint?.latitude,
+                longitude: r.gridPoint?.longitude,
+                days: days.keys.filter { $0 < today }.count)
         }
+        let scored = ForecastScores.scoredDays(days, today: today)
+        reference.firstDay = scored.first
+        reference.lastDay = scored.last
+        let errors = ForecastScores.errors(runs, reference: days, today: today)
+        let scores = ForecastScores.scores(errors)
         let models = OpenMeteoPreviousRuns.models.compactMap { m in scores[m].map { AccuracyReport.ModelScores(model: m, leads: $0) } }
+        var latest: [String: [String: DayValues]] = [:]
+        for (model, leads) in runs.temperature {
+            guard let t = leads[0] else { continue }
+            let own = ForecastScores.days(hours: runs.hours, temperature: t, precipitation: runs.precipitation[model]?[0])
+                .filter { $0.key >= today }
+            if !own.isEmpty { latest[model] = own }
+        }
         return AccuracyReport(
-            computedAt: started, timezone: runs.timezone, truth: truth, station: station,
-            days: models.flatMap(\.leads).map(\.n).max() ?? 0, models: models)
+            computedAt: started, timezone: runs.timezone, reference: reference, passedOver: passedOver,
+            days: models.flatMap(\.leads).map(\.n).max() ?? 0, models: models, fits: ForecastCorrection.fits(errors),
+            auto: AutoChoice.choose(errors, baseline: OpenMeteoProvider.defaultModel), today: today, latest: latest)
+    }
+
+    /// The reanalysis' whole days at `cell` over the last 32 days (cached a day); its error when
+    /// it cannot be had.
+    func reanalysis(at cell: Coordinate, now: Date) async -> Result<Reanalysis, any Error> {
+        guard let archive else { return .failure(BrollyError(.providerUnavailable, "no reanalysis is configured")) }
+        let utc = TimeZone(secondsFromGMT: 0)!
+        let end = LocalTime.dateString(now.addingTimeInterval(-86_400), in: utc)
+        let start = LocalTime.adding(-31, to: end)
+        do {
+            return .success(
+                try await reanalysis.value(Self.cellKey("era5-", cell)) { try await archive.days(at: cell, start: start, end: end) }.value)
+        } catch {
+            return .failure(error)
+        }
     }
 
     /// The nearest station within 25 km that reported in the last 90 minutes, with its last 15
-    /// days of reports; nil when there is none or the service fails (the analysis stands in).
+    /// days of reports; nil when there is none or the service fails (the reanalysis stands in).
     func stationDays(near c: Coordinate) async -> (station: StationInfo, observations: [Observation])? {
         guard let nearest = await measured(at: c),
             let history = try? await stations.observations(station: nearest.observation.stationID, hours: 15 * 24)
         else { return nil }
         let o = nearest.observation
         return (
-            StationInfo(id: o.stationID, name: o.stationName, distanceKm: nearest.distanceKm),
+            StationInfo(id: o.stationID, name: o.stationName, distanceKm: nearest.distanceKm, latitude: o.latitude, longitude: o.longitude),
             history.filter { $0.stationID == o.stationID }
         )
     }

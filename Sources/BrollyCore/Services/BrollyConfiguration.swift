@@ -37,20 +37,28 @@ public struct BrollyConfiguration: Sendable {
     public var capFeeds: [URL] = []
     /// A contact for upstreams that ask for one (NWS), `BROLLY_CONTACT` (an e-mail address or URL).
     public var contact = "https://github.com/brolly-weather/brolly"
-    /// The forecast model, `BROLLY_MODEL` (Open-Meteo only): `auto` (the default: the model with
-    /// the lowest recent error of tomorrow's high at the place, once its scores are known; else
-    /// Open-Meteo's own choice) or a model's name (`icon_seamless`), honoured everywhere.
-    public var model = "auto"
+    /// The forecast model, `BROLLY_MODEL` (Open-Meteo only): `brolly` (the default: the forecast
+    /// corrected for the place once it has enough scored days, else as `auto`), `auto` (a model
+    /// better here than Open-Meteo's own choice by more than its uncertainty, else Open-Meteo's
+    /// choice) or a model's name (`icon_seamless`), honoured everywhere.
+    public var model = Self.corrected
 
-    /// The named model every lookup asks for; nil for `auto`.
-    public var namedModel: String? { model == "auto" ? nil : model }
+    /// `brolly`: the forecast corrected for the place.
+    public static let corrected = "brolly"
 
-    /// A model named by a user (`--model`, `?model=`, `BROLLY_MODEL`): `auto` or one of Open-Meteo's.
+    /// Whether `model` leaves the choice of model to Brolly (`auto`, `brolly`).
+    public static func choosesModel(_ model: String?) -> Bool { model == "auto" || model == corrected }
+
+    /// The named model every lookup asks for; nil for `auto` and `brolly`.
+    public var namedModel: String? { Self.choosesModel(model) ? nil : model }
+
+    /// A model named by a user (`--model`, `?model=`, `BROLLY_MODEL`): `brolly`, `auto` or one of
+    /// Open-Meteo's.
     public static func checkedModel(_ raw: String) throws -> String {
         let name = raw.trimmingCharacters(in: .whitespaces).lowercased()
-        guard name == "auto" || OpenMeteoProvider.knownModels.contains(name) else {
+        guard choosesModel(name) || OpenMeteoProvider.knownModels.contains(name) else {
             throw BrollyError.invalidInput(
-                "unknown model '\(raw.prefix(40))'; use auto or one of Open-Meteo's: \(OpenMeteoProvider.knownModels.sorted().joined(separator: ", "))"
+                "unknown model '\(raw.prefix(40))'; use brolly, auto or one of Open-Meteo's: \(OpenMeteoProvider.knownModels.sorted().joined(separator: ", "))"
             )
         }
         return name

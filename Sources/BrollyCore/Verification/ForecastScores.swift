@@ -1,24 +1,67 @@
 import Foundation
 
-/// How good one model's forecasts have been at one place, for one lead time (days ahead).
+/// How good one model's forecasts have been at one place, for one lead time (days ahead), against
+/// an independent reference (a station, else a reanalysis), °C (a reader's unit is applied where
+/// it is shown).
 public struct LeadScore: Codable, Sendable, Hashable {
     public var lead: Int
     /// The days scored.
     public var n: Int
-    /// Mean absolute error of the day's high and low, °C (a reader's unit is applied where it is shown).
+    /// Mean error (forecast − reference) of the day's high and low: positive is too warm.
+    public var highBias: Double
+    public var lowBias: Double
+    /// Mean absolute error of the day's high and low.
     public var highMAE: Double
     public var lowMAE: Double
+    /// The standard error of each mean absolute error (the spread of the absolute errors over √n):
+    /// two models whose errors differ by less than about twice this are not told apart.
+    public var highMAEStandardError: Double
+    public var lowMAEStandardError: Double
     /// The share of days (0–1) whose high (low) was forecast within 2 °C.
     public var highWithin2: Double
     public var lowWithin2: Double
-    /// Of the wet days (≥ 1 mm), the share forecast wet; nil when there was none.
+    /// The days with a forecast and a reference amount of precipitation.
+    public var wetScored: Int?
+    /// Of the days the reference was wet (≥ 1 mm), the share forecast wet; nil when there was none.
     public var wetHitRate: Double?
-    /// Of the days forecast wet, the share that stayed dry; nil when none was forecast wet.
-    public var wetFalseAlarmRate: Double?
+    /// Of the days forecast wet, the share the reference had dry (the false-alarm ratio); nil when
+    /// none was forecast wet.
+    public var wetFalseAlarmRatio: Double?
+
+    /// The scores of `errors` at `lead`; nil when there is no day.
+    public init?(lead: Int, errors: [DayError]) {
+        guard !errors.isEmpty else { return nil }
+        let n = Double(errors.count)
+        func mean(_ xs: [Double]) -> Double { xs.reduce(0, +) / Double(xs.count) }
+        func standardError(_ xs: [Double]) -> Double {
+            guard xs.count > 1 else { return 0 }
+            let m = mean(xs)
+            return (xs.map { ($0 - m) * ($0 - m) }.reduce(0, +) / Double(xs.count - 1)).squareRoot() / Double(xs.count).squareRoot()
+        }
+        let high = errors.map(\.high)
+        let low = errors.map(\.low)
+        self.lead = lead
+        self.n = errors.count
+        highBias = Rounding.round(mean(high), 2)
+        lowBias = Rounding.round(mean(low), 2)
+        highMAE = Rounding.round(mean(high.map(abs)), 2)
+        lowMAE = Rounding.round(mean(low.map(abs)), 2)
+        highMAEStandardError = Rounding.round(standardError(high.map(abs)), 2)
+        lowMAEStandardError = Rounding.round(standardError(low.map(abs)), 2)
+        highWithin2 = Rounding.round(Double(high.filter { abs($0) <= ForecastScores.close }.count) / n, 2)
+        lowWithin2 = Rounding.round(Double(low.filter { abs($0) <= ForecastScores.close }.count) / n, 2)
+        let wet = errors.compactMap { e in e.forecastWet.flatMap { f in e.wasWet.map { (forecast: f, was: $0) } } }
+        let wetDays = wet.filter(\.was).count
+        let forecastWet = wet.filter(\.forecast).count
+        wetScored = wet.isEmpty ? nil : wet.count
+        wetHitRate = wetDays > 0 ? Rounding.round(Double(wet.filter { $0.was && $0.forecast }.count) / Double(wetDays), 2) : nil
+        wetFalseAlarmRatio =
+            forecastWet > 0 ? Rounding.round(Double(wet.filter { $0.forecast && !$0.was }.count) / Double(forecastWet), 2) : nil
+    }
 }
 
-/// One local day's truth or forecast: high, low (°C) and amount (mm).
-public struct DayValues: Sendable, Hashable {
+/// One local day's reference or forecast: high, low (°C) and amount (mm).
+public struct DayValues: Codable, Sendable, Hashable {
     public var high: Double
     public var low: Double
     public var precipitation: Double?
@@ -30,14 +73,38 @@ public struct DayValues: Sendable, Hashable {
     }
 }
 
+/// One day's errors of one model at one lead: forecast − reference, °C; whether it was forecast
+/// wet and was wet (nil when either amount is unknown).
+public struct DayError: Codable, Sendable, Hashable {
+    public var day: String
+    public var high: Double
+    public var low: Double
+    public var forecastWet: Bool?
+    public var wasWet: Bool?
+
+    public init(day: String, high: Double, low: Double, forecastWet: Bool? = nil, wasWet: Bool? = nil) {
+        self.day = day
+        self.high = high
+        self.low = low
+        self.forecastWet = forecastWet
+        self.wasWet = wasWet
+    }
+}
+
+/// Model → lead → the days' errors, oldest day first.
+public typealias ModelErrors = [String: [Int: [DayError]]]
+
 /// Scores of forecasts against what happened, by the place's local day. Only whole days are
 /// scored (all their hours present in both), before today, within the window asked for; nothing is
-/// filled in where data is missing.
+/// filled in where data is missing. The reference is never a scored model's own run: a model's
+/// latest run shares its errors, so scoring against it hides them.
 public enum ForecastScores {
     /// A day is wet from 1 mm.
     public static let wetDay = 1.0
     /// "Within 2 °C".
     public static let close = 2.0
+    /// Fewer days than this: no ranking, no chart, no correction — "not enough data yet".
+    public static let minimumDays = 7
 
     /// The whole local days of an hourly series (hours as local `YYYY-MM-DDTHH:MM`): each day with
     /// at least 24 hours, none missing, keyed `YYYY-MM-DD`. (A day of 23 or 25 hours — a
@@ -59,84 +126,38 @@ public enum ForecastScores {
         return out
     }
 
-    /// Each lead's score of `forecast` (lead → day → values) against `truth`, over the days before
-    /// `today` and at most `window` of them, in °C. Leads with no day scored are left out.
-    public static func scores(
-        forecast: [Int: [String: DayValues]], truth: [String: DayValues], today: String, window: Int = 30
-    ) -> [LeadScore] {
-        let days = truth.keys.filter { $0 < today }.sorted().suffix(window)
-        var out: [LeadScore] = []
-        for lead in forecast.keys.sorted() {
-            guard let predicted = forecast[lead] else { continue }
-            var highErrors: [Double] = []
-            var lowErrors: [Double] = []
-            var wet = (hits: 0, wetDays: 0, falseAlarms: 0, forecastWet: 0)
-            for day in days {
-                guard let f = predicted[day], let t = truth[day] else { continue }
-                highErrors.append(abs(f.high - t.high))
-                lowErrors.append(abs(f.low - t.low))
-                if let fp = f.precipitation, let tp = t.precipitation {
-                    let forecastWet = fp >= wetDay
-                    let wasWet = tp >= wetDay
-                    if wasWet { wet.wetDays += 1 }
-                    if forecastWet { wet.forecastWet += 1 }
-                    if wasWet && forecastWet { wet.hits += 1 }
-                    if forecastWet && !wasWet { wet.falseAlarms += 1 }
-                }
-            }
-            let n = highErrors.count
-            guard n > 0 else { continue }
-            func mean(_ xs: [Double]) -> Double { xs.reduce(0, +) / Double(xs.count) }
-            func share(_ xs: [Double]) -> Double { Double(xs.filter { $0 <= close }.count) / Double(xs.count) }
-            out.append(
-                LeadScore(
-                    lead: lead, n: n, highMAE: Rounding.round(mean(highErrors), 2), lowMAE: Rounding.round(mean(lowErrors), 2),
-                    highWithin2: Rounding.round(share(highErrors), 2), lowWithin2: Rounding.round(share(lowErrors), 2),
-                    wetHitRate: wet.wetDays > 0 ? Rounding.round(Double(wet.hits) / Double(wet.wetDays), 2) : nil,
-                    wetFalseAlarmRate: wet.forecastWet > 0 ? Rounding.round(Double(wet.falseAlarms) / Double(wet.forecastWet), 2) : nil))
-        }
-        return out
-    }
-
-    /// Every model's scores from one Previous Runs answer, each against its own analysis (lead 0):
-    /// model → scores for leads 1…7.
-    public static func againstAnalysis(_ runs: PreviousRuns, today: String, window: Int = 30) -> [String:
-        [LeadScore]]
-    {
-        against(runs, today: today, window: window) { analysis in analysis }
-    }
-
-    /// Every model's scores against what a station measured: its days' highs and lows. A station
-    /// reports no reliable amounts of rain (METAR's are American and hourly at best), so wet days
-    /// are judged against the model's own analysis, on the station's days.
-    public static func againstStation(
-        _ runs: PreviousRuns, station: [String: DayValues], today: String, window: Int = 30
-    ) -> [String: [LeadScore]] {
-        against(runs, today: today, window: window) { analysis in
-            var truth: [String: DayValues] = [:]
-            for (day, measured) in station {
-                truth[day] = DayValues(high: measured.high, low: measured.low, precipitation: analysis[day]?.precipitation)
-            }
-            return truth
+    /// The errors of `forecast` against `reference` on `days` (those both have).
+    public static func errors(forecast: [String: DayValues], reference: [String: DayValues], days: [String]) -> [DayError] {
+        days.compactMap { day in
+            guard let f = forecast[day], let t = reference[day] else { return nil }
+            let wet = f.precipitation.flatMap { fp in t.precipitation.map { (fp >= wetDay, $0 >= wetDay) } }
+            return DayError(day: day, high: f.high - t.high, low: f.low - t.low, forecastWet: wet?.0, wasWet: wet?.1)
         }
     }
 
-    /// Each model's leads 1…7 against the truth `truth` makes of its analysis' days.
-    static func against(
-        _ runs: PreviousRuns, today: String, window: Int, truth: ([String: DayValues]) -> [String: DayValues]
-    ) -> [String: [LeadScore]] {
-        var out: [String: [LeadScore]] = [:]
+    /// The days scored: the reference's days before `today`, the latest `window` of them.
+    public static func scoredDays(_ reference: [String: DayValues], today: String, window: Int = 30) -> [String] {
+        Array(reference.keys.filter { $0 < today }.sorted().suffix(window))
+    }
+
+    /// Every model's errors at leads 1…7 against `reference` (temperatures, and amounts where it
+    /// has them): model → lead → days. Lead 0 (the model's own latest run) is never scored.
+    public static func errors(_ runs: PreviousRuns, reference: [String: DayValues], today: String, window: Int = 30) -> ModelErrors {
+        let days = scoredDays(reference, today: today, window: window)
+        var out: ModelErrors = [:]
         for (model, temperatures) in runs.temperature {
-            let analysis =
-                temperatures[0].map { days(hours: runs.hours, temperature: $0, precipitation: runs.precipitation[model]?[0]) } ?? [:]
-            var forecast: [Int: [String: DayValues]] = [:]
             for (lead, values) in temperatures where lead > 0 {
-                forecast[lead] = days(hours: runs.hours, temperature: values, precipitation: runs.precipitation[model]?[lead])
+                let forecast = Self.days(hours: runs.hours, temperature: values, precipitation: runs.precipitation[model]?[lead])
+                let e = errors(forecast: forecast, reference: reference, days: days)
+                if !e.isEmpty { out[model, default: [:]][lead] = e }
             }
-            let scored = scores(forecast: forecast, truth: truth(analysis), today: today, window: window)
-            if !scored.isEmpty { out[model] = scored }
         }
         return out
+    }
+
+    /// The scores of `errors`: model → leads in order.
+    public static func scores(_ errors: ModelErrors) -> [String: [LeadScore]] {
+        errors.mapValues { leads in leads.keys.sorted().compactMap { LeadScore(lead: $0, errors: leads[$0] ?? []) } }
     }
 
     /// A station's whole local days in `zone`: the highest and lowest temperature of each day on
@@ -156,5 +177,4 @@ public enum ForecastScores {
         }
         return out
     }
-
 }

@@ -42,11 +42,24 @@ public struct StationInfo: Codable, Sendable, Hashable {
     public var id: String
     public var name: String
     public var distanceKm: Double
+    /// Where it is (absent in answers kept before it was recorded).
+    public var latitude: Double?
+    public var longitude: Double?
 
-    public init(id: String, name: String, distanceKm: Double) {
+    public init(id: String, name: String, distanceKm: Double, latitude: Double? = nil, longitude: Double? = nil) {
         self.id = id
         self.name = name
         self.distanceKm = distanceKm
+        self.latitude = latitude
+        self.longitude = longitude
+    }
+
+    /// The same station, its distance measured from `c` (the place asked about rather than its cell).
+    public func measured(from c: Coordinate) -> StationInfo {
+        guard let latitude, let longitude else { return self }
+        var s = self
+        s.distanceKm = (c.distanceKm(to: Coordinate(latitude: latitude, longitude: longitude)) * 10).rounded() / 10
+        return s
     }
 }
 

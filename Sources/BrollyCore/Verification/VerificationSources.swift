@@ -18,15 +18,16 @@ public struct OpenMeteoPreviousRuns: Sendable {
         self.baseURL = baseURL
     }
 
-    /// The request: temperature and precipitation at every lead, the last `pastDays` days and
-    /// today, in the place's time zone (so days are the place's local days).
+    /// The request: temperature and precipitation at every lead, the last `pastDays` days, today
+    /// and the week ahead (lead 0 of days to come: each model's latest run, what a corrected
+    /// forecast blends), in the place's time zone (so days are the place's local days).
     public func url(for c: Coordinate, models: [String] = Self.models, pastDays: Int = 31) -> URL {
         baseURL.appending(
             providerPath: "/v1/forecast",
             query: [
                 ("latitude", Coordinate.fixed(c.latitude, places: 2)), ("longitude", Coordinate.fixed(c.longitude, places: 2)),
                 ("hourly", PreviousRuns.hourlyParameter), ("models", models.joined(separator: ",")),
-                ("past_days", String(pastDays)), ("forecast_days", "1"), ("timezone", "auto"),
+                ("past_days", String(pastDays)), ("forecast_days", "8"), ("timezone", "auto"),
             ])
     }
 
@@ -34,6 +35,64 @@ public struct OpenMeteoPreviousRuns: Sendable {
         let response = try await network.get(
             url(for: c, models: models), provider: "Open-Meteo previous runs", classify: OpenMeteoProvider.classifyError)
         return try PreviousRuns.decode(response.body, models: models)
+    }
+}
+
+/// Open-Meteo's Historical Weather API (`/v1/archive` on `BROLLY_OPEN_METEO_ARCHIVE_URL`), asked
+/// for the ERA5 / ERA5-Land reanalysis only (`models=era5_seamless`: Open-Meteo's own choice fills
+/// the latest days from a forecast model, which would score a model against itself). The
+/// reanalysis lags about five days: those hours are null and their days are not scored.
+public struct OpenMeteoArchive: Sendable {
+    public var network: NetworkService
+    public var baseURL: URL
+    public static let model = "era5_seamless"
+
+    public init(network: NetworkService, baseURL: URL) {
+        self.network = network
+        self.baseURL = baseURL
+    }
+
+    /// Hourly temperature and precipitation from `start` to `end` (local `YYYY-MM-DD`, inclusive),
+    /// in the place's time zone.
+    public func url(for c: Coordinate, start: String, end: String) -> URL {
+        baseURL.appending(
+            providerPath: "/v1/archive",
+            query: [
+                ("latitude", Coordinate.fixed(c.latitude, places: 2)), ("longitude", Coordinate.fixed(c.longitude, places: 2)),
+                ("start_date", start), ("end_date", end), ("hourly", "temperature_2m,precipitation"),
+                ("models", Self.model), ("timezone", "auto"),
+            ])
+    }
+
+    public func days(at c: Coordinate, start: String, end: String) async throws -> Reanalysis {
+        let response = try await network.get(
+            url(for: c, start: start, end: end), provider: "Open-Meteo archive", classify: OpenMeteoProvider.classifyError)
+        return try Reanalysis.decode(response.body)
+    }
+}
+
+/// The reanalysis' whole local days at a place, and the grid point it answered from.
+public struct Reanalysis: Codable, Sendable, Hashable {
+    public var days: [String: DayValues]
+    public var gridPoint: Coordinate?
+
+    public init(days: [String: DayValues], gridPoint: Coordinate?) {
+        self.days = days
+        self.gridPoint = gridPoint
+    }
+
+    public static func decode(_ data: Data) throws -> Reanalysis {
+        let json = try JSONValue.parse(data, provider: "Open-Meteo archive")
+        if json["error"]?.bool == true {
+            throw BrollyError.invalidInput("Open-Meteo archive: \(json["reason"]?.string ?? "refused the request")")
+        }
+        guard let hourly = json["hourly"], let times = hourly["time"]?.array?.compactMap(\.string),
+            let t = hourly["temperature_2m"]?.array, t.count == times.count
+        else { throw BrollyError.unreadableResponse("Open-Meteo archive sent no hourly temperatures") }
+        let p = hourly["precipitation"]?.array.map { $0.map(\.double) }
+        let grid = json["latitude"]?.double.flatMap { lat in json["longitude"]?.double.map { Coordinate(latitude: lat, longitude: $0) } }
+        return Reanalysis(
+            days: ForecastScores.days(hours: times, temperature: t.map(\.double), precipitation: p), gridPoint: grid)
     }
 }
 

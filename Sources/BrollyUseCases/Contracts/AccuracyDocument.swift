@@ -2,7 +2,8 @@ import BrollyCore
 import Foundation
 
 /// How good the forecasts have been at a place, as `GET /api/v1/accuracy` and
-/// `brolly accuracy --json` show it: per model, per lead day, over the last 30 local days.
+/// `brolly accuracy --json` show it: per model, per lead day, over at most the last 30 local days,
+/// against an independent reference, and what correcting the forecast for the place does.
 public struct AccuracyDocument: Codable, Sendable, Hashable {
     public struct Model: Codable, Sendable, Hashable {
         /// Open-Meteo's model name (`ecmwf_ifs025`), as `models=` takes it.
@@ -20,6 +21,28 @@ public struct AccuracyDocument: Codable, Sendable, Hashable {
         public var highMAE: Double
     }
 
+    /// A model's lasting error at tomorrow's high or low, large enough to name: "Highs here run
+    /// 1.5° warm in GFS".
+    public struct Bias: Codable, Sendable, Hashable {
+        public var model: String
+        public var name: String
+        /// `high` or `low`.
+        public var variable: String
+        /// Forecast − reference, in `units.temperature`: positive is too warm.
+        public var bias: Double
+    }
+
+    /// The single model `auto` switches to, and why.
+    public struct Auto: Codable, Sendable, Hashable {
+        public var model: String
+        public var name: String
+        public var days: Int
+        /// Its error of tomorrow's high was lower than Open-Meteo's choice's by this…
+        public var improvement: Double
+        /// …which is more than this: twice the standard error of the daily differences.
+        public var margin: Double
+    }
+
     public struct Units: Codable, Sendable, Hashable {
         /// The unit of the errors (`°C`, `°F`, `K`).
         public var temperature: String
@@ -35,13 +58,33 @@ public struct AccuracyDocument: Codable, Sendable, Hashable {
     public var place: WeatherDocument.PlaceInfo
     /// The local days scored (the most any model's lead had); fewer than 30 when fewer exist.
     public var days: Int
-    /// `station`: the temperatures a station within 25 km measured; `analysis`: each model's own
-    /// latest analysis of each hour. Wet days are always judged against the analysis.
+    /// Below this many days nothing is ranked, drawn or corrected.
+    public var minimumDays: Int
+    /// `days` ≥ `minimumDays`.
+    public var enough: Bool
+    /// `station`: the highs and lows a station within 25 km measured; `reanalysis`: the ERA5
+    /// reanalysis. Never a model's own run.
     public var truth: String
+    /// What the forecasts were scored against: which, where, how far, over which days (and where
+    /// wet days came from).
+    public var reference: AccuracyReport.Reference
+    /// The station nearby that was not used, having too few whole days.
+    public var passedOver: AccuracyReport.PassedOver?
+    /// "Lead N is the value forecast N × 24 hours before each hour" (Open-Meteo's `previous_dayN`).
+    public var leadDefinition: String
     public var station: StationInfo?
     public var models: [Model]
-    /// The model with the lowest error of tomorrow's high, among those with 5 days or more scored.
+    /// The model with the lowest error of tomorrow's high, among those with enough days scored;
+    /// nil below the minimum.
     public var best: Best?
+    /// The model `model=auto` switches to here (better than Open-Meteo's choice by more than its
+    /// uncertainty); nil: Open-Meteo's choice.
+    public var auto: Auto?
+    /// The lasting errors of tomorrow's high and low worth naming (at least 0.5 °C, and more than
+    /// twice the standard error of that mean absolute error), largest first.
+    public var biases: [Bias]
+    /// Whether the forecast shown (`model=brolly`, the default) is corrected for these errors.
+    public var corrected: Bool
     public var units: Units
     /// When the scores were computed; they are kept 6 hours.
     public var computedAt: String
@@ -51,18 +94,31 @@ public struct AccuracyDocument: Codable, Sendable, Hashable {
     /// `chosenModel`: the model the forecasts shown come from (the configured one; for `auto`, the
     /// best here when enough days are scored).
     public init(place: Place, report: AccuracyReport, stale: Bool, units: UnitSystem, chosenModel: String? = nil) {
-        let chosenModel = chosenModel ?? report.autoModel ?? OpenMeteoProvider.defaultModel
+        let report = report.measured(from: place.coordinate)
+        let corrects = (chosenModel ?? BrollyConfiguration.corrected) == BrollyConfiguration.corrected && report.isEnough
+        let chosenModel =
+            corrects
+            ? nil
+            : BrollyConfiguration.choosesModel(chosenModel) || chosenModel == nil
+                ? report.autoModel ?? OpenMeteoProvider.defaultModel : chosenModel
         self.place = WeatherDocument.PlaceInfo(
             name: place.name, country: place.country, countryCode: place.countryCode, region: place.region,
             latitude: place.latitude, longitude: place.longitude, timezone: report.timezone)
         days = report.days
+        minimumDays = ForecastScores.minimumDays
+        enough = report.isEnough
         truth = report.truth
+        reference = report.reference
+        passedOver = report.passedOver
+        leadDefinition = "lead N: the value forecast N × 24 hours before each hour (Open-Meteo's previous_dayN)"
         station = report.station
+        corrected = corrects
         let degrees = units.temperature
+        func d(_ x: Double) -> Double { Rounding.round(degrees.difference(x), 2) }
         func scaled(_ s: LeadScore) -> LeadScore {
             var s = s
-            s.highMAE = Rounding.round(degrees.difference(s.highMAE), 2)
-            s.lowMAE = Rounding.round(degrees.difference(s.lowMAE), 2)
+            (s.highMAE, s.lowMAE, s.highBias, s.lowBias) = (d(s.highMAE), d(s.lowMAE), d(s.highBias), d(s.lowBias))
+            (s.highMAEStandardError, s.lowMAEStandardError) = (d(s.highMAEStandardError), d(s.lowMAEStandardError))
             return s
         }
         models = report.models.map {
@@ -70,7 +126,22 @@ public struct AccuracyDocument: Codable, Sendable, Hashable {
                 model: $0.model, name: WeatherDocument.modelNames[$0.model] ?? $0.model, chosen: $0.model == chosenModel,
                 leads: $0.leads.map(scaled))
         }
-        best = report.best().map { Best(model: $0.model, lead: 1, highMAE: Rounding.round(degrees.difference($0.score.highMAE), 2)) }
+        let name = { (model: String) in WeatherDocument.modelNames[model] ?? model }
+        best = report.isEnough ? report.best().map { Best(model: $0.model, lead: 1, highMAE: d($0.score.highMAE)) } : nil
+        auto = report.autoModel.flatMap { _ in report.auto }.map {
+            Auto(model: $0.model, name: name($0.model), days: $0.n, improvement: d($0.improvement), margin: d($0.margin))
+        }
+        var biases: [Bias] = []
+        for m in report.models where report.isEnough {
+            guard let one = m.leads.first(where: { $0.lead == 1 && $0.n >= ForecastScores.minimumDays }) else { continue }
+            for (variable, bias, spread) in [
+                ("high", one.highBias, one.highMAEStandardError), ("low", one.lowBias, one.lowMAEStandardError),
+            ]
+            where abs(bias) >= 0.5 && abs(bias) > 2 * spread {
+                biases.append(Bias(model: m.model, name: name(m.model), variable: variable, bias: d(bias)))
+            }
+        }
+        self.biases = biases.sorted { (abs($0.bias), $1.model) > (abs($1.bias), $0.model) }
         self.units = Units(temperature: degrees.symbol, tolerance: Rounding.round(degrees.difference(ForecastScores.close), 1))
         computedAt = LocalTime.iso8601(report.computedAt, in: TimeZone(identifier: report.timezone) ?? .gmt)
         self.stale = stale

@@ -1,6 +1,8 @@
 // "How good are forecasts here?": one sentence and a small chart of each model's error of the
 // day's high by days ahead (GET /api/v1/accuracy, asked in °C and converted here, so a unit switch
-// makes no call). It is a helper: when it cannot be had the section stays hidden.
+// makes no call). It is a helper: when it cannot be had the section stays hidden, or says why
+// there are no scores when the reference could not be reached. Below the minimum of days it says
+// so, without a ranking or a chart.
 import { accuracyURL, api } from './api.js';
 import { $, el, text } from './dom.js';
 import { i18n, t } from './i18n.js';
@@ -14,6 +16,8 @@ const COLOURS = ['#1b6ac9', '#c0392b', '#2e8b57', '#8e44ad', '#d35400', '#16a085
 /** A difference of temperatures (asked in °C) in the shown unit. */
 const difference = (c) => differenceIn(temperatureUnit(), c);
 const unit = () => temperatureUnit().symbol;
+/** A temperature difference (°C) in the shown unit, to a tenth, with the unit. */
+const amount = (c) => `${(Math.round(difference(Math.abs(c)) * 10) / 10).toLocaleString(i18n.code)} ${unit()}`;
 /** "2 °C", "3.6 °F": what "within" means, in the shown unit. */
 const tolerance = (doc) => `${(Math.round(difference(doc.units.tolerance) * 10) / 10).toLocaleString(i18n.code)} ${unit()}`;
 
@@ -24,8 +28,9 @@ function svg(name, attrs, ...children) {
   return e;
 }
 
-/** The chart: x = days ahead (1–7), y = average error of the high; the model shown drawn bold. */
-function chart(doc) {
+/** The chart: x = days ahead (1–7), y = average error of the high; the model shown (else the
+ * best) drawn bold. */
+function chart(doc, bold) {
   const w = 320, h = 150, left = 44, right = 8, top = 8, bottom = 24;
   const max = Math.max(1, ...doc.models.flatMap((m) => m.leads.map((l) => difference(l.highMAE))));
   const x = (lead) => left + ((lead - 1) / 6) * (w - left - right);
@@ -40,7 +45,7 @@ function chart(doc) {
   for (let lead = 1; lead <= 7; lead++) root.append(svg('text', { x: x(lead), y: h - 6, 'text-anchor': 'middle', class: 'axis' }, String(lead)));
   doc.models.forEach((m, i) => {
     const points = m.leads.map((l) => `${x(l.lead).toFixed(1)},${y(difference(l.highMAE)).toFixed(1)}`).join(' ');
-    root.append(svg('polyline', { points, fill: 'none', stroke: COLOURS[i % COLOURS.length], 'stroke-width': m.chosen ? 3.5 : 1.5, 'data-model': m.model, class: m.chosen ? 'chosen' : '' }));
+    root.append(svg('polyline', { points, fill: 'none', stroke: COLOURS[i % COLOURS.length], 'stroke-width': m.model === bold ? 3.5 : 1.5, 'data-model': m.model, class: m.model === bold ? 'chosen' : '' }));
   });
   return root;
 }
@@ -57,22 +62,59 @@ function legend(doc) {
   });
 }
 
+/** Which reference, how far, over which days; and a station passed over for too few days. */
+function reference(doc) {
+  const r = doc.reference;
+  const values = {
+    station: r.name, distance: (r.distanceKm ?? 0).toLocaleString(i18n.code), days: doc.days, first: r.firstDay || '—', last: r.lastDay || '—',
+  };
+  let line = t(r.kind === 'station' ? 'accuracyStation' : 'accuracyReanalysis', values);
+  const p = doc.passedOver;
+  if (p) line += ' ' + t('accuracyPassedOver', { station: p.station.name, distance: p.station.distanceKm.toLocaleString(i18n.code), days: p.days });
+  return line;
+}
+
+/** "Highs here run 1.5 °C warm in NOAA GFS." for the largest lasting errors; "corrected" when so. */
+function biases(doc) {
+  const lines = (doc.biases || []).slice(0, 2).map((b) =>
+    t(`accuracy${b.variable === 'high' ? 'Highs' : 'Lows'}${b.bias > 0 ? 'Warm' : 'Cold'}`, { amount: amount(b.bias), model: b.name }));
+  if (lines.length && doc.corrected) lines.push(t('accuracyCorrected'));
+  return lines.join(' ');
+}
+
 export function renderAccuracy(doc = shown) {
   const section = $('accuracy');
   if (!doc || !doc.models || !doc.models.length) { section.hidden = true; return; }
   shown = doc;
+  text('accuracy-truth', reference(doc));
+  const scores = $('accuracy-scores');
+  const notes = $('accuracy-biases');
+  if (!doc.enough) {
+    text('accuracy-sentence', t('accuracyNotEnough', { days: doc.days, minimum: doc.minimumDays }));
+    scores.hidden = true; notes.hidden = true; section.hidden = false;
+    return;
+  }
   const pick = doc.models.find((m) => m.chosen) || doc.models.find((m) => doc.best && m.model === doc.best.model) || doc.models[0];
   const tomorrow = pick.leads.find((l) => l.lead === 1);
   if (!tomorrow) { section.hidden = true; return; }
   const hits = Math.round(tomorrow.highWithin2 * tomorrow.n);
   text('accuracy-sentence', t('accuracySentence', { hits, days: tomorrow.n, tolerance: tolerance(doc) }));
-  const s = doc.station;
-  text('accuracy-truth', s
-    ? t('accuracyStation', { station: s.name, distance: s.distanceKm.toLocaleString(i18n.code) })
-    : t('accuracyAnalysis'));
-  $('accuracy-chart').replaceChildren(chart(doc));
+  const said = biases(doc);
+  text('accuracy-biases', said);
+  notes.hidden = !said;
+  $('accuracy-chart').replaceChildren(chart(doc, pick.model));
   $('accuracy-legend').replaceChildren(...legend(doc));
+  scores.hidden = false;
   section.hidden = false;
+}
+
+/** No scores, and why: the reference (a station, the reanalysis) could not be reached. */
+function unavailable() {
+  shown = null;
+  text('accuracy-sentence', t('accuracyUnavailable'));
+  text('accuracy-truth', '');
+  $('accuracy-scores').hidden = true; $('accuracy-biases').hidden = true;
+  $('accuracy').hidden = false;
 }
 
 export async function loadAccuracy(target) {
@@ -80,9 +122,11 @@ export async function loadAccuracy(target) {
     const doc = await api(accuracyURL(target));
     if (!sameTarget(state.target, target)) return;
     renderAccuracy(doc);
-  } catch {
-    // A helper: no section rather than an error beside the weather.
-    if (sameTarget(state.target, target)) { shown = null; $('accuracy').hidden = true; }
+  } catch (e) {
+    if (!sameTarget(state.target, target)) return;
+    // Without a reference the panel says so; any other failure of this helper hides it.
+    if (e && typeof e.detail === 'string' && e.detail.startsWith('no independent reference')) { unavailable(); return; }
+    shown = null; $('accuracy').hidden = true;
   }
 }
 
