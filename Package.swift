@@ -98,8 +98,13 @@ let package = Package(
         // A day of constructed rain over 100 to 10,000 saved places through the real rain watcher
         // on a simulated clock: upstream calls, onsets warned on time, missed (README).
         .executableTarget(
-            name: "brolly-rain-simulation", dependencies: ["BrollyCore", "BrollyStore", "BrollyUseCases"],
+            name: "brolly-rain-simulation", dependencies: ["BrollyCore", "BrollyStore", "BrollyUseCases", "BenchmarkSupport"],
             path: "Benchmarks/RainSimulation"),
+        // The corrected forecast replayed over constructed places (issue 37's measure).
+        .executableTarget(
+            name: "brolly-correction-replay", dependencies: ["BrollyCore", "BenchmarkSupport"], path: "Benchmarks/CorrectionReplay"),
+        // What the benchmarks share (a seeded random source).
+        .target(name: "BenchmarkSupport", path: "Benchmarks/Support"),
         // The doubles and helpers every Swift suite shares (transports, a fake provider, a clock,
         // sample data, use cases over a double).
         .target(

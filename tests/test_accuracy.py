@@ -197,6 +197,10 @@ def test_the_weather_carries_what_the_nearest_station_measured_one_call_per_area
     assert m["station"]["id"] == "KLGA" and m["station"]["name"].startswith("New York/LaGuardia") and 10 < m["station"]["distanceKm"] < 16
     assert isinstance(m["temperature"], (int, float)) and m["pressure"] == 1013 and abs(m["windSpeed"] - 5.1) < 0.1
     assert m["time"][-6:] in ("-05:00", "-04:00")
+    # What else the station reports (issue 37, item 5): dew point, visibility, present weather, cloud, gusts.
+    assert m["dewPoint"] == m["temperature"] - 4 and abs(m["visibility"] - 6.4) < 0.1 and abs(m["windGust"] - 9.3) < 0.1
+    assert m["weather"] == {"code": "-RA", "text": "slight rain"}
+    assert m["clouds"] == {"cover": "OVC", "text": "overcast", "base": 1.0}
     # °F, and a place 2 km away in the same area: no second call.
     _, _, f = get(f"{server.url}/api/v1/weather?lat={NEW_YORK[0] + 0.02}&lon={NEW_YORK[1]}&units=imperial")
     assert abs(f["current"]["measured"]["temperature"] - (m["temperature"] * 1.8 + 32)) < 0.2
@@ -221,8 +225,15 @@ def test_a_failing_or_hanging_station_service_leaves_the_weather_alone(server_fa
 def test_the_cli_prints_a_measured_line_and_the_one_line_format_has_o(cli, double):
     r = cli.run("now", "--lat", str(NEW_YORK[0]), "--lon", str(NEW_YORK[1]))
     assert r.returncode == 0, r.stderr
-    line = next(l for l in r.stdout.splitlines() if l.strip().startswith("Measured"))
-    assert "New York/LaGuardia" in line and "(KLGA, 13 km)" in line
+    lines = r.stdout.splitlines()
+    at = next(i for i, l in enumerate(lines) if l.strip().startswith("Measured"))
+    assert "New York/LaGuardia" in lines[at] and "(KLGA, 13 km)" in lines[at]
+    details = lines[at + 1]
+    assert "dew point" in details and "visibility 6.4 km" in details and "slight rain" in details
+    assert "overcast at 1.0 km" in details and "gusts 9.3 m/s" in details, details
+    r = cli.run("now", "--lat", str(NEW_YORK[0]), "--lon", str(NEW_YORK[1]), "--units", "imperial", "--lang", "de")
+    details = next(l for l in r.stdout.splitlines() if "Taupunkt" in l)
+    assert "Sicht 4,0 mi" in details and "leichter Regen" in details, details
     r = cli.run("now", "--lat", str(NEW_YORK[0]), "--lon", str(NEW_YORK[1]), "--format", "%t measured %o")
     assert r.returncode == 0 and r.stdout.strip().endswith("@KLGA"), r.stdout
     r = cli.run("now", "--lat", str(KATHMANDU[0]), "--lon", str(KATHMANDU[1]), "--format", "[%o]")
@@ -237,6 +248,8 @@ def test_the_page_shows_what_was_measured_and_how_good_forecasts_are_here(server
     b.wait_state("ready")
     measured = b.text("measured")
     assert measured.startswith("Measured ") and "New York/LaGuardia" in measured and ("min ago" in measured or "just now" in measured)
+    details = b.text("measured-details")
+    assert "dew point" in details and "visibility 6.4 km" in details and "slight rain" in details and "overcast at 1.0 km" in details
     from conftest import wait_until
     wait_until(lambda: b.js("return !document.getElementById('accuracy').hidden"), what="the accuracy section")
     sentence = b.text("accuracy-sentence")

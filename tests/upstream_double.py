@@ -403,8 +403,10 @@ def metar(q):
             reports.append({
                 "icaoId": ident, "receiptTime": iso(t + timedelta(minutes=3)), "obsTime": int(t.timestamp()),
                 "reportTime": iso(t.replace(minute=0) + timedelta(hours=1)), "temp": temp, "dewp": temp - 4, "wdir": 240,
-                "wspd": 10, "wgst": None, "visib": "10+", "altim": 1013.2, "metarType": "METAR",
-                "rawOb": f"METAR {ident} {t.strftime('%d%H%M')}Z 24010KT 9999 FEW030 {temp:02d}/{temp - 4:02d} Q1013",
+                "wspd": 10, "wgst": 18, "visib": "10+" if ident != "KLGA" else 4, "altim": 1013.2, "metarType": "METAR",
+                "wxString": "-RA" if ident == "KLGA" else None, "cover": "OVC",
+                "clouds": [{"cover": "BKN", "base": 2600}, {"cover": "OVC", "base": 3400}],
+                "rawOb": f"METAR {ident} {t.strftime('%d%H%M')}Z 24010G18KT 9999 BKN026 OVC034 {temp:02d}/{temp - 4:02d} Q1013",
                 "lat": lat, "lon": lon, "elev": 30, "name": name,
             })
             t -= timedelta(hours=1)

@@ -1,21 +1,5 @@
+import BenchmarkSupport
 import Foundation
-
-/// A reproducible random source (SplitMix64): the same seed, the same day of weather.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func normal() -> Double {
-        let u = Double.random(in: 1e-12..<1, using: &self), v = Double.random(in: 0..<1, using: &self)
-        return (-2 * log(u)).squareRoot() * cos(2 * .pi * v)
-    }
-}
 
 /// A day of constructed rain over a region 300 km square: showers (discs of 4–15 km radius
 /// drifting east-north-east at 25–50 km/h for 1–4 hours, 0.15–2 mm a quarter hour) and one cold

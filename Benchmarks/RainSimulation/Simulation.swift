@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import BrollyCore
 import BrollyStore
 import BrollyUseCases

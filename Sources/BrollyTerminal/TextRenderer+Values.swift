@@ -33,6 +33,23 @@ extension TextRenderer {
         language.number(String(format: "%.\(m.unit.decimals)f ", m.value)) + language.text("unit_" + m.unit.rawValue)
     }
 
+    /// What else the station reports, in the reader's units and language: "dew point 3°C ·
+    /// visibility 10 km · slight rain · overcast at 0.8 km · gusts 9 m/s".
+    func measuredDetails(_ o: Observation) -> String {
+        let l = language
+        var parts: [String] = []
+        if let d = o.dewPoint { parts.append(l.text("measuredDewPoint", ["value": temp(d)])) }
+        if let v = o.visibility { parts.append(l.text("measuredVisibility", ["value": measure(Measure(v, in: choice.distance))])) }
+        if let w = o.weather { parts.append(WeatherDocument.reportedText(w, language: l) ?? w) }
+        if let cover = o.cover, let text = WeatherDocument.coverText(cover, language: l) {
+            parts.append(
+                o.cloudBase.map { l.text("measuredCloudBase", ["cover": text, "height": measure(Measure($0, in: choice.distance))]) }
+                    ?? text)
+        }
+        if let g = o.windGust { parts.append(l.text("measuredGusts", ["value": speed(Measure(g, in: choice.wind))])) }
+        return parts.joined(separator: " · ")
+    }
+
     /// "4.2 m/s", "15.1 km/h", "3 Bft, gentle breeze".
     func speed(_ w: Measure<WindUnit>) -> String {
         guard w.unit == .bft else { return measure(w) }

@@ -137,6 +137,8 @@ public struct TextRenderer: Sendable {
                             "ago": Self.age(now.timeIntervalSince(m.observation.time), language: l),
                         ])
                 ))
+            let details = measuredDetails(m.observation)
+            if !details.isEmpty { rows.append(("", details)) }
         }
         if let h = c.humidity { rows.append((l.text("humidity"), String(format: "%.0f %%", h))) }
         if let p = c.pressure { rows.append((l.text("pressure"), pressure(p))) }

@@ -208,6 +208,25 @@ func previousRunsAnswer(
          {"icaoId":"XXXX","obsTime":1795600200,"temp":9,"name":"nowhere"}]
         """.utf8)
 
+    @Test func visibilityPresentWeatherAndCloudAreReadAndNamed() throws {
+        let answer = Data(
+            """
+            [{"icaoId":"KTYS","obsTime":1768431180,"temp":6.7,"dewp":3.9,"wdir":210,"wspd":12,"visib":"1 1/2","wxString":"-SHRA BR",
+              "lat":35.818,"lon":-83.9857,"name":"Knoxville/Tyson Arpt, TN, US","cover":"OVC",
+              "clouds":[{"cover":"BKN","base":2600},{"cover":"FEW","base":1000}]},
+             {"icaoId":"KXYZ","obsTime":1768431180,"visib":"10+","cover":"CLR","clouds":[],"lat":35,"lon":-83,"name":"X"}]
+            """.utf8)
+        let o = try METAR.decode(answer)
+        #expect(o[0].visibility == 2414 && o[0].weather == "-SHRA BR" && o[0].cover == "BKN" && o[0].cloudBase == 792)
+        #expect(o[1].visibility == 16093 && o[1].cover == "CLR" && o[1].cloudBase == nil && o[1].weather == nil)
+        #expect(METAR.wmoCode("-SHRA BR") == 80 && METAR.wmoCode("+RA") == 65 && METAR.wmoCode("TSRA") == 95)
+        #expect(METAR.wmoCode("FZFG") == 48 && METAR.wmoCode("BR") == nil && METAR.wmoCode("-SN") == 71)
+        let ru = Localization.pack(for: "ru")
+        #expect(WeatherDocument.reportedText("-RA", language: ru) == ru.conditions["61"]?.last)
+        #expect(WeatherDocument.coverText("BKN", language: ru) == "облачно с прояснениями")
+        #expect(WeatherDocument.coverText("OVC", language: Localization.english) == "overcast")
+    }
+
     @Test func theNearestRecentStationIsChosenAndKnotsBecomeMetresPerSecond() throws {
         let observations = try METAR.decode(Self.answer)
         #expect(observations.count == 3)

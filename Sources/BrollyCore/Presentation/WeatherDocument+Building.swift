@@ -18,11 +18,19 @@ extension WeatherDocument {
         if let m = result.measured {
             let u = units
             let o = m.observation
+            func wind(_ x: Double?) -> Double? { x.map { Rounding.round(u.wind.convert($0), u.wind.decimals) } }
+            func distance(_ x: Double?) -> Double? { x.map { Rounding.round(u.distance.convert($0), 1) } }
             current.measured = Measured(
                 time: LocalTime.iso8601(o.time, in: result.report.place.timeZone),
                 temperature: o.temperature.map { Rounding.round(u.temperature.convert($0), 1) },
-                windSpeed: o.windSpeed.map { Rounding.round(u.wind.convert($0), u.wind.decimals) }, windDirection: o.windDirection,
+                dewPoint: o.dewPoint.map { Rounding.round(u.temperature.convert($0), 1) }, windSpeed: wind(o.windSpeed),
+                windGust: wind(o.windGust), windDirection: o.windDirection,
                 pressure: o.pressure.map { Rounding.round(u.pressure.convert($0), u.pressure.decimals) },
+                visibility: distance(o.visibility),
+                weather: o.weather.map { Measured.Reported(code: $0, text: Self.reportedText($0, language: language)) },
+                clouds: o.cover.map {
+                    Measured.Clouds(cover: $0, text: Self.coverText($0, language: language), base: distance(o.cloudBase))
+                },
                 station: StationInfo(id: o.stationID, name: o.stationName, distanceKm: m.distanceKm))
         }
         if let set = result.alerts {
@@ -152,6 +160,18 @@ extension WeatherDocument {
         let difference = now - yesterday
         if abs(difference) < 1 { return language.text("same") }
         return language.text(difference > 0 ? "warmer" : "colder", ["n": String(Int(abs(difference).rounded()))])
+    }
+
+    /// A METAR present weather group in `language` ("light rain"), from the WMO code nearest it;
+    /// nil when there is none.
+    public static func reportedText(_ weather: String, language: LanguagePack) -> String? {
+        METAR.wmoCode(weather).flatMap { language.conditions[String($0)]?.last }
+    }
+
+    /// A METAR cover in `language` ("overcast", "mostly cloudy").
+    public static func coverText(_ cover: String, language: LanguagePack) -> String? {
+        if cover == "BKN" { return language.text("measuredBroken") }
+        return METAR.coverCode(cover).flatMap { language.conditions[String($0)]?.last }
     }
 
     /// Why the forecast comes from its model, for people: "ECMWF IFS, as asked", "Corrected for

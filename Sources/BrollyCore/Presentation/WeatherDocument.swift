@@ -66,10 +66,28 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
     public struct Measured: Codable, Sendable, Hashable {
         public var time: String
         public var temperature: Double?
+        public var dewPoint: Double?
         public var windSpeed: Double?
+        public var windGust: Double?
         public var windDirection: Double?
         public var pressure: Double?
+        /// In the document's distance unit (km, mi).
+        public var visibility: Double?
+        /// Present weather: the report's group (`-RA`) and its text in the document's language.
+        public var weather: Reported?
+        /// The most covering cloud layer (`OVC`), its text, and its base in the distance unit.
+        public var clouds: Clouds?
         public var station: StationInfo
+
+        public struct Reported: Codable, Sendable, Hashable {
+            public var code: String
+            public var text: String?
+        }
+        public struct Clouds: Codable, Sendable, Hashable {
+            public var cover: String
+            public var text: String?
+            public var base: Double?
+        }
     }
     public struct Day: Codable, Sendable, Hashable {
         public var date: String

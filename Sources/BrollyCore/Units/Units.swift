@@ -248,6 +248,12 @@ public enum Metric {
         unit.flatMap(TemperatureUnit.init(userInput:))?.base(of: value) ?? value
     }
 
+    /// Metres from statute miles (a METAR's visibility).
+    public static func metres(fromMiles mi: Double) -> Double { DistanceUnit.mi.base(of: mi) }
+
+    /// Metres from feet (a METAR's cloud base): a foot is 0.3048 m.
+    public static func metres(fromFeet ft: Double) -> Double { ft * 0.3048 }
+
     /// Converts a length of precipitation in `mm`, `cm` or `inch` to mm.
     public static func millimetres(_ value: Double, unit: String?) -> Double {
         guard let unit else { return value }

@@ -16,6 +16,14 @@ public struct Observation: Codable, Sendable, Hashable {
     public var windDirection: Double?
     public var windGust: Double?
     public var pressure: Double?
+    /// Metres (a report of "10+" statute miles is 16,093 m: at least that).
+    public var visibility: Double?
+    /// Present weather as reported (`-RA`, `+TSRA`, `BR`); nil when none.
+    public var weather: String?
+    /// The most covering cloud layer (`FEW`, `SCT`, `BKN`, `OVC`; `CLR` or `SKC` for none) and
+    /// its base, metres above the station.
+    public var cover: String?
+    public var cloudBase: Double?
 
     public init(
         stationID: String, stationName: String, latitude: Double, longitude: Double, time: Date, temperature: Double? = nil,
@@ -66,7 +74,9 @@ public struct StationInfo: Codable, Sendable, Hashable {
 /// The Aviation Weather Center's data API (`/api/data/metar?format=json`, by `ids=` or
 /// `bbox=south,west,north,east`, `hours=`): a JSON array of reports with `icaoId`, `obsTime`
 /// (seconds since 1970), `temp` and `dewp` (°C), `wdir` (degrees or "VRB"), `wspd` and `wgst`
-/// (knots), `altim` (hPa), `lat`, `lon`, `name`. Unknown values are absent or null.
+/// (knots), `altim` (hPa), `visib` (statute miles: a number, or a string such as "10+" or "1/2"),
+/// `wxString` (present weather), `clouds` (`[{cover, base}]`, base in feet) and `cover`, `lat`,
+/// `lon`, `name`. Unknown values are absent or null.
 public enum METAR {
 
     /// Every report in an answer that has a station, a place and a time; the others are skipped.
@@ -79,11 +89,78 @@ public enum METAR {
             guard let id = r["icaoId"]?.string, let lat = r["lat"]?.double, let lon = r["lon"]?.double,
                 (-90...90).contains(lat), (-180...180).contains(lon), let time = r["obsTime"]?.epoch
             else { return nil }
-            return Observation(
+            var o = Observation(
                 stationID: id, stationName: r["name"]?.string ?? id, latitude: lat, longitude: lon,
                 time: time, temperature: r["temp"]?.double, dewPoint: r["dewp"]?.double,
                 windSpeed: r["wspd"]?.double.map(WindUnit.kn.base(of:)), windDirection: r["wdir"]?.double,
                 windGust: r["wgst"]?.double.map(WindUnit.kn.base(of:)), pressure: r["altim"]?.double)
+            o.visibility = (r["visib"]?.double ?? r["visib"]?.string.flatMap(statuteMiles)).map {
+                Rounding.round(Metric.metres(fromMiles: $0), 0)
+            }
+            o.weather = r["wxString"]?.string.flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
+            let layers = (r["clouds"]?.array ?? []).compactMap { l in l["cover"]?.string.map { (cover: $0, base: l["base"]?.double) } }
+            if let most = layers.max(by: { (coverOrder[$0.cover] ?? 0) < (coverOrder[$1.cover] ?? 0) }) {
+                o.cover = most.cover
+                o.cloudBase = most.base.map { Rounding.round(Metric.metres(fromFeet: $0), 0) }
+            } else {
+                o.cover = r["cover"]?.string
+            }
+            return o
+        }
+    }
+
+    /// How much of the sky each METAR cover hides, to pick the most covering layer.
+    static let coverOrder = ["SKC": 0, "CLR": 0, "NSC": 0, "NCD": 0, "CAVOK": 0, "FEW": 1, "SCT": 2, "BKN": 3, "OVC": 4, "OVX": 5]
+
+    /// "10+" → 10, "1/2" → 0.5, "1 1/2" → 1.5, "P6SM" → 6; nil when unreadable.
+    static func statuteMiles(_ text: String) -> Double? {
+        let t = text.replacingOccurrences(of: "+", with: "").replacingOccurrences(of: "SM", with: "")
+            .replacingOccurrences(of: "P", with: "").trimmingCharacters(in: .whitespaces)
+        var total = 0.0
+        for part in t.split(separator: " ") {
+            let f = part.split(separator: "/")
+            if f.count == 2, let a = Double(f[0]), let b = Double(f[1]), b > 0 {
+                total += a / b
+            } else if let v = Double(part) {
+                total += v
+            } else {
+                return nil
+            }
+        }
+        return t.isEmpty ? nil : total
+    }
+
+    /// The WMO weather code (Open-Meteo's, whose texts every language has) nearest a METAR
+    /// present weather group: `-RA` → 61 (slight rain), `+SHRA` → 82, `TSRA` → 95, `FG` → 45.
+    /// Nil for what has none (mist, haze, dust).
+    public static func wmoCode(_ weather: String) -> Int? {
+        guard let first = weather.split(separator: " ").first.map(String.init) else { return nil }
+        let level = first.hasPrefix("-") ? 0 : first.hasPrefix("+") ? 2 : 1
+        let w = first.trimmingCharacters(in: CharacterSet(charactersIn: "+-")).replacingOccurrences(of: "VC", with: "")
+        func graded(_ codes: [Int]) -> Int { codes[level] }
+        if w.contains("TS") { return w.contains("GR") || w.contains("GS") ? 96 : 95 }
+        if w.contains("FZRA") { return level == 0 ? 66 : 67 }
+        if w.contains("FZDZ") { return level == 0 ? 56 : 57 }
+        if w.contains("FZFG") { return 48 }
+        if w.hasPrefix("SH") && w.contains("SN") { return level == 0 ? 85 : 86 }
+        if w.hasPrefix("SH") { return graded([80, 81, 82]) }
+        if w.contains("RA") { return graded([61, 63, 65]) }
+        if w.contains("DZ") { return graded([51, 53, 55]) }
+        if w.contains("SN") { return graded([71, 73, 75]) }
+        if w.contains("SG") || w.contains("PL") || w.contains("GS") || w.contains("IC") { return 77 }
+        if w.contains("FG") { return 45 }
+        return nil
+    }
+
+    /// The WMO code whose text names a cover (`FEW` mainly clear, `SCT` partly cloudy, `OVC`
+    /// overcast, none clear); nil for `BKN` (mostly cloudy, which has its own text).
+    public static func coverCode(_ cover: String) -> Int? {
+        switch coverOrder[cover] {
+        case 0: 0
+        case 1: 1
+        case 2: 2
+        case 4, 5: 3
+        default: nil
         }
     }
 

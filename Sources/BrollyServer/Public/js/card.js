@@ -7,7 +7,9 @@ import { $, el, text } from './dom.js';
 import { i18n, t } from './i18n.js';
 import { setIcon } from './icons.js';
 import { state } from './state.js';
-import { amountText, comparedWithYesterday, pressureText, shortTemp, snowText, speedText, tempText, windShort } from './units.js';
+import {
+  amountText, comparedWithYesterday, distanceText, pressureText, shortTemp, snowText, speedText, tempText, windShort,
+} from './units.js';
 
 export const region = $('weather');
 
@@ -241,6 +243,20 @@ function renderMeasured(m) {
   const ago = minutes < 1 ? t('justNow') : t('minutesAgo', { n: minutes });
   p.textContent = t('measuredAt', { temp: tempText(m.temperature), station: m.station.name, ago });
   p.title = t('measuredTitle', { station: m.station.name, id: m.station.id, distance: m.station.distanceKm });
+  // What else it reports: dew point, visibility, present weather, cloud and gusts.
+  const parts = [];
+  if (typeof m.dewPoint === 'number') parts.push(t('measuredDewPoint', { value: tempText(m.dewPoint) }));
+  if (typeof m.visibility === 'number') parts.push(t('measuredVisibility', { value: distanceText(m.visibility) }));
+  if (m.weather) parts.push(m.weather.text || m.weather.code);
+  if (m.clouds && m.clouds.text) {
+    parts.push(typeof m.clouds.base === 'number' ? t('measuredCloudBase', { cover: m.clouds.text, height: distanceText(m.clouds.base) }) : m.clouds.text);
+  }
+  if (typeof m.windGust === 'number') parts.push(t('measuredGusts', { value: speedText(m.windGust) }));
+  const details = document.createElement('span');
+  details.className = 'measured-details';
+  details.dataset.testid = 'measured-details';
+  details.textContent = parts.join(' · ');
+  if (parts.length) p.append(document.createElement('br'), details);
 }
 
 /** Renders again what is shown (after a unit switch). */

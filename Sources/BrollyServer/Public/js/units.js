@@ -91,6 +91,12 @@ export function speedText(ms) {
   if (wind === 'bft') { const force = beaufort(ms); return `${force} ${unitName('bft')} (${t(`beaufort${force}`)})`; }
   return `${fixed(convert(WIND[wind], ms), WIND[wind].decimals)} ${unitName(wind)}`;
 }
+/** "10 km", "6.2 mi" (asked in km): miles for a °F reader, else kilometres. */
+export function distanceText(km) {
+  const name = state.units === 'F' ? 'mi' : 'km';
+  const unit = UNITS.distance[name];
+  return `${fixed(convert(unit, km * 1000), unit.decimals)} ${unitName(name)}`;
+}
 /** "1012 hPa", "759 mmHg", "29.89 inHg". */
 export function pressureText(hpa) {
   const unit = more().pressure;
