@@ -36,8 +36,10 @@ def test_no_accessibility_violations_in_any_state(server, browser_factory, doubl
     # Empty: location denied on a first visit.
     b2 = browser_factory(server.url)
     b2.deny_location()
+    double.fault("500", path="/json", times=-1)  # and no IP location either
     b2.open()
     b2.wait_state("empty")
+    double.ok()
     found["empty (permission denied)"] = axe_violations(b2)
     # Each error: offline, time-out, unreadable.
     for mode, kw in [("drop", {}), ("delay", {"delay": 10}), ("malformed", {})]:

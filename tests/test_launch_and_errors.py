@@ -11,9 +11,10 @@ def assert_whole_us(view):
     assert 30 < view["lat"] < 45 and -110 < view["lon"] < -80, view
 
 
-def test_first_launch_location_denied(server, browser_factory, double):
+def test_first_launch_location_denied_and_no_ip_location(server, browser_factory, double):
     b = browser_factory(server.url)
     b.deny_location()
+    double.fault("500", path="/json", times=-1)  # and no IP location either: the empty state
     b.open()
     b.wait_state("empty")
     # The view is asked for before Leaflet has loaded; its zoom follows when the map is made.
@@ -168,6 +169,7 @@ def test_provider_failure(server, browser_factory, double):
 def test_place_not_found(server, browser_factory, double):
     b = browser_factory(server.url)
     b.deny_location()
+    double.fault("500", path="/json", times=-1)  # and no IP location either: the empty state
     b.open()
     b.wait_state("empty")
     search = b.driver.find_element("css selector", "[data-testid=search]")
@@ -181,6 +183,7 @@ def test_place_not_found(server, browser_factory, double):
 def test_permission_denied_when_asking_again(server, browser_factory, double):
     b = browser_factory(server.url)
     b.deny_location()
+    double.fault("500", path="/json", times=-1)  # and no IP location either: the empty state
     b.open()
     b.wait_state("empty")
     b.js("document.getElementById('locate').click()")
@@ -194,6 +197,7 @@ def test_location_unavailable(server, browser_factory, double):
     b = browser_factory(server.url)
     b.cdp("Browser.setPermission", {"permission": {"name": "geolocation"}, "setting": "granted", "origin": server.url})
     b.cdp("Emulation.setGeolocationOverride", {})  # no position: unavailable
+    double.fault("500", path="/json", times=-1)  # and no IP location either: the empty state
     b.open()
     b.wait_state("empty")
     assert b.attr("weather", "data-error") == "location-unavailable"

@@ -94,8 +94,10 @@ def test_the_page_has_no_english_left(server, browser_factory, double, code):
     # Location denied on a first visit: the empty state and its help.
     b2 = browser_factory(server.url)
     b2.deny_location()
+    double.fault("500", path="/json", times=-1)  # and no IP location either
     b2.open(f"/?lang={code}")
     b2.wait_state("empty")
+    double.ok()
     text = b2.js(PAGE_TEXT)
     left = english_in(text, code, names)
     assert not left, f"{code}: English left in the location-denied state: {context(text, left)}"

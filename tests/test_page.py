@@ -71,6 +71,7 @@ def test_refresh_when_the_page_becomes_visible(server, browser_factory, double):
 def test_search_and_choose_a_city(server, browser_factory, double):
     b = browser_factory(server.url)
     b.deny_location()
+    double.fault("500", path="/json", times=-1)  # and no IP location either: the empty state
     b.open()
     b.wait_state("empty")
     search = b.driver.find_element("css selector", "[data-testid=search]")
@@ -89,6 +90,7 @@ def test_search_and_choose_a_city(server, browser_factory, double):
 def test_names_are_inserted_as_text(server, browser_factory, double):
     b = browser_factory(server.url)
     b.deny_location()
+    double.fault("500", path="/json", times=-1)  # and no IP location either: the empty state
     b.open()
     b.wait_state("empty")
     search = b.driver.find_element("css selector", "[data-testid=search]")
@@ -242,6 +244,7 @@ def test_two_browsers_are_kept_apart(server, browser_factory, double):
     assert a.js("return document.cookie") == ""  # not readable by scripts
     b = browser_factory(server.url, height=1200)
     b.deny_location()
+    double.fault("500", path="/json", times=-1)  # and no IP location either: the empty state
     b.open()
     b.wait_state("empty")
     time.sleep(1)

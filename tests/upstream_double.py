@@ -8,7 +8,8 @@ Serves, on 127.0.0.1:
                     GET /v1/air-quality
   OpenWeatherMap    GET /data/2.5/weather, /data/2.5/forecast, /geo/1.0/direct, /geo/1.0/reverse
   Nominatim         GET /reverse
-  IP location       GET /json            (ip-api.com format)
+  IP location       GET /json, /json/{ip}   (ip-api.com format; 198.51.100.7 is in London, 203.0.113.50
+                    in Paris, any other address and this machine in Berlin)
   NWS               GET /alerts/active?point=LAT,LON   (GeoJSON; 400 problem outside the US)
   MeteoAlarm        GET /api/v1/warnings/feeds-<country>   (CAP in JSON)
   OpenWeatherMap    GET /data/3.0/onecall   (alerts)
@@ -599,10 +600,27 @@ def open_meteo_flatbuffers(body):
     return bytes(b.Output())
 
 
+# Names in other languages, as Open-Meteo's geocoding (`language=`) and Nominatim
+# (`accept-language`) give them: name, region, country.
+LOCAL_NAMES = {
+    "ru": {"Paris": ("Париж", "Иль-де-Франс", "Франция"), "Berlin": ("Берлин", "Берлин", "Германия"),
+           "London": ("Лондон", "Англия", "Великобритания")},
+    "de": {"Paris": ("Paris", "Île-de-France", "Frankreich"), "London": ("London", "England", "Vereinigtes Königreich")},
+}
+
+
+def localized(g, language):
+    """A gazetteer row with its names in `language` where the double knows them."""
+    names = LOCAL_NAMES.get(language, {}).get(g[0])
+    return (names[0], names[1], names[2]) + tuple(g[3:]) if names else g
+
+
 def open_meteo_search(q):
     name = q.get("name", [""])[0].strip().lower()
     count = int(q.get("count", ["10"])[0])
-    hits = [g for g in GAZETTEER if g[0].lower().startswith(name)] if name else []
+    language = q.get("language", ["en"])[0]
+    # A name is found in English or in the language asked for.
+    hits = [g for g in GAZETTEER if g[0].lower().startswith(name) or localized(g, language)[0].lower().startswith(name)] if name else []
     if name in POSTCODES:
         hits = [g for g in GAZETTEER if g[0] == POSTCODES[name]]
     body = {"generationtime_ms": 0.3}
@@ -610,7 +628,7 @@ def open_meteo_search(q):
         body["results"] = [
             {"id": 1000 + i, "name": g[0], "latitude": g[4], "longitude": g[5], "elevation": 40.0,
              "feature_code": "PPLA", "country_code": g[3], "timezone": g[6], "country": g[2], "admin1": g[1]}
-            for i, g in enumerate(hits[:count])]
+            for i, g in enumerate(localized(h, language) for h in hits[:count])]
     return body
 
 
@@ -677,6 +695,7 @@ def nominatim_reverse(q):
     g = nearest(lat, lon)
     if not g:
         return {"error": "Unable to geocode"}
+    g = localized(g, q.get("accept-language", ["en"])[0])
     return {"place_id": 1, "licence": "Data © OpenStreetMap contributors, ODbL 1.0.", "osm_type": "way",
             "osm_id": 1, "lat": str(lat), "lon": str(lon), "category": "highway", "type": "residential",
             "place_rank": 26, "importance": 0.1, "addresstype": "road", "name": "Hauptstraße",
@@ -707,7 +726,12 @@ def bbc_feed(path):
     """A BBC News RSS feed: two items from the last hours, one from yesterday, one hostile title."""
     now = datetime.now(timezone.utc)
     region = path.strip("/").split("/")[-2] if path.count("/") > 2 else "news"
-    items = [
+    if path == "/russian/rss.xml":  # the World Service in Russian
+        items = [("Снег закрыл школы в Берлине", "Школьники остались дома.", recent(20), "berlin-snow-ru"),
+                 ("Рынки спокойны", "Акции не изменились.", recent(90), "markets-ru")]
+    else:
+        items = []
+    items = items or [
         (f"Snow closes schools in Berlin ({region})", "Pupils in the German capital stay home.", recent(20), "berlin-snow"),
         (f"Markets steady ({region})", "<p>Shares were <b>flat</b> &amp; calm.</p>", recent(90), "markets"),
         ("<script>window.__pwned=true</script>Hostile headline", "Text <img src=x onerror=\"window.__pwned=true\">", recent(5), "hostile"),
@@ -752,10 +776,16 @@ def google_reverse(q):
                          "place_id": "x", "types": ["street_address"]}], "status": "OK"}
 
 
-def ip_location(_q):
-    g = GAZETTEER[0]
+# Public addresses the double knows (ip-api.com's /json/{ip}); any other is in Berlin, as is this machine.
+IP_PLACES = {"198.51.100.7": "London", "203.0.113.50": "Paris"}
+
+
+def ip_location(_q, ip=None):
+    if ip in ("10.0.0.1", "127.0.0.1"):
+        return {"status": "fail", "message": "private range", "query": ip}
+    g = next((g for g in GAZETTEER if g[0] == IP_PLACES.get(ip)), GAZETTEER[0])
     return {"status": "success", "country": g[2], "countryCode": g[3], "region": "BE", "regionName": g[1],
-            "city": g[0], "zip": "10115", "lat": g[4], "lon": g[5], "timezone": g[6], "query": "203.0.113.7"}
+            "city": g[0], "zip": "10115", "lat": g[4], "lon": g[5], "timezone": g[6], "query": ip or "203.0.113.7"}
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -941,7 +971,7 @@ class Handler(BaseHTTPRequestHandler):
                 if path == "/geo/1.0/reverse":
                     g = nearest(float(q["lat"][0]), float(q["lon"][0]))
                     return self.send_json(200, [owm_geo(g)] if g else [])
-            if path.startswith("/news/") and path.endswith("rss.xml"):
+            if (path.startswith("/news/") or path == "/russian/rss.xml") and path.endswith("rss.xml"):
                 data = bbc_feed(path)
                 self.send_response(200)
                 self.send_header("Content-Type", "application/rss+xml; charset=utf-8")
@@ -961,6 +991,8 @@ class Handler(BaseHTTPRequestHandler):
                 return self.send_json(200, nominatim_reverse(q))
             if path in ("/json", "/json/"):
                 return self.send_json(200, ip_location(q))
+            if path.startswith("/json/"):
+                return self.send_json(200, ip_location(q, path[len("/json/"):]))
         except (KeyError, ValueError) as e:
             return self.send_json(400, {"error": True, "reason": f"bad parameter: {e}"})
         self.send_json(404, {"error": True, "reason": "no such path"})

@@ -97,7 +97,8 @@ struct CommandContext {
 
     /// The place the options name: by name, by coordinates, else the default place (the first
     /// saved one, the remembered one, or a one-time IP lookup that is then remembered).
-    mutating func place(_ options: LocationOptions) async throws -> Place {
+    /// A name is searched in `language` (the names come back in it), else in the environment's.
+    mutating func place(_ options: LocationOptions, language: String? = nil) async throws -> Place {
         let query: PlaceQuery
         if let name = options.place {
             query = .name(name)
@@ -108,7 +109,8 @@ struct CommandContext {
         } else {
             query = .defaultPlace(remembered: preferences.defaultPlace)
         }
-        let resolved = try await useCases.resolve(query, device: device, offline: offline)
+        let resolved = try await useCases.resolve(
+            query, device: device, offline: offline, language: language ?? AlertsCommand.language(ProcessInfo.processInfo.environment))
         if let note = resolved.note { Terminal.note(note) }
         if resolved.isFromIPLocation {
             preferences.defaultPlace = resolved.place
@@ -122,7 +124,7 @@ struct CommandContext {
     mutating func weather(
         _ options: LocationOptions, withAirQualityAndStation: Bool = false, withAlerts: Bool = false, language: String? = nil
     ) async throws -> WeatherResult {
-        let place = try await place(options)
+        let place = try await place(options, language: language)
         let result = try await useCases.weather(
             for: place, mode: mode, recording: .beforeReturning(device: device), withAirQualityAndStation: withAirQualityAndStation,
             withAlerts: withAlerts, language: language ?? AlertsCommand.language(ProcessInfo.processInfo.environment))

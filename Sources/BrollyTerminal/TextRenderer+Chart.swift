@@ -36,7 +36,7 @@ extension TextRenderer {
         let wettest = max(amounts.compactMap { $0 }.max() ?? 0, Measure(1, in: choice.precipitation).value)
         let labelWidth = 8
         func label(_ s: String) -> String {
-            s.count >= labelWidth ? String(s.prefix(labelWidth)) : s + String(repeating: " ", count: labelWidth - s.count)
+            s.truncated(toWidth: labelWidth).padded(toWidth: labelWidth)
         }
         let symbol = symbolAfterNumber
         var lines = [bold(l.text("chartTitle", ["hours": String(hours.count)]))]

@@ -121,7 +121,7 @@ public struct TextRenderer: Sendable {
         var headline = "\(Self.symbol(c.condition.condition))  \(colouredTemp(c.temperature))  \(c.condition.description.capitalizedFirst)"
         if let f = c.feelsLike { headline += dim("  \(l.text("feelsLike")) \(temp(f))") }
         lines.append(headline)
-        var today = "   " + l.text("today").padding(toLength: 11, withPad: " ", startingAt: 0) + "\(temp(c.low)) … \(temp(c.high))"
+        var today = "   " + l.text("today").padded(toWidth: 11) + "\(temp(c.low)) … \(temp(c.high))"
         if let compared = v.comparedWithYesterday { today += " · " + compared }
         lines.append(today)
         var rows: [(String, String)] = []
@@ -188,13 +188,13 @@ public struct TextRenderer: Sendable {
         let lit = Int((sky.moonIllumination * 100).rounded())
         rows.append(
             (l.text("moon"), "\(sky.moonSymbol) " + l.moonPhaseName(sky.moonPhase) + ", " + l.text("litPercent", ["n": String(lit)])))
-        let width = max(11, (rows.map(\.0) + [l.text("today"), l.text("outlook")]).map(\.count).max()! + 1)
-        for (k, v) in rows { lines.append("   " + k.padding(toLength: width, withPad: " ", startingAt: 0) + l.number(v)) }
+        let width = max(11, (rows.map(\.0) + [l.text("today"), l.text("outlook")]).map(\.displayWidth).max()! + 1)
+        for (k, v) in rows { lines.append("   " + k.padded(toWidth: width) + l.number(v)) }
         let outlook = v.days.dropFirst().prefix(3).map {
             "\(weekday($0.date)) \(Self.symbol($0.condition.condition)) \(temp($0.low))…\(temp($0.high))"
         }
         if !outlook.isEmpty {
-            lines.append("   " + l.text("outlook").padding(toLength: 11, withPad: " ", startingAt: 0) + outlook.joined(separator: "   "))
+            lines.append("   " + l.text("outlook").padded(toWidth: 11) + outlook.joined(separator: "   "))
         }
         if showsFooter { lines.append(footer(result)) }
         return joined(lines)
@@ -262,13 +262,13 @@ public struct TextRenderer: Sendable {
         return joined(Self.table(rows, rightAligned: [0, 4, 5]))
     }
 
-    /// Pads columns to their widest cell (counting characters, not bytes).
+    /// Pads columns to their widest cell (counting the columns a terminal gives each character).
     public static func table(_ rows: [[String]], rightAligned: Set<Int>) -> [String] {
         guard let n = rows.map(\.count).max() else { return [] }
-        let widths = (0..<n).map { i in rows.map { $0.indices.contains(i) ? $0[i].count : 0 }.max() ?? 0 }
+        let widths = (0..<n).map { i in rows.map { $0.indices.contains(i) ? $0[i].displayWidth : 0 }.max() ?? 0 }
         return rows.map { row in
             row.enumerated().map { i, cell in
-                let pad = String(repeating: " ", count: widths[i] - cell.count)
+                let pad = String(repeating: " ", count: widths[i] - cell.displayWidth)
                 return rightAligned.contains(i) ? pad + cell : cell + pad
             }.joined(separator: "  ").trimmingTrailingSpaces()
         }

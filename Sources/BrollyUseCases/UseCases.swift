@@ -55,6 +55,9 @@ public enum PlaceQuery: Sendable, Hashable {
     case saved(id: Int64)
     /// The device's first saved place, else `remembered`, else an IP location lookup.
     case defaultPlace(remembered: Place?)
+    /// Where the address a request came from is (the page when the browser's location is denied,
+    /// slow or unavailable): approximate.
+    case approximate(ip: String)
 }
 
 /// A place name qualified by its country, as OpenWeatherMap's `q=` takes it: `London,GB`, or
@@ -111,18 +114,22 @@ public struct ResolvedPlace: Sendable {
 
 extension UseCases {
     /// Resolves what the user asked for to one place.
-    public func resolve(_ query: PlaceQuery, device: String, offline: Bool = false) async throws -> ResolvedPlace {
+    public func resolve(_ query: PlaceQuery, device: String, offline: Bool = false, language: String = "en") async throws
+        -> ResolvedPlace
+    {
         switch query {
+        case .approximate(let ip):
+            return ResolvedPlace(place: try await approximatePlace(ip: ip, offline: offline), isFromIPLocation: true)
         case .name(let name):
             var matches: [Place]
             if let qualified = QualifiedName(name) {
                 // "London,GB", "Springfield,MO,US" (OpenWeatherMap's q=): the name, then only the
                 // matches in that country (and region, when one is given).
-                matches = try await search(qualified.name, limit: 10, offline: offline).filter(qualified.matches)
+                matches = try await search(qualified.name, limit: 10, offline: offline, language: language).filter(qualified.matches)
                 // "Washington, DC" is a name, not a country: as it was written, when no match is.
-                if matches.isEmpty { matches = try await search(name, limit: 5, offline: offline) }
+                if matches.isEmpty { matches = try await search(name, limit: 5, offline: offline, language: language) }
             } else {
-                matches = try await search(name, limit: 5, offline: offline)
+                matches = try await search(name, limit: 5, offline: offline, language: language)
             }
             matches = Array(matches.prefix(5))
             guard let best = matches.first else { throw BrollyError.placeNotFound("\"\(name)\"") }
@@ -164,9 +171,32 @@ extension UseCases {
         }
     }
 
-    /// Places matching `query`, best first (cached, so a place searched once is found offline).
-    public func search(_ query: String, limit: Int = 10, offline: Bool = false) async throws -> [Place] {
-        try await services.search.search(query, limit: limit, offline: offline)
+    /// Where `ip` is, from the IP location service: kept a day per address (an address moves
+    /// rarely), within the service's budget; a lookup that failed is not tried again for a minute.
+    func approximatePlace(ip: String, offline: Bool) async throws -> Place {
+        let key = "ip-place-" + (IPLocator.isPublic(ip) ? ip : "here")
+        if let known = services.cache.read(Place.self, key: key), now().timeIntervalSince(known.receivedAt) < 86_400 {
+            return known.value
+        }
+        if offline { throw BrollyError.notCached("the place of this address") }
+        let failedKey = key + "-failed"
+        if let failed = services.cache.read(String.self, key: failedKey), now().timeIntervalSince(failed.receivedAt) < 60 {
+            throw BrollyError(.providerUnavailable, "could not find where this address is a moment ago (\(failed.value))")
+        }
+        do {
+            let place = try await services.ipLocator.locate(ip: ip)
+            try? services.cache.write(place, key: key, receivedAt: now())
+            return place
+        } catch let error as BrollyError {
+            try? services.cache.write(error.message, key: failedKey, receivedAt: now())
+            throw error
+        }
+    }
+
+    /// Places matching `query`, best first, named in `language` (cached per language, so a place
+    /// searched once is found offline).
+    public func search(_ query: String, limit: Int = 10, offline: Bool = false, language: String = "en") async throws -> [Place] {
+        try await services.search.search(query, limit: limit, offline: offline, language: language)
     }
 
     /// The nearest named place at `c` (the provider's reverse geocoding, else the street address

@@ -65,7 +65,10 @@ public final class WeatherAnswerMemo<Encoded: Sendable>: Sendable {
         var key = queryKey ?? "\(query)|\(units.key)|\(language)"
         key += "|" + String(Int(r.fetchedAt.timeIntervalSince1970 * 1000)) + (result.isStale ? "|s|" : "|f|")
         key += r.place.name + "|" + (r.place.region ?? "") + "|" + r.place.country
-        key += "|" + (result.fallbackFrom?.rawValue ?? "") + "|" + (r.model ?? "")
+        key += "|" + (result.fallbackFrom?.rawValue ?? "") + "|" + (r.model ?? "") + "|" + (r.modelSelection ?? "")
+        if result.isApproximate { key += "|approximate" }
+        // A forecast corrected once its place is scored is another body from the same cache entry.
+        if let c = r.correction { key += "|c\(c.days)|\(c.tomorrowHigh ?? 0)|\(c.tomorrowLow ?? 0)" }
         if let air = result.airQuality {
             key += "|" + String(Int(air.airQuality.fetchedAt.timeIntervalSince1970)) + (air.isStale ? "s" : "f")
         }
@@ -94,10 +97,11 @@ public final class WeatherAnswerMemo<Encoded: Sendable>: Sendable {
     public func weather(
         for query: PlaceQuery, language: String, device: String, history: String?, full: Bool, model: String? = nil
     ) async throws -> (WeatherResult, LanguagePack) {
-        let place = try await useCases.resolve(query, device: device).place
-        let result = try await useCases.weather(
+        let place = try await useCases.resolve(query, device: device, language: language).place
+        var result = try await useCases.weather(
             for: place, mode: .staleWhileRevalidate, recording: history.map { .inBackground(device: $0) } ?? .none,
             withAirQualityAndStation: full, withAlerts: true, language: language, model: model)
+        if case .approximate = query { result.isApproximate = true }
         return (result, Localization.pack(for: language))
     }
 
@@ -109,12 +113,12 @@ public final class WeatherAnswerMemo<Encoded: Sendable>: Sendable {
     }
 
     /// Requests for a name or coordinates are memoised; a device's own places are not (they
-    /// differ by device).
+    /// differ by device), nor where a request's address is (it differs by client).
     static func memoKey(_ query: PlaceQuery, units: UnitChoice, language: String) -> String? {
         switch query {
         case .coordinate(let c): "c\(c.latitude),\(c.longitude)|\(units.key)|\(language)"
         case .name(let name): "n\(name)|\(units.key)|\(language)"
-        case .saved, .defaultPlace: nil
+        case .saved, .defaultPlace, .approximate: nil
         }
     }
 }

@@ -76,3 +76,18 @@ func hourlyReport(temperature: Double) -> WeatherReport {
         #expect(slotLines[0].contains("2.0 m/s") && !slotLines[1].contains("m/s"))
     }
 }
+
+@Suite struct DisplayWidthTests {
+    @Test func wideCharactersTakeTwoColumnsAndMarksNone() {
+        #expect("東京".displayWidth == 4 && "Paris".displayWidth == 5 && "مرحبا".displayWidth == 5)
+        #expect("e\u{301}".displayWidth == 1 && "\u{200F}abc".displayWidth == 3 && "☀️".displayWidth == 1)
+        #expect("東京都".truncated(toWidth: 5) == "東京" && "東京".padded(toWidth: 6) == "東京  ")
+    }
+
+    @Test func tableColumnsLineUpInJapanese() {
+        let lines = TextRenderer.table([["1.", "東京", "日本"], ["2.", "Osaka", "JP"]], rightAligned: [0])
+        // The third column starts at the same column on both lines.
+        let starts = lines.map { line in line.prefix { $0 != "日" && $0 != "J" }.description.displayWidth }
+        #expect(starts[0] == starts[1])
+    }
+}

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BrollyCore
+import BrollyTerminal
 import BrollyUseCases
 import Foundation
 
@@ -68,7 +69,7 @@ struct AccuracyCommand: AsyncParsableCommand {
         for lead in model.leads {
             let cells = Int((lead.highMAE / largest * Double(barWidth)).rounded())
             let bar = String(repeating: "█", count: max(cells, lead.highMAE > 0 ? 1 : 0))
-            let label = l.text("accuracyLead", ["lead": String(lead.lead)]).padding(toLength: 5, withPad: " ", startingAt: 0)
+            let label = l.text("accuracyLead", ["lead": String(lead.lead)]).padded(toWidth: 5)
             let within = "\(Int((lead.highWithin2 * 100).rounded()))%".leftPadded(to: 5)
             let value = number(lead.highMAE).leftPadded(to: 5)
             out.append(
@@ -80,7 +81,7 @@ struct AccuracyCommand: AsyncParsableCommand {
         out.append(l.text("accuracyModels", ["tolerance": d.units.toleranceText(l)]))
         for m in d.models {
             guard let one = m.leads.first(where: { $0.lead == 1 }) else { continue }
-            var line = "  " + m.name.padding(toLength: 22, withPad: " ", startingAt: 0) + number(one.highMAE).leftPadded(to: 6)
+            var line = "  " + m.name.padded(toWidth: 22) + number(one.highMAE).leftPadded(to: 6)
             line += " \(d.units.temperature) " + signed(one.highBias).leftPadded(to: 6) + "  "
             line += "\(Int((one.highWithin2 * 100).rounded()))%".leftPadded(to: 4) + "  n=\(one.n)"
             if m.chosen { line += "  ← " + l.text("accuracyChosen") }
@@ -117,11 +118,11 @@ struct AccuracyCommand: AsyncParsableCommand {
 extension AccuracyCommand {
     /// A sentence broken at spaces into lines of at most `width` characters (continuations indented).
     static func wrap(_ line: String, width: Int) -> [String] {
-        guard line.count > width else { return [line] }
+        guard line.displayWidth > width else { return [line] }
         var out: [String] = []
         var current = ""
         for word in line.split(separator: " ", omittingEmptySubsequences: false) {
-            if !current.isEmpty && current.count + 1 + word.count > width {
+            if !current.isEmpty && current.displayWidth + 1 + String(word).displayWidth > width {
                 out.append(current)
                 current = "  " + word
             } else {

@@ -14,7 +14,8 @@ struct AddressCommand: AsyncParsableCommand {
     func run() async throws {
         try await CommandContext.with(providerOptions, needsStore: false) { context in
             let place = try await context.place(location)
-            let address = try await context.useCases.address(at: place.coordinate, offline: context.offline)
+            let address = try await context.useCases.address(
+                at: place.coordinate, offline: context.offline, language: AlertsCommand.language(ProcessInfo.processInfo.environment))
             if json {
                 try Terminal.printJSON(address)
             } else {

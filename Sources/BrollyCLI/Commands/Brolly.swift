@@ -10,14 +10,18 @@ public struct Brolly: AsyncParsableCommand {
             brolly [<subcommand>] [<options>]      (no subcommand: brolly now)
 
             ENVIRONMENT:
-              OPENWEATHERMAP_API_KEY, GOOGLE_MAPS_API_KEY, NEWSAPI_API_KEY   provider keys (stay on this machine)
-              BROLLY_OPEN_METEO_URL, BROLLY_OPEN_METEO_GEOCODING_URL, BROLLY_OPENWEATHERMAP_URL,
-              BROLLY_NOMINATIM_URL, BROLLY_GOOGLE_GEOCODING_URL, BROLLY_BBC_FEEDS_URL, BROLLY_NEWSAPI_URL,
+              OPENWEATHERMAP_API_KEY, GOOGLE_MAPS_API_KEY, NEWSAPI_API_KEY
+                  provider keys (they stay on this machine)
+              BROLLY_OPEN_METEO_URL, BROLLY_OPEN_METEO_GEOCODING_URL,
+              BROLLY_OPENWEATHERMAP_URL, BROLLY_NOMINATIM_URL,
+              BROLLY_GOOGLE_GEOCODING_URL, BROLLY_BBC_FEEDS_URL, BROLLY_NEWSAPI_URL,
               BROLLY_IP_LOCATION_URL, BROLLY_OPEN_METEO_PREVIOUS_RUNS_URL,
-              BROLLY_OPEN_METEO_ARCHIVE_URL, BROLLY_AVIATIONWEATHER_URL      upstream base URLs (proxies, self-hosting)
-              BROLLY_CACHE_DIR, BROLLY_CONFIG_DIR, BROLLY_DATA_DIR           where files are kept (XDG by default)
-              BROLLY_FRESH_SECONDS                                           the cache's fresh window (600)
-              NO_COLOR                                                       no colour
+              BROLLY_OPEN_METEO_ARCHIVE_URL, BROLLY_AVIATIONWEATHER_URL
+                  upstream base URLs (proxies, self-hosting)
+              BROLLY_CACHE_DIR, BROLLY_CONFIG_DIR, BROLLY_DATA_DIR
+                  where files are kept (XDG by default)
+              BROLLY_FRESH_SECONDS   the cache's fresh window (600)
+              NO_COLOR               no colour
             """,
         discussion: """
             Examples:

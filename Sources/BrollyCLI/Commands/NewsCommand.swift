@@ -15,7 +15,8 @@ struct NewsCommand: AsyncParsableCommand {
     func run() async throws {
         try await CommandContext.with(providerOptions, needsStore: false) { context in
             let place = try await context.place(location)
-            let news = try await context.useCases.news(for: place, offline: context.offline)
+            let news = try await context.useCases.news(
+                for: place, offline: context.offline, language: AlertsCommand.language(ProcessInfo.processInfo.environment))
             if json {
                 try Terminal.printJSON(news)
             } else if news.items.isEmpty {

@@ -97,7 +97,10 @@ struct OutputOptions: ParsableArguments {
     @Flag(name: .long, help: "Print JSON instead of text.")
     var json = false
 
-    @Option(name: .long, help: "Language of the text and the conditions: en or ru (default: from LANG).")
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Language of the text, the conditions and place names: \(Localization.codes.joined(separator: ", ")) (default: from LANG)."))
     var lang: String?
 
     /// The language: `--lang`, else `LC_ALL`/`LANG`, else English.

@@ -22,13 +22,21 @@ struct Search: AsyncParsableCommand {
     @Flag(name: .long, help: "Print JSON instead of text.")
     var json = false
 
+    @Option(
+        name: .long, help: ArgumentHelp("The language of the names: \(Localization.codes.joined(separator: ", ")) (default: from LANG)."))
+    var lang: String?
+
     func validate() throws {
         try validating { _ = try PlaceSearch.validated(query) }
+        if let lang, !Localization.codes.contains(lang.lowercased().prefix(while: { $0.isLetter }).description) {
+            throw ValidationError("unknown language '\(lang)'; use one of: \(Localization.codes.joined(separator: ", "))")
+        }
     }
 
     func run() async throws {
         try await CommandContext.with(providerOptions, needsStore: false) { context in
-            let places = try await context.useCases.search(query, limit: 10, offline: context.offline)
+            let language = lang ?? AlertsCommand.language(ProcessInfo.processInfo.environment)
+            let places = try await context.useCases.search(query, limit: 10, offline: context.offline, language: language)
             if json {
                 try Terminal.printJSON(places.map(PlaceDocument.init))
             } else {

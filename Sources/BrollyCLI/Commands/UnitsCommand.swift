@@ -1,5 +1,6 @@
 import ArgumentParser
 import BrollyCore
+import BrollyTerminal
 import Foundation
 
 /// `brolly units`: shows the units in use and where each comes from, and sets them
@@ -39,10 +40,10 @@ struct UnitsCommand: AsyncParsableCommand {
                 (l.text("pressure"), l.text("unit_" + choice.pressure.rawValue), p.pressure != nil),
                 (l.text("precipitation"), l.text("unit_" + choice.precipitation.rawValue), p.precipitation != nil),
             ]
-            let width = rows.map(\.0.count).max() ?? 0
+            let width = rows.map(\.0.displayWidth).max() ?? 0
             for (name, unit, chosen) in rows {
                 print(
-                    name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + unit.padding(toLength: 12, withPad: " ", startingAt: 0)
+                    name.padded(toWidth: width + 2) + unit.padded(toWidth: 12)
                         + origin(chosen))
             }
         }

@@ -24,10 +24,13 @@ public struct NewsFeed: Codable, Sendable, Hashable {
     /// The region in English (the page names it in the reader's language by `code`).
     public var region: String
     public var code: String
+    /// The language of the items (`en`, `ru`): the reader's where a feed in it exists, else English.
+    public var language: String
 
-    public init(source: String, region: String, code: String) {
+    public init(source: String, region: String, code: String, language: String = "en") {
         self.source = source
         self.region = region
         self.code = code
+        self.language = language
     }
 }

@@ -11,6 +11,7 @@ extension WeatherDocument {
     public init(_ result: WeatherResult, units: UnitChoice, now: Date = Date(), language: LanguagePack = Localization.english) {
         self.init(WeatherView(result, units: units, language: language, now: now))
         source.fallbackFrom = result.fallbackFrom?.rawValue
+        if result.isApproximate { place.approximate = true }
         source.lacking = result.lacking.isEmpty ? nil : result.lacking.map(\.rawValue)
         if let air = result.airQuality, !air.airQuality.isEmpty {
             airQuality = Self.airQuality(air.airQuality, stale: air.isStale, in: result.report.place.timeZone, language: language)

@@ -10,6 +10,9 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
         public var latitude: Double
         public var longitude: Double
         public var timezone: String
+        /// True when the place is where the request's address is (the browser's location denied,
+        /// slow or unavailable): approximate. Absent otherwise.
+        public var approximate: Bool?
 
         public init(
             name: String, country: String, countryCode: String?, region: String?, latitude: Double, longitude: Double, timezone: String

@@ -12,13 +12,14 @@ public struct NominatimGeocoder: Sendable {
         self.baseURL = baseURL
     }
 
-    public func address(for c: Coordinate, zoom: Int = 18) async throws -> Address {
+    /// The address at `c` in `language` (Nominatim's `accept-language`).
+    public func address(for c: Coordinate, zoom: Int = 18, language: String = "en") async throws -> Address {
         let url = baseURL.appending(
             providerPath: "/reverse",
             query: [
                 ("format", "jsonv2"), ("lat", String(format: "%.6f", c.latitude)),
                 ("lon", String(format: "%.6f", c.longitude)), ("zoom", String(zoom)), ("addressdetails", "1"),
-                ("accept-language", "en"),
+                ("accept-language", language),
             ])
         let response = try await network.get(url, provider: "Nominatim")
         return try Self.address(from: response.body, requested: c)

@@ -44,10 +44,14 @@ public struct OpenWeatherMapProvider: WeatherProvider {
     }
 
     public func search(_ query: String, limit: Int = 5) async throws -> [Place] {
+        try await search(query, limit: limit, language: "en")
+    }
+
+    public func search(_ query: String, limit: Int, language: String) async throws -> [Place] {
         let response = try await network.get(
             url("/geo/1.0/direct", [("q", query), ("limit", String(min(limit, 5)))]),
             provider: "OpenWeatherMap geocoding", classify: Self.classifyError)
-        let places = try Self.places(from: response.body)
+        let places = try Self.places(from: response.body, language: language)
         if places.isEmpty { throw BrollyError.placeNotFound("\"\(query)\"") }
         return places
     }
@@ -203,8 +207,9 @@ public struct OpenWeatherMapProvider: WeatherProvider {
             provider: .openWeatherMap, fetchedAt: fetchedAt)
     }
 
-    /// Decodes a geocoding 1.0 answer (`direct` or `reverse`): an array of places.
-    public static func places(from data: Data) throws -> [Place] {
+    /// Decodes a geocoding 1.0 answer (`direct` or `reverse`): an array of places, named in
+    /// `language` where the answer's `local_names` has it, else in English.
+    public static func places(from data: Data, language: String = "en") throws -> [Place] {
         let json = try JSONValue.parse(data, provider: "OpenWeatherMap geocoding")
         if json.object != nil { try checkCod(json) }
         guard let list = json.array else { throw BrollyError.unreadableResponse("OpenWeatherMap geocoding: not a list") }
@@ -212,7 +217,8 @@ public struct OpenWeatherMapProvider: WeatherProvider {
             guard let lat = r["lat"]?.double, let lon = r["lon"]?.double,
                 Coordinate(latitude: lat, longitude: lon).isValid
             else { return nil }
-            let name = r["local_names"]?["en"].nonEmptyString ?? r["name"].nonEmptyString
+            let local = r["local_names"]
+            let name = local?[String(language.prefix(2))].nonEmptyString ?? local?["en"].nonEmptyString ?? r["name"].nonEmptyString
             guard let name else { return nil }
             let code = r["country"].nonEmptyString?.uppercased()
             return Place(

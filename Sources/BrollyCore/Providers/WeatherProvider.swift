@@ -8,6 +8,9 @@ public protocol WeatherProvider: Sendable {
     func weather(for place: Place) async throws -> WeatherReport
     /// Places matching `query`, best first. Throws `placeNotFound` when none match.
     func search(_ query: String, limit: Int) async throws -> [Place]
+    /// The same, named in `language` (a language tag: `ru`, `pt-BR`) where the provider has the
+    /// names; providers without them answer as `search(_:limit:)`.
+    func search(_ query: String, limit: Int, language: String) async throws -> [Place]
     /// The nearest named place, or nil when the provider cannot say.
     func reverse(_ coordinate: Coordinate) async throws -> Place?
     /// The weather with the provider's own texts in `language` where it has them (OpenWeatherMap's
@@ -19,6 +22,10 @@ public protocol WeatherProvider: Sendable {
 }
 
 extension WeatherProvider {
+    public func search(_ query: String, limit: Int, language: String) async throws -> [Place] {
+        try await search(query, limit: limit)
+    }
+
     public func weather(for place: Place, language: String) async throws -> WeatherReport {
         try await weather(for: place)
     }

@@ -27,13 +27,21 @@ public struct AddressService: Sendable {
         self.now = now
     }
 
-    func cacheKey(_ c: Coordinate) -> String {
-        "address-" + Coordinate.fixed(c.latitude, places: 3) + "_" + Coordinate.fixed(c.longitude, places: 3)
+    /// English addresses keep the key they always had; another language has its own entry.
+    func cacheKey(_ c: Coordinate, language: String = "en") -> String {
+        let key = "address-" + Coordinate.fixed(c.latitude, places: 3) + "_" + Coordinate.fixed(c.longitude, places: 3)
+        return language == "en" ? key : key + "-" + language
+    }
+
+    /// The two-letter code a geocoder is asked in (`pt-BR` → `pt`).
+    static func code(_ language: String) -> String {
+        let code = String(language.prefix { $0.isLetter }).lowercased()
+        return code.isEmpty ? "en" : code
     }
 
     /// The cached address at `c`, whatever its age, without any network call.
-    public func cachedAddress(for c: Coordinate) -> Address? {
-        cache.read(Address.self, key: cacheKey(c), memory: memory).map { entry in
+    public func cachedAddress(for c: Coordinate, language: String = "en") -> Address? {
+        cache.read(Address.self, key: cacheKey(c, language: Self.code(language)), memory: memory).map { entry in
             var address = entry.value
             (address.latitude, address.longitude) = (c.latitude, c.longitude)
             return address
@@ -53,8 +61,9 @@ public struct AddressService: Sendable {
     /// The street address at `c`: cached, else one lookup per point however many ask (charged once
     /// to the client's auxiliary allowance, never the weather's); a point that failed a moment ago
     /// fails at once.
-    public func address(for c: Coordinate) async throws -> Address {
-        let key = cacheKey(c)
+    public func address(for c: Coordinate, language: String = "en") async throws -> Address {
+        let language = Self.code(language)
+        let key = cacheKey(c, language: language)
         if let refusal = failures.refusal(key, now: now(), what: "the address service") { throw refusal }
         if let cached = cache.read(Address.self, key: key, memory: memory), now().timeIntervalSince(cached.receivedAt) < 30 * 86_400 {
             var address = cached.value
@@ -69,12 +78,12 @@ public struct AddressService: Sendable {
         }
         return try await flights.run(key) { [self] in
             try await ClientAllowance.auxiliaryOnce {
-                try await failures.tracking(key, now: now) { try await lookUp(c, key: key) }
+                try await failures.tracking(key, now: now) { try await lookUp(c, key: key, language: language) }
             }
         }
     }
 
-    func lookUp(_ c: Coordinate, key: String) async throws -> Address {
+    func lookUp(_ c: Coordinate, key: String, language: String) async throws -> Address {
         let now = self.now
         if let entry = await cache.current(
             Address.self, key: key, memory: memory, now: now(), isCurrent: { now().timeIntervalSince($0.receivedAt) < 30 * 86_400 })
@@ -88,10 +97,12 @@ public struct AddressService: Sendable {
             if let googleAPIKey {
                 let url = googleURL.appending(
                     providerPath: "/maps/api/geocode/json",
-                    query: [("latlng", String(format: "%.6f,%.6f", c.latitude, c.longitude)), ("key", googleAPIKey), ("language", "en")])
+                    query: [
+                        ("latlng", String(format: "%.6f,%.6f", c.latitude, c.longitude)), ("key", googleAPIKey), ("language", language),
+                    ])
                 address = try GoogleGeocoding.address(from: try await network.get(url, provider: "Google Geocoding").body)
             } else {
-                address = try await nominatim.address(for: c)
+                address = try await nominatim.address(for: c, language: language)
             }
         } catch let error as BrollyError {
             if error.kind == .offline || error.kind == .timedOut {

@@ -12,9 +12,32 @@ public struct IPLocator: Sendable {
         self.url = url
     }
 
-    public func locate() async throws -> Place {
-        let response = try await network.get(url, provider: "IP location service")
+    /// The place of this machine's public address; with `ip`, of that address (ip-api.com's
+    /// `/json/{ip}`) when it is a public one; a private or loopback address (a phone on the same
+    /// network as a home server) is where this machine is.
+    public func locate(ip: String? = nil) async throws -> Place {
+        var asked = url
+        if let ip, Self.isPublic(ip) { asked = url.appendingPathComponent(ip) }
+        let response = try await network.get(asked, provider: "IP location service")
         return try Self.place(from: response.body)
+    }
+
+    /// Whether `ip` is a public address: not loopback, private (RFC 1918, fc00::/7), link-local,
+    /// carrier-grade NAT or unspecified; nil-like text is not.
+    public static func isPublic(_ ip: String) -> Bool {
+        let v4 = ip.split(separator: ".").compactMap { UInt8($0) }
+        if v4.count == 4 {
+            switch (v4[0], v4[1]) {
+            case (0, _), (10, _), (127, _), (169, 254), (192, 168): return false
+            case (172, 16...31), (100, 64...127): return false
+            default: return true
+            }
+        }
+        let lower = ip.lowercased()
+        guard lower.contains(":"), lower.allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }) else { return false }
+        return
+            !(lower == "::1" || lower == "::" || lower.hasPrefix("fe80") || lower.hasPrefix("fc") || lower.hasPrefix("fd")
+            || lower.hasPrefix("::ffff:127.") || lower.hasPrefix("::ffff:10.") || lower.hasPrefix("::ffff:192.168."))
     }
 
     public static func place(from data: Data) throws -> Place {

@@ -40,6 +40,25 @@ public enum NewsSelection {
         return ("world", "World")
     }
 
+    /// The BBC World Service's feed in `language` (a two-letter code), where it has one: Russian,
+    /// Ukrainian, Arabic, Japanese, Chinese, Portuguese (Brasil), Spanish (Mundo) and Turkish.
+    public static func bbcLanguageFeedPath(_ language: String) -> String? {
+        switch language {
+        case "ru": "/russian/rss.xml"
+        case "uk": "/ukrainian/rss.xml"
+        case "ar": "/arabic/rss.xml"
+        case "ja": "/japanese/rss.xml"
+        case "zh": "/zhongwen/simp/rss.xml"
+        case "pt": "/portuguese/rss.xml"
+        case "es": "/mundo/rss.xml"
+        case "tr": "/turkce/rss.xml"
+        default: nil
+        }
+    }
+
+    /// The languages NewsAPI searches in (its `language=`).
+    static let newsAPILanguages: Set<String> = ["ar", "de", "en", "es", "fr", "he", "it", "nl", "no", "pt", "ru", "sv", "zh"]
+
     public static func bbcFeedPath(countryCode: String?) -> String {
         switch countryCode?.uppercased() {
         case "GB", "UK", "IE", "IM", "JE", "GG": "/news/uk/rss.xml"

@@ -25,33 +25,42 @@ public struct NewsService: Sendable {
 
     /// Up to 10 of today's items (in the place's time zone) for the place's city and country.
     /// Where the items for `place` come from: the news source and the region its feed covers.
-    public func feed(for place: Place) -> NewsFeed {
+    /// In `language` where the source has it: the BBC World Service's feed in that language (the
+    /// whole world's news), NewsAPI's articles in it; else English.
+    public func feed(for place: Place, language: String = "en") -> NewsFeed {
+        let code = String(language.prefix { $0.isLetter }).lowercased()
         switch source {
         case .bbc:
+            if code != "en", NewsSelection.bbcLanguageFeedPath(code) != nil {
+                return NewsFeed(source: "BBC News", region: "World", code: "world", language: code)
+            }
             let region = NewsSelection.bbcFeedRegion(countryCode: place.countryCode)
             return NewsFeed(source: "BBC News", region: region.name, code: region.code)
-        case .newsAPI: return NewsFeed(source: "NewsAPI", region: place.name, code: "place")
+        case .newsAPI:
+            return NewsFeed(
+                source: "NewsAPI", region: place.name, code: "place", language: NewsSelection.newsAPILanguages.contains(code) ? code : "en")
         }
     }
 
-    public func today(for place: Place, limit: Int = 10) async throws -> [NewsItem] {
-        let items = try await fetch(for: place)
+    public func today(for place: Place, limit: Int = 10, language: String = "en") async throws -> [NewsItem] {
+        let items = try await fetch(for: place, language: feed(for: place, language: language).language)
         return NewsSelection.today(
             items, in: place.timeZone, now: now(), city: place.name, country: place.country, limit: limit)
     }
 
-    func fetch(for place: Place) async throws -> [NewsItem] {
+    func fetch(for place: Place, language: String) async throws -> [NewsItem] {
         let url: URL
         var headers: [String: String] = [:]
         switch source {
         case .bbc(let base):
-            url = base.appending(providerPath: NewsSelection.bbcFeedPath(countryCode: place.countryCode), query: [])
+            let path = NewsSelection.bbcLanguageFeedPath(language) ?? NewsSelection.bbcFeedPath(countryCode: place.countryCode)
+            url = base.appending(providerPath: path, query: [])
             headers["Accept"] = "application/rss+xml, application/xml, text/xml"
         case .newsAPI(let base, let key):
             let from = LocalTime.dateString(now().addingTimeInterval(-86_400), in: TimeZone(secondsFromGMT: 0)!)
             url = base.appending(
                 providerPath: "/v2/everything",
-                query: [("q", "\"\(place.name)\""), ("from", from), ("sortBy", "publishedAt"), ("pageSize", "50"), ("language", "en")])
+                query: [("q", "\"\(place.name)\""), ("from", from), ("sortBy", "publishedAt"), ("pageSize", "50"), ("language", language)])
             headers["X-Api-Key"] = key  // a header, so the key is never in a logged URL
         }
         // The key takes in the credentials too: an answer got with one API key is not another's.

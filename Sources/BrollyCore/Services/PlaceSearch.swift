@@ -24,18 +24,24 @@ public struct PlaceSearch: Sendable {
         return q
     }
 
-    /// Matching places, best first; served from the cache when searched before, or when offline.
-    public func search(_ query: String, limit: Int = 10, offline: Bool = false) async throws -> [Place] {
+    /// Matching places, best first, named in `language`; served from the cache when searched
+    /// before in that language, or when offline (then in any language it was searched in).
+    public func search(_ query: String, limit: Int = 10, offline: Bool = false, language: String = "en") async throws -> [Place] {
         let q = try Self.validated(query)
-        let key = "search-\(provider.id.rawValue)-\(Checksum.hex(Data(q.lowercased().utf8)))"
+        let code = String(language.prefix(2)).lowercased()
+        let english = "search-\(provider.id.rawValue)-\(Checksum.hex(Data(q.lowercased().utf8)))"
+        let key = code == "en" || code.isEmpty ? english : english + "-" + code
         let (maxAge, now) = (self.maxAge, self.now)
         if let entry = await cache.current(
             [Place].self, key: key, memory: nil, now: now(), isCurrent: { offline || now().timeIntervalSince($0.receivedAt) < maxAge })
         {
             return Array(entry.value.prefix(limit))
         }
-        if offline { throw BrollyError.notCached("\"\(q)\"") }
-        let places = try await provider.search(q, limit: limit)
+        if offline {
+            if key != english, let entry = cache.read([Place].self, key: english) { return Array(entry.value.prefix(limit)) }
+            throw BrollyError.notCached("\"\(q)\"")
+        }
+        let places = try await provider.search(q, limit: limit, language: code.isEmpty ? "en" : code)
         await cache.writeThrough(places, key: key, receivedAt: now())
         return places
     }

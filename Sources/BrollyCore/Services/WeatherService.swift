@@ -21,6 +21,9 @@ public struct WeatherResult: Sendable {
     public var measured: MeasuredWeather?
     /// What the helpers could not add (failed, slow, or left alone after a failure).
     public var lacking: [Helper] = []
+    /// The place is where the request's address is, not where the reader said or the browser
+    /// measured: approximate.
+    public var isApproximate = false
 
     /// The helpers whose parts an answer may lack; the weather never waits on them for long.
     public enum Helper: String, Sendable, Hashable {

@@ -15,7 +15,7 @@ struct AddressController: Sendable {
     }
 
     @Sendable func address(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<Address> {
-        let address = try await useCases.address(at: try Query(request).coordinate())
+        let address = try await useCases.address(at: try Query(request).coordinate(), language: try Language.of(request))
         return EditedResponse(headers: CacheControl.privateData, response: address)
     }
 }

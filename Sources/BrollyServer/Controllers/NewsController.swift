@@ -16,10 +16,12 @@ struct NewsController: Sendable {
 
     @Sendable func news(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<NewsDocument> {
         let c = try Query(request).coordinate()
+        let language = try Language.of(request)
         // News spends the client's news allowance, naming the place included: never the weather's.
         return try await ClientAllowance.inLane(.news) {
-            let place = try await useCases.resolve(.coordinate(c), device: context.deviceID).place
-            return EditedResponse(headers: CacheControl.privateData, response: try await useCases.news(for: place))
+            let place = try await useCases.resolve(.coordinate(c), device: context.deviceID, language: language).place
+            return EditedResponse(
+                headers: CacheControl.privateData, response: try await useCases.news(for: place, language: language))
         }
     }
 }

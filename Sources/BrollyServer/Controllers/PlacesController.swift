@@ -25,7 +25,7 @@ struct PlacesController: Sendable {
         guard let q = try Query(request).placeQuery("q") else { throw Problem.badRequest("parameter 'q' is required") }
         let places: [Place]
         do {
-            places = try await useCases.search(q, limit: 10)
+            places = try await useCases.search(q, limit: 10, language: try Language.of(request))
         } catch let error as BrollyError where error.kind == .placeNotFound {
             places = []
         }

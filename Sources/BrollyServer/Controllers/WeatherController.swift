@@ -44,7 +44,15 @@ struct WeatherController: Sendable {
                 }
             }
             language = try Language.of(request)
-            place = try query.placeOrCoordinate()
+            if let near = try query.string("near") {
+                guard near == "ip" else { throw Problem.badRequest("'near' can only be 'ip' (where the request comes from)") }
+                if try query.string("place") != nil || query.string("lat") != nil || query.string("lon") != nil {
+                    throw Problem.badRequest("give 'near=ip', or 'place', or 'lat' and 'lon', not more than one")
+                }
+                place = .approximate(ip: "")
+            } else {
+                place = try query.placeOrCoordinate()
+            }
         }
     }
 
@@ -69,12 +77,15 @@ struct WeatherController: Sendable {
             metrics.weatherAnswerFromCache()
             return json.response(cacheControl: "public, no-cache")
         }
-        let asked = try Asked(request)
+        var asked = try Asked(request)
+        // Where the request comes from: this client's own answer, never shared or replayed.
+        let approximate = asked.place == .approximate(ip: "")
+        if approximate { asked.place = .approximate(ip: context.clientIP) }
         let (json, result) = try await documents.document(
             for: asked.place, units: asked.units, language: asked.language, device: context.deviceID, history: history(context),
-            requestKey: requestKey, model: asked.model)
+            requestKey: approximate ? nil : requestKey, model: asked.model)
         metrics.weatherAnswer(result)
-        return json.response(cacheControl: "public, no-cache")
+        return json.response(cacheControl: approximate ? "private, no-cache" : "public, no-cache")
     }
 
     /// The device whose history a lookup goes to: a returning device's (one that keeps cookies).

@@ -60,7 +60,11 @@ export function isWeatherDocument(doc) {
 
 const q = (target, digits) => `lat=${target.lat.toFixed(digits)}&lon=${target.lon.toFixed(digits)}`;
 // Conditions and sentences come in the page's language (English needs no parameter).
-export const weatherURL = (target) => `/api/v1/weather?${q(target, 4)}${i18n.code === 'en' ? '' : `&lang=${i18n.code}`}`;
-export const addressURL = (target) => `/api/v1/address?${q(target, 5)}`;
-export const newsURL = (target) => `/api/v1/news?${q(target, 4)}`;
+// An approximate target without coordinates yet: where the request comes from (`near=ip`).
+export const weatherURL = (target) =>
+  `/api/v1/weather?${target.approximate && target.lat === undefined ? 'near=ip' : q(target, 4)}${i18n.code === 'en' ? '' : `&lang=${i18n.code}`}`;
+/** `&lang=` for the page's language (English needs none): names and addresses come in it. */
+export const langParam = () => (i18n.code === 'en' ? '' : `&lang=${i18n.code}`);
+export const addressURL = (target) => `/api/v1/address?${q(target, 5)}${langParam()}`;
+export const newsURL = (target) => `/api/v1/news?${q(target, 4)}${langParam()}`;
 export const accuracyURL = (target) => `/api/v1/accuracy?${q(target, 4)}`;

@@ -159,12 +159,20 @@ function dayItem(d, index, isSnapshot, week) {
   return li;
 }
 
+/** One of the details: its value, or the whole line left out when there is none. */
+function fact(id, value) {
+  text(id, value ?? '');
+  $(id).closest('li').hidden = value === null;
+}
+
 /** Shows a weather document in the current units. */
 export function render(doc, opts = {}) {
   const c = doc.current;
   setState('ready');
   if (!opts.keepNotice) hideNotice();
   text('place-name', doc.place.name || `${doc.place.latitude}, ${doc.place.longitude}`);
+  // Where the request's address is, shown until the browser's own location replaces it.
+  $('place-approximate').hidden = !doc.place.approximate;
   text('address', doc.addressLine || [doc.place.region, doc.place.country].filter((s) => s && s !== doc.place.name).join(', ') ||
     `${doc.place.latitude.toFixed(3)}, ${doc.place.longitude.toFixed(3)}`);
   $('history-banner').hidden = !opts.historyNote;
@@ -182,8 +190,9 @@ export function render(doc, opts = {}) {
   setIcon($('now-icon'), c.condition.icon, c.condition.description);
   text('temperature', tempText(c.temperature));
   text('description', c.condition.description);
-  const feels = t('feelsLike');
-  text('feels', typeof c.feelsLike === 'number' ? `${feels} ${tempText(c.feelsLike)}` : `${feels} —`);
+  // A value the provider does not give is not shown as "—": its line or tile is left out.
+  const feels = typeof c.feelsLike === 'number' ? `${t('feelsLike')} ${tempText(c.feelsLike)} · ` : '';
+  text('feels', feels);
   text('minmax', `${t('min')} ${tempText(c.temperatureMin)} · ${t('max')} ${tempText(c.temperatureMax)}`);
   const compared = comparedWithYesterday(c.temperature, c.temperatureYesterday);
   text('yesterday', compared);
@@ -200,8 +209,9 @@ export function render(doc, opts = {}) {
   text('source', '· ' + (failed
     ? t('fromFallback', { provider: from, failed })
     : t('from', { provider: from })));
-  text('humidity', typeof c.humidity === 'number' ? `${Math.round(c.humidity)}%` : '—');
-  text('pressure', typeof c.pressure === 'number' ? pressureText(c.pressure) : '—');
+  fact('humidity', typeof c.humidity === 'number' ? `${Math.round(c.humidity)}%` : null);
+  fact('pressure', typeof c.pressure === 'number' ? pressureText(c.pressure) : null);
+  $('wind').closest('li').hidden = typeof c.windSpeed !== 'number';
   if (typeof c.windSpeed === 'number') {
     const dir = typeof c.windDirection === 'number' ? c.windDirection : null;
     const i = dir === null ? null : Math.round((((dir % 360) + 360) % 360) / 45) % 8;
@@ -215,10 +225,10 @@ export function render(doc, opts = {}) {
     text('wind-text', '—');
     $('wind-arrow').hidden = true;
   }
-  text('clouds', typeof c.clouds === 'number' ? `${Math.round(c.clouds)}%` : '—');
-  // "—" when the provider gives no value; a measured 0 stays 0.
-  text('rain', typeof c.rain === 'number' ? amountText(c.rain) : '—');
-  text('snow', typeof c.snow === 'number' ? snowText(c.snow) : '—');
+  fact('clouds', typeof c.clouds === 'number' ? `${Math.round(c.clouds)}%` : null);
+  // Left out when the provider gives no value; a measured 0 stays 0.
+  fact('rain', typeof c.rain === 'number' ? amountText(c.rain) : null);
+  fact('snow', typeof c.snow === 'number' ? snowText(c.snow) : null);
   const sky = doc.sky;
   const clock = (t) => String(t).slice(11, 16);
   text('sun', sky && sky.sunrise && sky.sunset ? `↑ ${clock(sky.sunrise)} · ↓ ${clock(sky.sunset)}` : '—');

@@ -71,15 +71,18 @@ export function renderChart(doc) {
     if (i % 3 !== 0) return;
     chart.append(svg('circle', { cx: p.x.toFixed(1), cy: p.y.toFixed(1), r: 2.5, class: 'temp-dot' }));
     chart.append(svg('text', { x: p.x, y: p.y - 7, class: 'temp-label', 'text-anchor': 'middle' }, shortTemp(hours[i].temperature)));
+    // The first column is "now": its labels start at the edge (never cut), the wind's with its unit.
+    const first = i === 0;
+    const anchor = first ? { x: 2, 'text-anchor': 'start' } : { x: p.x, 'text-anchor': 'middle' };
     const wind = typeof hours[i].windSpeed === 'number' ? windShort(hours[i].windSpeed) : null;
-    if (wind) chart.append(svg('text', { x: p.x, y: barsBase + 16, class: 'wind-label', 'text-anchor': 'middle' }, `${wind.value}`));
-    chart.append(svg('text', { x: p.x, y: barsBase + 32, class: 'hour-label', 'text-anchor': 'middle' }, hours[i].time.slice(11, 16)));
+    if (wind) chart.append(svg('text', { ...anchor, y: barsBase + 16, class: 'wind-label' }, first ? `${wind.value} ${wind.unit}` : `${wind.value}`));
+    chart.append(svg('text', { ...anchor, y: barsBase + 32, class: first ? 'hour-label now-label' : 'hour-label' }, first ? t('now') : hours[i].time.slice(11, 16)));
   });
-  // Now: inside the first hour, by the minutes past it.
+  // Now: inside the first hour, by the minutes past it; named under the chart, where no
+  // temperature is written.
   const now = new Date();
   const nowX = Math.min(STEP, Math.max(0, (now.getMinutes() / 60) * STEP));
   chart.append(svg('line', { x1: nowX, x2: nowX, y1: 0, y2: barsBase, class: 'now-line' }));
-  chart.append(svg('text', { x: nowX + 3, y: 12, class: 'now-label' }, t('now')));
 
   // The same for screen readers.
   const wind = hours.find((h) => typeof h.windSpeed === 'number');
@@ -94,6 +97,10 @@ export function renderChart(doc) {
       el('td', { text: typeof h.windSpeed === 'number' ? String(windShort(h.windSpeed).value) : '—' }))));
   const legend = el('p', { className: 'chart-legend', text: `${t('chartLegend')} (${windUnit})` });
   // A table keeps its content's width whatever its own: hidden inside a box that does not.
-  figure.replaceChildren(el('div', { className: 'chart-scroll', tabIndex: 0, role: 'img', ariaLabel: t('chartCaption') }, chart), legend, el('div', { className: 'visually-hidden' }, table));
+  // Time runs left to right in every language: a right-to-left page's chart still starts at now.
+  const scroll = el('div', { className: 'chart-scroll', tabIndex: 0, role: 'img', ariaLabel: t('chartCaption') }, chart);
+  scroll.dir = 'ltr';
+  figure.replaceChildren(scroll, legend, el('div', { className: 'visually-hidden' }, table));
+  scroll.scrollLeft = 0;
   figure.hidden = false;
 }

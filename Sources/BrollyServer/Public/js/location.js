@@ -6,10 +6,15 @@ import { removeMarker, setMarker, showPlace, showUnitedStates } from './map.js';
 import { state } from './state.js';
 import { loadWeather } from './weather.js';
 
+/** The browser's location is slow to come on a first visit: meanwhile, the approximate place. */
+const SLOW_MS = 3000;
+
 export function locate(userAsked) {
   if (!('geolocation' in navigator)) return locationFailed({ code: 2 }, userAsked);
   state.retry = () => locate(true);
+  const slow = state.doc ? null : setTimeout(() => { if (!state.doc) approximate('location-unavailable', t('locationSlow')); }, SLOW_MS);
   navigator.geolocation.getCurrentPosition((pos) => {
+    clearTimeout(slow);
     const lat = pos.coords.latitude;
     const lon = pos.coords.longitude;
     state.geolocation = 'granted';
@@ -19,7 +24,26 @@ export function locate(userAsked) {
     // On a later visit the last weather stays on screen until the new answer arrives, and
     // stays (marked stale) if none can.
     loadWeather({ lat, lon, here: true }, { quiet: Boolean(state.doc) && !userAsked });
-  }, (err) => locationFailed(err, userAsked), { enableHighAccuracy: false, timeout: 10000, maximumAge: 300000 });
+  }, (err) => { clearTimeout(slow); locationFailed(err, userAsked); }, { enableHighAccuracy: false, timeout: 10000, maximumAge: 300000 });
+}
+
+/** A first visit without the browser's location: the weather where the request's address is,
+ * marked approximate, and why; the empty state (search, the map) when even that cannot be had. */
+async function approximate(kind, why) {
+  if (state.approximating) return;
+  state.approximating = true;
+  await loadWeather({ approximate: true });
+  state.approximating = false;
+  const shown = state.doc && state.doc.place.approximate && region.dataset.state === 'ready';
+  if (!shown) {
+    if (state.doc) return;  // the browser's own location arrived meanwhile
+    showUnitedStates();
+    setState('empty', { error: kind, detail: why });
+    return;
+  }
+  showPlace(state.doc.place.latitude, state.doc.place.longitude, state.doc.place.name);
+  const [title] = messageFor(kind);
+  showNotice(`${title}. ${kind === 'permission-denied' ? t('allowToUseMyLocation') : (why || t('tryLater'))}`, false, kind);
 }
 
 function locationFailed(err, userAsked) {
@@ -48,6 +72,5 @@ function locationFailed(err, userAsked) {
     state.retry = () => locate(true);
     return;
   }
-  showUnitedStates();
-  setState('empty', { error: kind, detail: why });
+  approximate(kind, why);
 }

@@ -1,7 +1,7 @@
 // Today's news for the place: up to 10 items, linked to the articles.
 import { api, newsURL } from './api.js';
 import { $, el, text } from './dom.js';
-import { t } from './i18n.js';
+import { i18n, t } from './i18n.js';
 import { sameTarget, state } from './state.js';
 
 function newsItem(item) {
@@ -25,7 +25,9 @@ export async function loadNews(target) {
     // the place's name.
     const feed = data && data.feed;
     const region = feed ? (feed.code === 'place' ? feed.region : t(`news_${feed.code}`)) : data && data.place;
-    text('news-place', region ? `· ${feed ? `${feed.source}, ` : ''}${region}` : '');
+    // No feed in the reader's language: the items are in English, and it says so.
+    const english = feed && feed.language === 'en' && i18n.code !== 'en' ? ` (${t('newsInEnglish')})` : '';
+    text('news-place', region ? `· ${feed ? `${feed.source}, ` : ''}${region}${english}` : '');
     text('news-status', items.length ? '' : t('newsNone'));
     $('news-list').replaceChildren(...items.map(newsItem));
   } catch (e) {

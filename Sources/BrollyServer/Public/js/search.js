@@ -1,6 +1,6 @@
 // City search: type-ahead with region and country to tell namesakes apart, keyboard navigation,
 // and Enter for the best match.
-import { AppError, api } from './api.js';
+import { AppError, api, langParam } from './api.js';
 import { messageFor, region, setState, showNotice } from './card.js';
 import { t } from './i18n.js';
 import { $, el } from './dom.js';
@@ -45,7 +45,7 @@ function showNone(text) {
 /** Good weather on screen is never wiped by a failed search: the failure is said beside it. */
 const showing = () => region.dataset.state === 'ready' && Boolean(state.doc);
 
-const searchPlaces = (q) => api(`/api/v1/places/search?q=${encodeURIComponent(q)}`);
+const searchPlaces = (q) => api(`/api/v1/places/search?q=${encodeURIComponent(q)}${langParam()}`);
 
 function choose(p) {
   closeResults();

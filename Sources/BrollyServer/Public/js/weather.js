@@ -25,6 +25,8 @@ export async function loadWeather(target, opts = {}) {
     const doc = await api(weatherURL(target));
     if (seq !== state.seq) return;
     if (!isWeatherDocument(doc)) throw new AppError('unreadable');
+    // Where the request's address is: from now on, that place's coordinates (still approximate).
+    if (target.approximate) target = { lat: doc.place.latitude, lon: doc.place.longitude, approximate: true };
     if (target.name) {
       doc.place.name = target.name;
       doc.place.region = target.region || null;
