@@ -321,3 +321,30 @@ func previousRunsAnswer(
 }
 
 private func utcDate(_ iso: String) -> Date { ISO8601DateFormatter().date(from: iso)! }
+
+@Suite struct CorrectedForecastTests {
+    /// Two Berlin days of hours (a daily cycle from 4 to 12 °C), the second corrected to 6 … 10.
+    @Test func everyHourOfACorrectedDayMovesWithItsHighAndLowAndOtherDaysStay() {
+        var report = sampleReport(at: utc("2026-11-21T10:00:00Z"))
+        let condition = Conditions.wmo(3)
+        report.days = [
+            DayForecast(date: "2026-11-21", temperatureMin: 4, temperatureMax: 12, condition: condition),
+            DayForecast(date: "2026-11-22", temperatureMin: 4, temperatureMax: 12, condition: condition),
+        ]
+        report.hours = (0..<48).map { h in
+            // Local midnight in Berlin is 23:00 UTC the day before.
+            HourForecast(
+                time: utc("2026-11-20T23:00:00Z").addingTimeInterval(Double(h) * 3600),
+                temperature: 8 - 4 * cos(Double(h % 24 - 3) / 24 * 2 * .pi), condition: condition)
+        }
+        let fixed = report.correcting(["2026-11-22": CorrectedDay(high: 10, low: 6, models: ["best_match", "gfs_seamless"])])
+        let second = fixed.hours[24..<48].map(\.temperature)
+        #expect(abs(second.max()! - 10) < 0.06 && abs(second.min()! - 6) < 0.06)
+        #expect(fixed.hours[0..<24].map(\.temperature) == report.hours[0..<24].map(\.temperature))
+        #expect(fixed.days[1].temperatureMax == 10 && fixed.days[1].temperatureMin == 6 && fixed.days[0].temperatureMax == 12)
+        #expect(fixed.modelSelection == "corrected" && fixed.correction?.tomorrowHigh == -2 && fixed.correction?.tomorrowLow == 2)
+        #expect(fixed.correction?.models == ["best_match", "gfs_seamless"] && fixed.correction?.days == 1)
+        // Nothing to correct: the report as it was.
+        #expect(report.correcting([:]) == report)
+    }
+}

@@ -28,8 +28,15 @@ extension WeatherReport {
             r.days[i].temperatureMax = Rounding.round(c.high, 1)
             r.days[i].temperatureMin = Rounding.round(c.low, 1)
         }
+        // Each corrected day's local midnight, found once (not a calendar sum per hour).
+        let spans = shifts.keys.compactMap { day -> (start: Date, end: Date, day: String)? in
+            guard let start = LocalTime.parse(day, in: zone), let end = LocalTime.parse(LocalTime.adding(1, to: day), in: zone)
+            else { return nil }
+            return (start, end, day)
+        }
+        func day(of time: Date) -> String? { spans.first { $0.start <= time && time < $0.end }?.day }
         func corrected(_ t: Double, at time: Date) -> Double {
-            guard let s = shifts[LocalTime.dateString(time, in: zone)] else { return t }
+            guard let d = day(of: time), let s = shifts[d] else { return t }
             let span = s.high - s.low
             let share = span > 0.1 ? min(1, max(0, (t - s.low) / span)) : 0.5
             return Rounding.round(t + s.byLow + share * (s.byHigh - s.byLow), 1)

@@ -12,7 +12,7 @@ const ICONS = { extreme: '⛔', severe: '⚠️', moderate: '⚠️', minor: '�
 function when(iso) {
   if (!iso) return '';
   const d = new Date(iso);
-  return Number.isFinite(d.getTime()) ? d.toLocaleString(document.documentElement.lang || [], { weekday: 'short', hour: '2-digit', minute: '2-digit' }) : iso;
+  return Number.isFinite(d.getTime()) ? d.toLocaleString(document.documentElement.lang || [], { weekday: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }) : iso;
 }
 
 function alertItem(a) {

@@ -20,8 +20,9 @@ export function el(tag, props = {}, ...children) {
   return node;
 }
 
-/** A local date and time for an ISO 8601 instant. */
+/** A local date and time for an ISO 8601 instant, on the 24-hour clock the hours and the chart use
+ * (one clock format on the page, whatever the language's region). */
 export function localTime(iso) {
   const d = new Date(iso);
-  return Number.isFinite(d.getTime()) ? d.toLocaleString(document.documentElement.lang || [], { dateStyle: 'medium', timeStyle: 'short' }) : iso;
+  return Number.isFinite(d.getTime()) ? d.toLocaleString(document.documentElement.lang || [], { dateStyle: 'medium', timeStyle: 'short', hourCycle: 'h23' }) : iso;
 }

@@ -32,7 +32,7 @@ function unavailable() {
 
 function timeText(frame) {
   const d = new Date(frame.unixTime * 1000);
-  return d.toLocaleTimeString(document.documentElement.lang || 'en', { hour: '2-digit', minute: '2-digit' }) + (frame.forecast ? ` (${t('radarForecast')})` : '');
+  return d.toLocaleTimeString(document.documentElement.lang || 'en', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }) + (frame.forecast ? ` (${t('radarForecast')})` : '');
 }
 
 function show(i) {
