@@ -108,10 +108,15 @@ struct OutputOptions: ParsableArguments {
         Localization.pack(for: lang ?? AlertsCommand.language(ProcessInfo.processInfo.environment))
     }
 
-    func validate() throws {
-        if let lang, !Localization.codes.contains(lang.lowercased().prefix(while: { $0.isLetter }).description) {
+    /// A `--lang` Brolly speaks, or a clear message.
+    static func validate(lang: String?) throws {
+        if let lang, !Localization.speaks(lang) {
             throw ValidationError("unknown language '\(lang)'; use one of: \(Localization.codes.joined(separator: ", "))")
         }
+    }
+
+    func validate() throws {
+        try Self.validate(lang: lang)
         if let units, UnitSystem(userInput: units) == nil {
             throw ValidationError("unknown units '\(units)'; use metric, imperial or standard")
         }

@@ -28,9 +28,7 @@ struct Search: AsyncParsableCommand {
 
     func validate() throws {
         try validating { _ = try PlaceSearch.validated(query) }
-        if let lang, !Localization.codes.contains(lang.lowercased().prefix(while: { $0.isLetter }).description) {
-            throw ValidationError("unknown language '\(lang)'; use one of: \(Localization.codes.joined(separator: ", "))")
-        }
+        try OutputOptions.validate(lang: lang)
     }
 
     func run() async throws {

@@ -166,9 +166,18 @@ public enum Localization {
     /// The pack for a language tag (`ru`, `ru-RU`, `ru_RU.UTF-8`); English when there is none.
     public static func pack(for tag: String?) -> LanguagePack {
         guard let tag else { return english }
-        let code = tag.lowercased().prefix { $0.isLetter }
-        return pack(code: String(code)) ?? english
+        return pack(code: baseCode(tag)) ?? english
     }
+
+    /// A language tag's language (`pt-BR` → `pt`, `ru_RU.UTF-8` → `ru`), as geocoders and feeds are
+    /// asked in it; `en` for an empty one.
+    public static func baseCode(_ tag: String) -> String {
+        let code = String(tag.lowercased().prefix { $0.isLetter })
+        return code.isEmpty ? "en" : code
+    }
+
+    /// Whether Brolly speaks the language of `tag` (a file for it exists).
+    public static func speaks(_ tag: String) -> Bool { codes.contains(String(tag.lowercased().prefix { $0.isLetter })) }
 
     /// The raw file of a language, for the page.
     public static func file(_ code: String) -> Data? {

@@ -94,10 +94,9 @@ public struct OpenMeteoProvider: WeatherProvider {
 
     /// Places named in `language` (Open-Meteo's geocoding takes a two-letter `language=`).
     public func search(_ query: String, limit: Int, language: String) async throws -> [Place] {
-        let code = String(language.prefix(2)).lowercased()
         let url = geocodingURL.appending(
             providerPath: "/v1/search",
-            query: [("name", query), ("count", String(limit)), ("language", code.isEmpty ? "en" : code), ("format", "json")])
+            query: [("name", query), ("count", String(limit)), ("language", Localization.baseCode(language)), ("format", "json")])
         let response = try await network.get(url, provider: "Open-Meteo geocoding", classify: Self.classifyError)
         let places = try Self.places(from: response.body)
         if places.isEmpty { throw BrollyError.placeNotFound("\"\(query)\"") }

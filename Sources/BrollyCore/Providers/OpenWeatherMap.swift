@@ -218,7 +218,7 @@ public struct OpenWeatherMapProvider: WeatherProvider {
                 Coordinate(latitude: lat, longitude: lon).isValid
             else { return nil }
             let local = r["local_names"]
-            let name = local?[String(language.prefix(2))].nonEmptyString ?? local?["en"].nonEmptyString ?? r["name"].nonEmptyString
+            let name = local?[Localization.baseCode(language)].nonEmptyString ?? local?["en"].nonEmptyString ?? r["name"].nonEmptyString
             guard let name else { return nil }
             let code = r["country"].nonEmptyString?.uppercased()
             return Place(

@@ -99,9 +99,12 @@ public final class AccuracyService: Sendable {
     }
 
     /// `report` corrected for its place (`model=brolly`), from the scores this process already
-    /// holds (memory or file; never a call): unchanged where none are kept or too few days are.
+    /// holds (memory or file; never a call): unchanged where none are kept or too few days are, and
+    /// for a provider other than Open-Meteo (a fallback's answer).
     public func correcting(_ report: WeatherReport) -> WeatherReport {
-        guard let entry = fetcher.cache.read(AccuracyReport.self, key: key(for: report.place.coordinate), memory: fetcher.memory),
+        // The scores are Open-Meteo's models': another provider's forecast is not theirs to correct.
+        guard report.provider == .openMeteo,
+            let entry = fetcher.cache.read(AccuracyReport.self, key: key(for: report.place.coordinate), memory: fetcher.memory),
             now().timeIntervalSince(entry.receivedAt) < fetcher.usableFor
         else { return report }
         let today = LocalTime.dateString(now(), in: report.place.timeZone)

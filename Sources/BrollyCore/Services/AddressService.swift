@@ -33,15 +33,9 @@ public struct AddressService: Sendable {
         return language == "en" ? key : key + "-" + language
     }
 
-    /// The two-letter code a geocoder is asked in (`pt-BR` → `pt`).
-    static func code(_ language: String) -> String {
-        let code = String(language.prefix { $0.isLetter }).lowercased()
-        return code.isEmpty ? "en" : code
-    }
-
     /// The cached address at `c`, whatever its age, without any network call.
     public func cachedAddress(for c: Coordinate, language: String = "en") -> Address? {
-        cache.read(Address.self, key: cacheKey(c, language: Self.code(language)), memory: memory).map { entry in
+        cache.read(Address.self, key: cacheKey(c, language: Localization.baseCode(language)), memory: memory).map { entry in
             var address = entry.value
             (address.latitude, address.longitude) = (c.latitude, c.longitude)
             return address
@@ -62,7 +56,7 @@ public struct AddressService: Sendable {
     /// to the client's auxiliary allowance, never the weather's); a point that failed a moment ago
     /// fails at once.
     public func address(for c: Coordinate, language: String = "en") async throws -> Address {
-        let language = Self.code(language)
+        let language = Localization.baseCode(language)
         let key = cacheKey(c, language: language)
         if let refusal = failures.refusal(key, now: now(), what: "the address service") { throw refusal }
         if let cached = cache.read(Address.self, key: key, memory: memory), now().timeIntervalSince(cached.receivedAt) < 30 * 86_400 {

@@ -28,7 +28,7 @@ public struct NewsService: Sendable {
     /// In `language` where the source has it: the BBC World Service's feed in that language (the
     /// whole world's news), NewsAPI's articles in it; else English.
     public func feed(for place: Place, language: String = "en") -> NewsFeed {
-        let code = String(language.prefix { $0.isLetter }).lowercased()
+        let code = Localization.baseCode(language)
         switch source {
         case .bbc:
             if code != "en", NewsSelection.bbcLanguageFeedPath(code) != nil {

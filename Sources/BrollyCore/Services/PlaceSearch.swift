@@ -28,9 +28,9 @@ public struct PlaceSearch: Sendable {
     /// before in that language, or when offline (then in any language it was searched in).
     public func search(_ query: String, limit: Int = 10, offline: Bool = false, language: String = "en") async throws -> [Place] {
         let q = try Self.validated(query)
-        let code = String(language.prefix(2)).lowercased()
+        let code = Localization.baseCode(language)
         let english = "search-\(provider.id.rawValue)-\(Checksum.hex(Data(q.lowercased().utf8)))"
-        let key = code == "en" || code.isEmpty ? english : english + "-" + code
+        let key = code == "en" ? english : english + "-" + code
         let (maxAge, now) = (self.maxAge, self.now)
         if let entry = await cache.current(
             [Place].self, key: key, memory: nil, now: now(), isCurrent: { offline || now().timeIntervalSince($0.receivedAt) < maxAge })
@@ -41,7 +41,7 @@ public struct PlaceSearch: Sendable {
             if key != english, let entry = cache.read([Place].self, key: english) { return Array(entry.value.prefix(limit)) }
             throw BrollyError.notCached("\"\(q)\"")
         }
-        let places = try await provider.search(q, limit: limit, language: code.isEmpty ? "en" : code)
+        let places = try await provider.search(q, limit: limit, language: code)
         await cache.writeThrough(places, key: key, receivedAt: now())
         return places
     }

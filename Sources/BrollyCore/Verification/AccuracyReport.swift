@@ -72,7 +72,7 @@ public struct AccuracyReport: Codable, Sendable, Hashable {
         if let lat = reference.latitude, let lon = reference.longitude {
             r.reference.distanceKm = (c.distanceKm(to: Coordinate(latitude: lat, longitude: lon)) * 10).rounded() / 10
         }
-        r.passedOver?.station = passedOver?.station.measured(from: c) ?? StationInfo(id: "", name: "", distanceKm: 0)
+        if let p = passedOver { r.passedOver?.station = p.station.measured(from: c) }
         return r
     }
     /// Whether enough days are scored to rank the models, draw them and correct them.
