@@ -91,11 +91,15 @@ public final class AccuracyService: Sendable {
 
     /// The model `auto` asks for at `c`, from the scores this process already holds (memory or
     /// file; never a call, never the shared database: it runs before a forecast call).
-    public func autoModel(at c: Coordinate) -> String? {
+    public func autoModel(at c: Coordinate) -> String? { kept(at: c)?.autoModel }
+
+    /// The scores at `c` this process already holds and may still use (memory or file; never a
+    /// call, never the shared database): what `auto` and `brolly` read before a forecast.
+    func kept(at c: Coordinate) -> AccuracyReport? {
         guard let entry = fetcher.cache.read(AccuracyReport.self, key: key(for: c), memory: fetcher.memory),
             now().timeIntervalSince(entry.receivedAt) < fetcher.usableFor
         else { return nil }
-        return entry.value.autoModel
+        return entry.value
     }
 
     /// `report` corrected for its place (`model=brolly`), from the scores this process already
@@ -103,12 +107,9 @@ public final class AccuracyService: Sendable {
     /// for a provider other than Open-Meteo (a fallback's answer).
     public func correcting(_ report: WeatherReport) -> WeatherReport {
         // The scores are Open-Meteo's models': another provider's forecast is not theirs to correct.
-        guard report.provider == .openMeteo,
-            let entry = fetcher.cache.read(AccuracyReport.self, key: key(for: report.place.coordinate), memory: fetcher.memory),
-            now().timeIntervalSince(entry.receivedAt) < fetcher.usableFor
-        else { return report }
+        guard report.provider == .openMeteo, let scores = kept(at: report.place.coordinate) else { return report }
         let today = LocalTime.dateString(now(), in: report.place.timeZone)
-        let days = entry.value.corrected(
+        let days = scores.corrected(
             fresh: report.dayValues, freshModel: report.model ?? OpenMeteoProvider.defaultModel, freshToday: today)
         return report.correcting(days)
     }
