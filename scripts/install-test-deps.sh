@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the tests need on a fresh Debian machine, skipping what is already there:
-# Chromium and its driver, Leaflet (Debian's libjs-leaflet), wrk (the flood test), PostgreSQL, and pytest,
+# Chromium and its driver, Leaflet (Debian's libjs-leaflet), wrk (the flood test), esbuild (the page's
+# bundle), PostgreSQL, and pytest,
 # Selenium and schemathesis from PyPI.
 set -euo pipefail
 
@@ -14,6 +15,8 @@ command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
 [ -f /usr/include/sqlite3.h ] || missing+=(libsqlite3-dev)
 [ -f /usr/include/zlib.h ] || missing+=(zlib1g-dev)
 command -v wrk >/dev/null 2>&1 || missing+=(wrk)
+# esbuild bundles the page's modules (scripts/bundle.sh; the test checks the committed bundle).
+command -v esbuild >/dev/null 2>&1 || missing+=(esbuild)
 # PostgreSQL's server, for the store's tests on both engines and the cluster tests (tests/test_cluster.py).
 ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || missing+=(postgresql)
 command -v psql >/dev/null 2>&1 || missing+=(postgresql-client)

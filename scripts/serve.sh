@@ -15,6 +15,8 @@ if [ ! -f /usr/share/javascript/leaflet/leaflet.js ] && [ -z "${BROLLY_LEAFLET_D
 if [ ${#missing[@]} -gt 0 ]; then
   $SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q "${missing[@]}"
 fi
+# The page's bundle (committed; remade here from its modules when esbuild is installed).
+if command -v esbuild >/dev/null 2>&1; then bash scripts/bundle.sh; fi
 # `swift run` takes no --static-swift-stdlib (issue 34): build with it, then run the binary built.
 # The same line as the README's install command, so that both share one release build.
 swift build -c release --static-swift-stdlib --product brolly

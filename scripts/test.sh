@@ -9,6 +9,8 @@ bash scripts/install-test-deps.sh
 
 echo "== swift format lint (.swift-format; any finding fails the run: 'swift format format -i -r Sources Tests' fixes most)"
 swift format lint --strict -r Sources Tests
+echo "== the page's bundle is what its modules make (scripts/bundle.sh --check)"
+bash scripts/bundle.sh --check
 echo "== ARCHITECTURE.md names only what exists"
 python3 scripts/check-architecture.py
 echo "== swift build"

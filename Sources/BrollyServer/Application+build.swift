@@ -37,8 +37,10 @@ struct ServerParts: Sendable {
 func makeRouter(_ p: ServerParts, api: Bool, site: Bool) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     // Metrics and the security headers in one middleware: every layer costs on the hot path.
+    let page = WebPage(webDirectory: p.settings.webDirectory)
     let policy = SecurityHeaders.policy(
-        radarTileOrigins: SecurityHeaders.radarTileOrigins(radarURL: p.useCases.services.configuration.urls.radar))
+        radarTileOrigins: SecurityHeaders.radarTileOrigins(radarURL: p.useCases.services.configuration.urls.radar),
+        scriptHashes: page?.scriptHashes ?? [])
     router.add(middleware: MetricsAndSecurityHeadersMiddleware(metrics: p.metrics, policy: policy))
     router.add(middleware: CompressionMiddleware())
     if p.settings.logLevel <= .info { router.add(middleware: RequestLogMiddleware(level: .info)) }
@@ -70,22 +72,12 @@ func makeRouter(_ p: ServerParts, api: Bool, site: Bool) -> Router<AppRequestCon
                 status: .ok, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "public, no-cache"],
                 body: .init(byteBuffer: ByteBuffer(bytes: data)))
         }
-        // Written by the server, not files: the conversion table (BrollyCore's Units) and the
-        // English texts (en.json) as modules the page imports, and the page with its texts filled
-        // in English — so that no unit constant and no English is written in the page's code.
-        let generated: [(String, Data?, String)] = [
-            ("/js/unit-table.js", UnitTable.module, "text/javascript; charset=utf-8"),
-            ("/js/texts-en.js", PageTexts.englishModule, "text/javascript; charset=utf-8"),
-            ("/", PageTexts.index(webDirectory: p.settings.webDirectory), "text/html; charset=utf-8"),
-            ("/index.html", PageTexts.index(webDirectory: p.settings.webDirectory), "text/html; charset=utf-8"),
-        ]
-        for (path, body, type) in generated {
-            guard let body else { continue }
-            router.get(RouterPath(path)) { _, _ -> Response in
-                Response(
-                    status: .ok, headers: [.contentType: type, .cacheControl: "no-cache"],
-                    body: .init(byteBuffer: ByteBuffer(bytes: body)))
-            }
+        // Written by the server, not a file: the page in the reader's language with its first
+        // paint's data (texts, the conversion table) inline — so that no unit constant and no
+        // English is written in the page's code — its device cookie, and a returning browser's card.
+        if let page {
+            router.group().add(middleware: DeviceMiddleware(tokens: p.tokens, limits: p.limits))
+                .addRoutes(PageController(page: page, useCases: p.useCases).routes)
         }
         router.get("/healthz") { _, _ -> Response in
             Response(
@@ -102,7 +94,7 @@ func makeRouter(_ p: ServerParts, api: Bool, site: Bool) -> Router<AppRequestCon
             Response(
                 status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: OpenAPIDocument.json)))
         }
-        router.addRoutes(WidgetController(webDirectory: p.settings.webDirectory).routes)
+        router.addRoutes(WidgetController(webDirectory: p.settings.webDirectory, page: page).routes)
         router.addRoutes(ManifestController(useCases: p.useCases, webDirectory: p.settings.webDirectory, tokens: p.tokens).routes)
         router.addRoutes(TerminalController(useCases: p.useCases, webDirectory: p.settings.webDirectory, metrics: p.metrics).routes)
     }

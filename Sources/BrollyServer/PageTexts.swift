@@ -71,13 +71,4 @@ enum PageTexts {
         }
         return out
     }
-
-    /// en.json as a module the page imports with its others (`import { EN } from './texts-en.js'`).
-    static let englishModule: Data = Data("export const EN = ".utf8) + (Localization.file("en") ?? Data("{}".utf8)) + Data(";\n".utf8)
-
-    /// The web directory's `index.html` filled in English; nil when it cannot be read.
-    static func index(webDirectory: String) -> Data? {
-        guard let data = FileManager.default.contents(atPath: webDirectory + "/index.html") else { return nil }
-        return Data(fill(String(decoding: data, as: UTF8.self), texts: texts(code: "en")).utf8)
-    }
 }

@@ -3,14 +3,12 @@ import Testing
 
 @testable import BrollyServer
 
-/// The page's module list is the files in `Public/js`: the preload tags of `index.html` and the
-/// service worker's offline shell must name each of them (a module missing from the shell is a
-/// page that breaks offline), and no script writes HTML (`innerHTML`).
+/// The page's module list is the files in `Public/js`, bundled by scripts/bundle.sh into two
+/// entries: `main.js` (the card's code) and `later.js` (everything else, loaded after the card).
+/// The service worker keeps the bundle (its `files.json`) and the widget's modules, and no script
+/// writes HTML (`innerHTML`).
 @Suite struct PageModulesTests {
     let web = URL(fileURLWithPath: ServerSettings.bundledWebDirectory)
-
-    /// Modules the server writes (the conversion table, the English texts), not files.
-    static let generated: Set<String> = ["/js/unit-table.js", "/js/texts-en.js"]
 
     func files() throws -> Set<String> {
         Set(
@@ -18,38 +16,58 @@ import Testing
                 .filter { $0.hasSuffix(".js") }.map { "/js/" + $0 })
     }
 
-    func modules() throws -> Set<String> { try files().union(Self.generated) }
-
     func matches(_ pattern: String, in text: String) throws -> Set<String> {
         let regex = try NSRegularExpression(pattern: pattern)
         let range = NSRange(text.startIndex..., in: text)
         return Set(regex.matches(in: text, range: range).compactMap { Range($0.range(at: 1), in: text).map { String(text[$0]) } })
     }
 
-    /// Every module is either preloaded (what the card needs: one round trip for all of them) or
-    /// imported only after the card (`import('./x.js')`, never statically), so that it never holds
-    /// up the weather on a slow connection.
-    @Test func theIndexPreloadsEveryModuleTheCardNeeds() throws {
-        let index = try String(contentsOf: web.appendingPathComponent("index.html"), encoding: .utf8)
-        let preloaded = try matches(#"<link rel="modulepreload" href="(/js/[a-z0-9-]+\.js)">"#, in: index)
-        var later: Set<String> = []
-        var statically: Set<String> = []
-        for module in try files() {
-            let text = try String(contentsOf: web.appendingPathComponent(String(module.dropFirst())), encoding: .utf8)
-            later.formUnion(try matches(#"import\('\./([a-z0-9-]+\.js)'\)"#, in: text).map { "/js/" + $0 })
-            statically.formUnion(try matches(#"from '\./([a-z0-9-]+\.js)'"#, in: text).map { "/js/" + $0 })
-        }
-        #expect(preloaded.union(later) == (try modules()))
-        #expect(preloaded.isDisjoint(with: later))
-        #expect(later.isDisjoint(with: statically), "a module imported after the card is also imported statically")
-        #expect(later.isSuperset(of: ["/js/radar.js", "/js/chart.js"]))
+    func text(_ module: String) throws -> String {
+        try String(contentsOf: web.appendingPathComponent(String(module.dropFirst())), encoding: .utf8)
     }
 
-    @Test func theServiceWorkerKeepsEveryModule() throws {
+    /// The modules `start` imports statically, and those they import, and so on.
+    func staticGraph(from start: String) throws -> Set<String> {
+        var seen: Set<String> = [start]
+        var queue = [start]
+        while let module = queue.popLast() {
+            for next in try matches(#"from '\./(?:js/)?([a-z0-9-]+\.js)'"#, in: try text(module)).map({ "/js/" + $0 })
+            where !seen.contains(next) {
+                seen.insert(next)
+                queue.append(next)
+            }
+        }
+        return seen
+    }
+
+    /// The card's code (main.js and what it imports) holds nothing that only the rest of the page
+    /// needs; every other module comes through later.js, the one module imported after the card.
+    @Test func theCardsCodeComesFirstAndTheRestAfter() throws {
+        let card = try staticGraph(from: "/js/main.js")
+        let rest = try staticGraph(from: "/js/later.js")
+        #expect(card.union(rest) == (try files()))
+        for module in [
+            "places", "search", "layout", "alerts", "pushsettings", "radar", "chart", "history", "news", "accuracy", "address", "air",
+        ] {
+            #expect(!card.contains("/js/\(module).js"), "\(module).js holds up the card")
+            #expect(rest.contains("/js/\(module).js"))
+        }
+        var dynamic: Set<String> = []
+        for module in try files() { dynamic.formUnion(try matches(#"import\('\./([a-z0-9-]+\.js)'\)"#, in: try text(module))) }
+        #expect(dynamic == ["later.js"])
+        // The bundle has both entries and the page names its entry.
+        for entry in ["main.js", "later.js", "files.json", "style.css"] {
+            #expect(FileManager.default.fileExists(atPath: web.appendingPathComponent("app/" + entry).path), "app/\(entry)")
+        }
+        let index = try String(contentsOf: web.appendingPathComponent("index.html"), encoding: .utf8)
+        #expect(index.contains(#"<script type="module" src="/app/main.js"></script>"#) && !index.contains("src=\"/js/"))
+    }
+
+    @Test func theServiceWorkerKeepsTheBundleAndTheWidgetsModules() throws {
         let worker = try String(contentsOf: web.appendingPathComponent("sw.js"), encoding: .utf8)
         let shell = try matches(#"'(/js/[a-z0-9-]+\.js)'"#, in: worker)
-        #expect(shell == (try modules()))
-        #expect(worker.contains("'/widget.js'"))
+        #expect(shell == (try staticGraph(from: "/widget.js")).subtracting(["/widget.js"]))
+        #expect(worker.contains("'/widget.js'") && worker.contains("'/app/files.json'"))
     }
 
     @Test func noScriptWritesHTML() throws {
@@ -90,7 +108,7 @@ import Testing
             #expect(
                 attributes.firstMatch(in: body, range: NSRange(body.startIndex..., in: body)) == nil, "\(page) has an English attribute")
         }
-        let filled = String(decoding: try #require(PageTexts.index(webDirectory: web.path)), as: UTF8.self)
+        let filled = try #require(WebPage(webDirectory: web.path)?.pages["en"])
         #expect(filled.contains(##"<a class="skip" href="#weather" data-i18n="skip">Skip to the weather</a>"##))
         #expect(filled.contains(#"aria-label="Search for a city""#) && filled.contains("<title>Brolly — Weather</title>"))
     }

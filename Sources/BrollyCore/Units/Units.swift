@@ -284,8 +284,6 @@ public enum UnitTable {
         return (try? JSONSerialization.data(withJSONObject: table, options: [.sortedKeys])) ?? Data("{}".utf8)
     }()
 
-    /// An ES module exporting the table (`import { UNITS } from './unit-table.js'`).
-    public static let module: Data = Data("export const UNITS = ".utf8) + json + Data(";\n".utf8)
 }
 
 extension SnowUnit {

@@ -4,6 +4,8 @@ import Hummingbird
 /// `/widget`: the embeddable widget page (320×160, no map), which may be framed by other sites.
 struct WidgetController: Sendable {
     let webDirectory: String
+    /// The first paint's data (texts, conversion table) the widget's modules read, as the page's.
+    let page: WebPage?
 
     /// Its routes, mounted once by `makeRouter`.
     var routes: RouteCollection<AppRequestContext> {
@@ -14,7 +16,9 @@ struct WidgetController: Sendable {
 
     @Sendable func widget(_ request: Request, context: AppRequestContext) async throws -> Response {
         let url = URL(fileURLWithPath: webDirectory).appendingPathComponent("widget.html")
-        guard let page = try? Data(contentsOf: url) else { throw HTTPError(.notFound) }
+        guard var html = (try? Data(contentsOf: url)).map({ String(decoding: $0, as: UTF8.self) }) else { throw HTTPError(.notFound) }
+        let code = PageController.language(request, cookies: PageController.cookies(request))
+        if let boot = page?.boots[code] ?? page?.boots["en"] { html = html.replacingOccurrences(of: "</body>", with: "  \(boot)\n</body>") }
         return Response(
             status: .ok,
             headers: [
@@ -23,6 +27,6 @@ struct WidgetController: Sendable {
                 .contentSecurityPolicy:
                     "default-src 'self'; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; frame-ancestors *",
             ],
-            body: .init(byteBuffer: ByteBuffer(bytes: page)))
+            body: .init(byteBuffer: ByteBuffer(string: html)))
     }
 }

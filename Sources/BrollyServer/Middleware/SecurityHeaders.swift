@@ -9,11 +9,13 @@ enum SecurityHeaders {
     static let nosniff = HTTPField.Name("X-Content-Type-Options")!
     static let referrerPolicy = HTTPField.Name("Referrer-Policy")!
 
-    /// The policy, with the radar's tile origins (`radarTileOrigins`) among the images allowed.
-    static func policy(radarTileOrigins: [String]) -> String {
+    /// The policy, with the radar's tile origins (`radarTileOrigins`) among the images allowed and
+    /// the page's own inline scripts (`scriptHashes`, `'sha256-…'`: its first lines) among the scripts.
+    static func policy(radarTileOrigins: [String], scriptHashes: [String] = []) -> String {
         let images = (["'self'", "data:", "https://*.tile.openstreetmap.org"] + radarTileOrigins).joined(separator: " ")
+        let scripts = (["'self'"] + scriptHashes).joined(separator: " ")
         return
-            "default-src 'self'; img-src \(images); style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'"
+            "default-src 'self'; img-src \(images); style-src 'self' 'unsafe-inline'; script-src \(scripts); connect-src 'self'; frame-ancestors 'none'"
     }
 
     /// Where the radar's tiles come from for a weather-maps server: RainViewer's API names its tile

@@ -1,21 +1,33 @@
-// Brolly's service worker: keeps the app shell so the page opens with no network. Weather data is
-// not cached here: the page keeps the last good answer itself and the server has its own cache.
+// Brolly's service worker: keeps the app shell so the page opens with no network and with no round
+// trip. Weather data is not cached here: the page keeps the last good answer itself and the server
+// has its own cache.
 'use strict';
 
-const SHELL_CACHE = 'brolly-shell-v13';
+const SHELL_CACHE = 'brolly-shell-v14';
+// The page, its bundle (/app/files.json lists it: scripts/bundle.sh), the widget and its modules,
+// the icons and Leaflet.
 const SHELL = [
-  '/', '/style.css',
-  '/js/main.js', '/js/state.js', '/js/dom.js', '/js/api.js', '/js/units.js', '/js/unit-table.js', '/js/texts-en.js', '/js/icons.js', '/js/map.js', '/js/card.js',
-  '/js/storage.js', '/js/weather.js', '/js/address.js', '/js/news.js', '/js/history.js', '/js/places.js', '/js/air.js', '/js/layout.js', '/js/search.js',
-  '/js/location.js', '/js/alerts.js', '/js/pushsettings.js', '/js/accuracy.js', '/js/radar.js', '/js/chart.js', '/js/i18n.js', '/widget', '/widget.js', '/manifest.webmanifest', '/icon.svg', '/icon-maskable.svg', '/icon-192.png', '/icon-512.png', '/icon-maskable-512.png', '/apple-touch-icon.png',
+  '/', '/style.css', '/widget', '/widget.js', '/js/api.js', '/js/boot.js', '/js/i18n.js', '/js/state.js', '/js/storage.js',
+  '/manifest.webmanifest', '/icon.svg', '/icon-maskable.svg', '/icon-192.png', '/icon-512.png', '/icon-maskable-512.png', '/apple-touch-icon.png',
   '/vendor/leaflet/leaflet.min.js', '/vendor/leaflet/leaflet.css',
 ];
+
+/** The bundle's files as the server has them now, those not kept yet added to the cache. */
+async function keepBundle(cache) {
+  try {
+    const response = await fetch('/app/files.json', { cache: 'no-cache' });
+    if (!response.ok) return;
+    const files = await response.json();
+    await Promise.all(files.map(async (url) => { if (!(await cache.match(url))) await cache.add(url).catch(() => undefined); }));
+  } catch (_) { /* offline: what is kept stays */ }
+}
 
 self.addEventListener('install', (event) => {
   event.waitUntil((async () => {
     const cache = await caches.open(SHELL_CACHE);
     // One by one, so that a missing optional file (Leaflet) does not stop the install.
     await Promise.all(SHELL.map((url) => cache.add(new Request(url, { cache: 'reload' })).catch(() => undefined)));
+    await keepBundle(cache);
     await self.skipWaiting();
   })());
 });
@@ -33,22 +45,25 @@ self.addEventListener('fetch', (event) => {
   if (request.method !== 'GET') return;
   const url = new URL(request.url);
   if (url.origin !== self.location.origin || url.pathname.startsWith('/api/') || url.pathname === '/healthz') return;
-  // Network first, so a new version is picked up at once; the cached shell when offline.
+  // The kept copy at once (a phone on a slow network opens the page with no round trip), brought
+  // up to date behind it for the next visit; the network when nothing is kept.
   event.respondWith((async () => {
     const cache = await caches.open(SHELL_CACHE);
-    try {
+    const navigate = request.mode === 'navigate';
+    const kept = await cache.match(navigate ? '/' : request, { ignoreSearch: navigate });
+    const fresh = (async () => {
       const response = await fetch(request);
-      if (response.ok && response.type === 'basic') await cache.put(request, response.clone());
-      return response;
-    } catch (err) {
-      const cached = await cache.match(request, { ignoreSearch: true });
-      if (cached) return cached;
-      if (request.mode === 'navigate') {
-        const shell = await cache.match('/');
-        if (shell) return shell;
+      if (response.ok && response.type === 'basic') {
+        await cache.put(navigate ? '/' : request, response.clone());
+        if (navigate) await keepBundle(cache);
       }
-      throw err;
+      return response;
+    })();
+    if (kept) {
+      event.waitUntil(fresh.catch(() => undefined));
+      return kept;
     }
+    return fresh;
   })());
 });
 

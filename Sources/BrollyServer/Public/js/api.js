@@ -1,4 +1,5 @@
 // The one fetch helper: a time-out, JSON bodies, and problem+json failures as AppErrors.
+import { takeEarly } from './boot.js';
 import { i18n } from './i18n.js';
 import { state } from './state.js';
 
@@ -32,9 +33,11 @@ export async function api(path, { method = 'GET', body, counted = true } = {}) {
   try {
     const headers = { Accept: 'application/json' };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
-    response = await fetch(path, {
+    // The page's first lines may have asked already (the weather, before any module loaded).
+    const asked = method === 'GET' ? takeEarly(path) : null;
+    response = await (asked || fetch(path, {
       method, headers, signal: controller.signal, body: body === undefined ? undefined : JSON.stringify(body),
-    });
+    }));
     raw = await response.text();
   } catch (_) {
     throw new AppError(controller.signal.aborted ? 'timeout' : 'offline');

@@ -1,8 +1,7 @@
 // The weather region: its state (loading, empty, error, ready), notices, and the weather card.
 // Staleness is the API's (`source.stale`, `source.fetchedAt`); the page adds only what it knows
 // itself: a copy restored from this browser, or a refresh that failed.
-import { renderAirQuality } from './air.js';
-import { renderAlerts } from './alerts.js';
+import { later } from './lazy.js';
 import { $, el, text } from './dom.js';
 import { i18n, t } from './i18n.js';
 import { setIcon } from './icons.js';
@@ -26,6 +25,7 @@ export function setState(name, opts = {}) {
   // For the slow-connection measurements: when weather first showed.
   if (name === 'ready' && !performance.getEntriesByName('brolly-weather-shown').length) performance.mark('brolly-weather-shown');
   region.setAttribute('aria-busy', String(name === 'loading'));
+  document.dispatchEvent(new CustomEvent('brolly:state', { detail: name }));
   if (opts.error) region.dataset.error = opts.error; else delete region.dataset.error;
   $('loading').hidden = name !== 'loading';
   $('empty').hidden = name !== 'empty';
@@ -201,8 +201,9 @@ export function render(doc, opts = {}) {
   text('nowcast', nowcast ? `☔ ${nowcast}` : '');
   $('nowcast').hidden = !nowcast;
   renderMeasured(c.measured);
-  renderAirQuality(doc.airQuality);
-  renderAlerts(opts.historyNote ? null : doc);
+  // The warnings' code comes with the rest of the page, after the card.
+  const warned = opts.historyNote ? null : doc;
+  later().then((m) => { m.renderAlerts(warned); m.renderAirQuality(doc.airQuality); });
   const providers = { 'open-meteo': 'Open-Meteo', openweathermap: 'OpenWeatherMap' };
   const from = providers[doc.source.provider] || doc.source.provider;
   const failed = doc.source.fallbackFrom && (providers[doc.source.fallbackFrom] || doc.source.fallbackFrom);

@@ -1,18 +1,24 @@
 // The page in the user's language: the browser's languages (or the one chosen in the switch, which
 // is remembered) pick a file of /lang/<code>.json — the same file the server and the CLI use, so
-// adding a language is adding that one file. English is that same file too (en.json, served as the
-// module /js/texts-en.js, fetched with the page's other modules): no English is written in the
-// page's code, and a text another language lacks is shown in English.
+// adding a language is adding that one file. The first paint's language comes in the page itself
+// (BOOT.texts: that file over en.json, written by the server): no English is written in the page's
+// code, and a text another language lacks is shown in English.
 import { api } from './api.js';
+import { BOOT, early } from './boot.js';
 import { KEYS, store } from './storage.js';
-import { EN } from './texts-en.js';
-export const i18n = { code: 'en', page: EN.page, text: EN.text, conditions: EN.conditions };
+
+const FIRST = BOOT.texts || { code: 'en', page: {}, text: {}, conditions: {} };
+/** The texts a missing one is taken from: English (the first paint's are over English). */
+let EN = FIRST;
+export const i18n = { code: FIRST.code, page: FIRST.page, text: FIRST.text, conditions: FIRST.conditions };
 
 /** Languages written right to left. */
 const RTL = ['ar', 'fa', 'he', 'ur'];
 
 /** The language the address asks for (`/?lang=ru`), else the chosen one, else the browser's first. */
 export function preferredLanguage() {
+  // The page's first lines chose it already (the same rules, before any module).
+  if (early.lang) return early.lang;
   const asked = new URLSearchParams(window.location.search).get('lang');
   if (asked && /^[a-z]{2,3}$/i.test(asked)) return asked.toLowerCase();
   const saved = store.get(KEYS.language, null);
@@ -63,15 +69,19 @@ export function applyStatic() {
 
 /** Loads the language's file (English needs none); a language without a file stays English. */
 export async function loadLanguage(code) {
-  i18n.code = code;
-  if (code !== 'en') {
+  store.cookie('brolly_lang', code);
+  if (code === FIRST.code) {
+    Object.assign(i18n, { code, page: FIRST.page, text: FIRST.text, conditions: FIRST.conditions });
+  } else {
+    i18n.code = code;
     try {
-      const file = await api(`/lang/${code}.json`, { counted: false });
-      i18n.page = file.page;
-      i18n.text = file.text;
-      i18n.conditions = file.conditions;
+      // English too when the first paint's texts were another language's (a missing text falls back to it).
+      const [file, en] = await Promise.all([api(`/lang/${code}.json`, { counted: false }),
+        FIRST.code === 'en' ? FIRST : api('/lang/en.json', { counted: false })]);
+      EN = en;
+      Object.assign(i18n, { page: file.page, text: file.text, conditions: file.conditions });
     } catch (_) {
-      Object.assign(i18n, { code: 'en', page: EN.page, text: EN.text, conditions: EN.conditions });
+      Object.assign(i18n, { code: FIRST.code, page: FIRST.page, text: FIRST.text, conditions: FIRST.conditions });
     }
   }
   applyStatic();
@@ -80,7 +90,7 @@ export async function loadLanguage(code) {
 /** The language switch: the languages there are files for; a choice is remembered and applied. */
 export async function initLanguageSwitch(select) {
   try {
-    const list = await api('/lang/index.json', { counted: false });
+    const list = BOOT.languages || await api('/lang/index.json', { counted: false });
     select.replaceChildren(...list.map((l) => {
       const o = document.createElement('option');
       o.value = l.code; o.textContent = l.name; o.selected = l.code === i18n.code;

@@ -1,4 +1,5 @@
 // The browser's location, asked once per visit (or when "My location" is pressed).
+import { early } from './boot.js';
 import { t } from './i18n.js';
 import { $ } from './dom.js';
 import { messageFor, region, setState, showNotice } from './card.js';
@@ -13,7 +14,12 @@ export function locate(userAsked) {
   if (!('geolocation' in navigator)) return locationFailed({ code: 2 }, userAsked);
   state.retry = () => locate(true);
   const slow = state.doc ? null : setTimeout(() => { if (!state.doc) approximate('location-unavailable', t('locationSlow')); }, SLOW_MS);
-  navigator.geolocation.getCurrentPosition((pos) => {
+  // The page's first lines asked for the position before any module: their answer, once.
+  const asked = !userAsked && early.position;
+  early.position = null;
+  const ask = asked ? (ok, fail) => asked.then(ok, fail)
+    : (ok, fail) => navigator.geolocation.getCurrentPosition(ok, fail, { enableHighAccuracy: false, timeout: 10000, maximumAge: 300000 });
+  ask((pos) => {
     clearTimeout(slow);
     const lat = pos.coords.latitude;
     const lon = pos.coords.longitude;
@@ -24,7 +30,7 @@ export function locate(userAsked) {
     // On a later visit the last weather stays on screen until the new answer arrives, and
     // stays (marked stale) if none can.
     loadWeather({ lat, lon, here: true }, { quiet: Boolean(state.doc) && !userAsked });
-  }, (err) => { clearTimeout(slow); locationFailed(err, userAsked); }, { enableHighAccuracy: false, timeout: 10000, maximumAge: 300000 });
+  }, (err) => { clearTimeout(slow); locationFailed(err, userAsked); });
 }
 
 /** A first visit without the browser's location: the weather where the request's address is,

@@ -1,50 +1,61 @@
-// Brolly's web app: native ES modules, no build step. This module wires the others together.
+// Brolly's web app, the card first: this module and what it imports are what the page needs to
+// show the weather (bundled by scripts/bundle.sh into /app/main.js); everything else (places,
+// search, the map, the layout, pushes, the radar, the history) is in later.js, loaded once the
+// temperature is on screen.
 import { render, rerender, setState, updateAge } from './card.js';
-import { applyStatic, initLanguageSwitch, loadLanguage, preferredLanguage } from './i18n.js';
+import { applyStatic, loadLanguage, preferredLanguage } from './i18n.js';
 import { $ } from './dom.js';
 import { locate } from './location.js';
-import { initLayout } from './layout.js';
-import { initMap, removeMarker, showPlace, showUnitedStates } from './map.js';
-import { initAlerts } from './alerts.js';
-import { initPushSettings, syncLanguageAndUnits } from './pushsettings.js';
-import { initPlaces, loadPlaces, openSavedPlace } from './places.js';
-import { initSearch } from './search.js';
+import { removeMarker, showPlace, showUnitedStates } from './map.js';
 import { state } from './state.js';
 import { isWeatherDocument } from './api.js';
 import { loadLast } from './storage.js';
 import { rememberedMore, rememberedUnits, saveMore, saveUnits } from './units.js';
 import { loadWeather, refresh } from './weather.js';
+import { later } from './lazy.js';
+
+// A home-screen shortcut to a saved place opens that place (/?lat=&lon=&name=); else where you are.
+const launch = new URLSearchParams(window.location.search);
+// A warning's notification opens /?place=<id>: that saved place, its data fetched afresh (seed 002).
+const placeId = launch.get('place');
 
 function setUnits(unit) {
   saveUnits(unit);
   rerender();
 }
 
-// The language is known at once (the weather is asked for in it); its texts follow.
-loadLanguage(preferredLanguage()).then(() => {
+/** The rest of the page, once: after the first card (or the first state that is not loading). */
+let rest = null;
+function loadRest() {
+  if (!rest) rest = later().then((m) => { m.start({ placeId }); return m; });
+  return rest;
+}
+
+// The language is known at once (the weather is asked for in it); its texts are in the page when
+// it is the first paint's, else they follow.
+const language = loadLanguage(preferredLanguage()).then(() => {
   applyStatic();
   rerender();
   // An empty or error state shown before the language's texts arrived: shown again in it.
   if (state.lastState && ['empty', 'error'].includes(state.lastState.name)) setState(state.lastState.name, state.lastState.opts);
-  syncLanguageAndUnits();
 });
-initLanguageSwitch($('language'));
 // Back from a history entry: the live weather, refreshed.
 document.addEventListener('brolly:live', () => refresh());
-document.querySelectorAll('.units button').forEach((b) => b.addEventListener('click', () => { setUnits(b.dataset.unit); syncLanguageAndUnits(); }));
+document.querySelectorAll('.units button').forEach((b) => b.addEventListener('click', () => {
+  setUnits(b.dataset.unit);
+  loadRest().then((m) => m.syncLanguageAndUnits());
+}));
 $('retry').addEventListener('click', () => state.retry && state.retry());
 $('locate').addEventListener('click', () => locate(true));
 document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'visible') refresh(); });
 window.addEventListener('online', refresh);
 setInterval(updateAge, 30000);
-initSearch();
-initPlaces();
-initLayout();
-
-initMap();
-// The radar's and the chart's code run after the card (the radar only matters once the map is there).
-import('./radar.js').then((m) => m.initRadar());
-document.addEventListener('brolly:rendered', () => import('./chart.js').then((m) => m.renderChart(state.viewing ? state.viewing.weather : state.doc)));
+document.addEventListener('brolly:rendered', loadRest, { once: true });
+// The chart's code after the card.
+document.addEventListener('brolly:rendered', () => later().then((m) => m.renderChart(state.viewing ? state.viewing.weather : state.doc)));
+document.addEventListener('brolly:state', (e) => { if (e.detail !== 'loading') loadRest(); });
+// Nothing on screen after 4 s (a slow location, a slow network): the rest comes anyway.
+setTimeout(loadRest, 4000);
 setUnits(rememberedUnits());
 state.more = rememberedMore();
 for (const [part, id] of [['wind', 'unit-wind'], ['pressure', 'unit-pressure'], ['precipitation', 'unit-precipitation']]) {
@@ -58,22 +69,11 @@ if (last) {
   showPlace(last.target.lat, last.target.lon, last.doc.place.name);
   removeMarker();
   render(last.doc);
-} else {
+} else if (region().dataset.state !== 'ready') {
   showUnitedStates();
   removeMarker();
   setState('loading');
 }
-// The first call gives this browser its device cookie; weather lookups wait for it.
-state.deviceReady = loadPlaces();
-// A home-screen shortcut to a saved place opens that place (/?lat=&lon=&name=); else where you are.
-const launch = new URLSearchParams(window.location.search);
-initAlerts();
-initPushSettings();
-// A warning's notification opens /?place=<id>: that saved place, its data fetched afresh (seed 002).
-const placeId = launch.get('place');
-navigator.serviceWorker && navigator.serviceWorker.addEventListener('message', (event) => {
-  if (event.data && event.data.type === 'open-place') openSavedPlace(event.data.id);
-});
 const lat = Number.parseFloat(launch.get('lat'));
 const lon = Number.parseFloat(launch.get('lon'));
 if (Number.isFinite(lat) && Number.isFinite(lon) && Math.abs(lat) <= 90 && Math.abs(lon) <= 180) {
@@ -81,13 +81,14 @@ if (Number.isFinite(lat) && Number.isFinite(lon) && Math.abs(lat) <= 90 && Math.
   showPlace(lat, lon, name);
   loadWeather({ lat, lon, name, here: false }, { quiet: Boolean(state.doc) });
 } else if (placeId) {
-  state.deviceReady.then(() => { if (!openSavedPlace(placeId)) locate(false); });
+  loadRest();
 } else {
   locate(false);
 }
-// The history's code after the card.
-import('./history.js').then((m) => { m.initHistory(); m.loadHistory(); });
+language.then(() => loadRest()).then((m) => m.syncLanguageAndUnits());
 
 if ('serviceWorker' in navigator) {
   navigator.serviceWorker.register('/sw.js').catch(() => { /* offline support is a bonus */ });
 }
+
+function region() { return $('weather'); }

@@ -40,11 +40,18 @@ export const store = {
   },
   set(key, value) { try { localStorage.setItem(key, JSON.stringify(value)); } catch (_) { /* full or disabled: keep going */ } },
   remove(key) { try { localStorage.removeItem(key); } catch (_) { /* disabled */ } },
+  /** A first-party cookie the server reads when it writes the page (language, units, last place),
+   *  so that its first paint is in them: a year, this site only, never sent elsewhere. */
+  cookie(name, value) {
+    try { document.cookie = `${name}=${encodeURIComponent(value)}; Path=/; Max-Age=31536000; SameSite=Lax`; } catch (_) { /* sandboxed */ }
+  },
 };
 
 /** Keeps the weather shown and its place for the next visit. */
 export function saveLast(doc, target) {
   store.set(KEYS.last, { doc, target, savedAt: Date.now() });
+  // The server draws this place's card into the page on the next visit (from its cache, no call).
+  if (Number.isFinite(target.lat)) store.cookie('brolly_place', `${target.lat.toFixed(4)},${target.lon.toFixed(4)}`);
 }
 
 /** The last weather kept, when `isValid(doc)` accepts it and its place has coordinates. */

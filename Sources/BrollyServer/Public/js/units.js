@@ -1,12 +1,14 @@
 // °C, °F and K, and wind, pressure and precipitation each in its own unit, converted here so that
 // switching works offline and makes no network call (the API is always asked for metric). The
-// conversions are BrollyCore's one table (`UNITS`, served as /js/unit-table.js): no constant is
+// conversions are BrollyCore's one table (`UNITS`, written into the page as BOOT.units): no constant is
 // written here. Units not chosen follow the browser's language region, as CLDR has them (the same
 // table as Brolly's UnitChoice.forRegion).
 import { i18n, t } from './i18n.js';
 import { state } from './state.js';
 import { KEYS, store } from './storage.js';
-import { UNITS } from './unit-table.js';
+import { BOOT } from './boot.js';
+
+const UNITS = BOOT.units;
 
 const WIND = UNITS.wind;
 const PRESSURE = UNITS.pressure;
@@ -58,6 +60,7 @@ export function saveMore(part) {
 export function saveUnits(unit) {
   state.units = unit;
   store.set(KEYS.units, unit);
+  store.cookie('brolly_units', unit);
   document.querySelectorAll('.units button').forEach((b) => b.setAttribute('aria-pressed', String(b.dataset.unit === unit)));
 }
 
