@@ -23,8 +23,10 @@ esbuild "$js/main.js" "$js/later.js" \
   --outdir="$target.tmp" --chunk-names='chunk-[hash]' --log-level=warning
 # The stylesheet minified, for the page to carry inline (the server writes it into index.html).
 esbuild Sources/BrollyServer/Public/style.css --minify --charset=utf8 --log-level=warning --outfile="$target.tmp/style.css"
+# The styles of what later.js draws, loaded with it.
+esbuild Sources/BrollyServer/Public/later.css --minify --charset=utf8 --log-level=warning --outfile="$target.tmp/later.css"
 # The files, for the service worker to keep at install.
-(cd "$target.tmp" && python3 -c 'import json, os; print(json.dumps(sorted("/app/" + f for f in os.listdir(".") if f.endswith(".js"))))' > files.json)
+(cd "$target.tmp" && python3 -c 'import json, os; print(json.dumps(sorted("/app/" + f for f in os.listdir(".") if f.endswith(".js") or f == "later.css")))' > files.json)
 rm -rf "$target" && mv "$target.tmp" "$target"
 if [ "${1:-}" = "--check" ]; then
   if ! diff -r "$target" "$out" >/dev/null; then

@@ -212,7 +212,7 @@ def chromium_paths():
 class Browser:
     """Headless Chromium with helpers for the DevTools protocol."""
 
-    def __init__(self, base_url, width=390, height=844):
+    def __init__(self, base_url, width=390, height=844, args=()):
         from selenium import webdriver
         from selenium.webdriver.chrome.service import Service
 
@@ -221,7 +221,7 @@ class Browser:
         if binary:
             options.binary_location = binary
         for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                    f"--window-size={width},{height}", "--lang=en"):
+                    f"--window-size={width},{height}", "--lang=en", *args):
             options.add_argument(arg)
         # A language without a region (navigator.language "en"): units follow a region only where a
         # test sets one (accept_language).

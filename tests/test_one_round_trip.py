@@ -47,7 +47,9 @@ def test_the_page_carries_its_first_paint_and_its_first_lines_are_allowed_by_the
     assert urllib.request.urlopen(server.url + chunks[0], timeout=10).status == 200
     # The first paint's texts (English over nothing here), languages and conversion table.
     data = boot(html)
-    assert data["texts"]["code"] == "en" and data["texts"]["page"]["nextHours"]
+    assert data["texts"]["code"] == "en" and data["texts"]["page"]["feelsLike"] == "Feels like"
+    # Only the texts the page's code uses: those of the HTML itself are already written in it.
+    assert "allowChrome" not in data["texts"]["page"] and "Chrome" in html
     assert {"temperature", "wind", "pressure"} <= set(data["units"]) and len(data["languages"]) >= 14
     # The device cookie comes with the page, so the first weather request is already this browser's.
     assert any(c.startswith("brolly_device=") for c in headers.get_all("Set-Cookie"))
@@ -59,7 +61,7 @@ def test_the_page_carries_its_first_paint_and_its_first_lines_are_allowed_by_the
 def test_the_page_comes_in_the_readers_language(server, double):
     _, html = page(server, {"Accept-Language": "xx, ru;q=0.9, en;q=0.5"})
     assert '<html lang="ru" dir="ltr">' in html and boot(html)["texts"]["code"] == "ru"
-    assert boot(html)["texts"]["page"]["nextHours"] != boot(page(server)[1])["texts"]["page"]["nextHours"]
+    assert boot(html)["texts"]["page"]["feelsLike"] != boot(page(server)[1])["texts"]["page"]["feelsLike"]
     # The language the page chose last (its cookie) over the browser's; ?lang= over both.
     _, html = page(server, {"Accept-Language": "ru", "Cookie": "brolly_lang=de"})
     assert '<html lang="de"' in html

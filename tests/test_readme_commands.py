@@ -310,13 +310,13 @@ def test_every_script_the_readme_shows_is_run_by_a_test():
     shown = {c for k, c in readme_commands() if k == "script"}
     assert shown <= set(SCRIPTS_RUN), shown - set(SCRIPTS_RUN)
     # Named in the prose: run below.
-    for inline in ("bash scripts/bench.sh", "python3 scripts/bench-accuracy.py"):
+    for inline in ("bash scripts/bench.sh", "python3 scripts/bench-accuracy.py", "python3 scripts/bench-page.py"):
         assert inline in README.read_text()
 
 
 def test_the_readme_bench_scripts_run(tmp_path):
     """`bash scripts/bench.sh` in its short mode (1 s per wrk run), `python3
-    scripts/bench-accuracy.py`, `python3 scripts/bench-attacks.py` (1 s per wrk run) and
+    scripts/bench-accuracy.py`, `python3 scripts/bench-page.py --runs 1`, `python3 scripts/bench-attacks.py` (1 s per wrk run) and
     `bash scripts/fuzz.sh` (2 s on two targets): each runs to the end and prints its figures. The
     figures themselves are for a quiet machine (see the README), not asserted here."""
     release_binary()
@@ -331,6 +331,10 @@ def test_the_readme_bench_scripts_run(tmp_path):
                        timeout=600)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     assert "cached GET /api/v1/accuracy" in r.stdout, r.stdout
+    r = subprocess.run(["python3", "scripts/bench-page.py", "--runs", "1"], cwd=ROOT, env=env, capture_output=True, text=True,
+                       timeout=600)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    assert "first visit, Slow 3G" in r.stdout and "before the temperature" in r.stdout, r.stdout
     r = subprocess.run(["python3", "scripts/bench-attacks.py"], cwd=ROOT, env=dict(env, BENCH_SECONDS="1"),
                        capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]

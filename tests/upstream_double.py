@@ -731,7 +731,9 @@ def bbc_feed(path):
                  ("Рынки спокойны", "Акции не изменились.", recent(90), "markets-ru")]
     else:
         items = []
-    items = items or [
+    busy = [(f"Story {i + 1} of a busy day ({region})", "More happened today.", recent(30 + i), f"busy-{i}")
+            for i in range(STATE.get("news_extra", 0))]
+    items = items or busy + [
         (f"Snow closes schools in Berlin ({region})", "Pupils in the German capital stay home.", recent(20), "berlin-snow"),
         (f"Markets steady ({region})", "<p>Shares were <b>flat</b> &amp; calm.</p>", recent(90), "markets"),
         ("<script>window.__pwned=true</script>Hostile headline", "Text <img src=x onerror=\"window.__pwned=true\">", recent(5), "hostile"),
@@ -827,13 +829,16 @@ class Handler(BaseHTTPRequestHandler):
                     STATE["faults"].append(body)
             elif path == "/__reset":
                 STATE.update(faults=[], calls={}, total=0, nowcast={}, bias=dict(PREVIOUS_RUNS_BIAS), warm={}, silent=[], queries={},
-                             archive_days=None)
+                             archive_days=None, news_extra=0)
             elif path == "/__accuracy":
                 STATE["bias"].update(body.get("bias", {}))
                 STATE["warm"].update(body.get("warm", {}))
                 if "archive_days" in body:
                     STATE["archive_days"] = body["archive_days"]
                 STATE["silent"] = body.get("silent", STATE["silent"])
+            elif path == "/__news":
+                # {"extra": N}: a busy day, N more of today's items in every English feed.
+                STATE["news_extra"] = int(body.get("extra", 0))
             elif path == "/__nowcast":
                 # {"latitude", "longitude", "start", "end", "mm", "snow"}: the 15-minute slots there.
                 STATE["nowcast"][f"{float(body['latitude']):.2f},{float(body['longitude']):.2f}"] = body

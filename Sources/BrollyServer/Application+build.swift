@@ -202,7 +202,7 @@ public func buildApplication(
     let connections = ConnectionGuard(perAddress: settings.maxConnectionsPerAddress, exempt: settings.trustedProxies)
     return Application(
         responder: TwoLaneResponder(api: api.buildResponder(), site: site.buildResponder()),
-        server: connections.serverBuilder(idleTimeout: settings.idleTimeout),
+        server: connections.serverBuilder(idleTimeout: settings.idleTimeout, tls: settings.tls),
         configuration: .init(
             address: .hostname(settings.host, port: settings.port), serverName: "Brolly", backlog: 1_024,
             availableConnectionsDelegate: MaximumAvailableConnections(ConnectionGuard.maxConnections())),

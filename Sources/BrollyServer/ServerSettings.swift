@@ -2,6 +2,7 @@ import BrollyCore
 import Crypto
 import Foundation
 import Logging
+import NIOSSL
 
 /// Where and how `brolly serve` runs: read from the command line, then the environment, then
 /// defaults (`fromEnvironment`).
@@ -50,6 +51,9 @@ public struct ServerSettings: Sendable {
     public var idleTimeout: Double = 15
     /// `BROLLY_PUSH_ALLOW_INSECURE=1`: allow `http` push endpoints on loopback (tests only).
     public var pushAllowInsecure = false
+    /// HTTPS with this certificate chain and key, HTTP/2 to the clients that offer it
+    /// (`--tls-cert`/`--tls-key`, `BROLLY_TLS_CERT`/`BROLLY_TLS_KEY`); nil: plain HTTP/1.1.
+    public var tls: TLSConfiguration?
     /// `BROLLY_API_KEYS`: the keys the compatible APIs answer (nil: any key).
     var apiKeys: APIKeys?
     /// The server's VAPID key (made once in the data directory by ``loadVAPIDKey(at:)``); without
@@ -92,13 +96,16 @@ public struct ServerSettings: Sendable {
         if !publicOrigins.isEmpty { return Set(publicOrigins) }
         var hosts: Set<String> = ["localhost", "127.0.0.1", "[::1]"]
         if host != "0.0.0.0" && host != "::" { hosts.insert(host.contains(":") ? "[\(host)]" : host) }
-        return Set(hosts.map { "http://\($0):\(port)" })
+        let scheme = tls == nil ? "http" : "https"
+        return Set(hosts.map { "\(scheme)://\($0):\(port)" })
     }
 
     /// The settings from `BROLLY_HOST`, `BROLLY_PORT`, `BROLLY_LEAFLET_DIR`, `BROLLY_WEB_DIR` and
     /// `BROLLY_LOG_LEVEL`; `host` and `port` (the command line's) win. Empty variables count as
     /// unset; a bad port or log level is an input error.
-    public static func fromEnvironment(_ env: [String: String], host: String? = nil, port: Int? = nil) throws -> ServerSettings {
+    public static func fromEnvironment(
+        _ env: [String: String], host: String? = nil, port: Int? = nil, tlsCertificate: String? = nil, tlsKey: String? = nil
+    ) throws -> ServerSettings {
         func value(_ name: String) -> String? {
             guard let v = env[name]?.trimmingCharacters(in: .whitespaces), !v.isEmpty else { return nil }
             return v
@@ -114,6 +121,7 @@ public struct ServerSettings: Sendable {
             }
             settings.port = p
         }
+        settings.tls = try tls(certificate: tlsCertificate ?? value("BROLLY_TLS_CERT"), key: tlsKey ?? value("BROLLY_TLS_KEY"))
         if let raw = value("BROLLY_TRUSTED_PROXIES") {
             settings.trustedProxies = Set(raw.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
         }

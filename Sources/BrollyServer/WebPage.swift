@@ -28,6 +28,7 @@ struct WebPage: Sendable {
             (FileManager.default.contents(atPath: webDirectory + "/app/style.css")
             ?? FileManager.default.contents(atPath: webDirectory + "/style.css")).map { String(decoding: $0, as: UTF8.self) }
         let entry = FileManager.default.contents(atPath: webDirectory + "/app/main.js").map { String(decoding: $0, as: UTF8.self) } ?? ""
+        let used = Self.usedKeys(webDirectory: webDirectory)
         var hashes = [Self.hash(Self.shownMark)]
         if let start = Self.inlineScript(in: template) { hashes.append(Self.hash(start)) }
         scriptHashes = hashes
@@ -49,7 +50,7 @@ struct WebPage: Sendable {
             html = html.replacingOccurrences(
                 of: "<script type=\"module\" src=\"/app/main.js\"></script>",
                 with: "<script type=\"module\" src=\"/app/main.js\"></script>" + preloads)
-            let boot: [String: Any] = ["texts": Self.firstPaintTexts(code: code), "languages": languages, "units": units]
+            let boot: [String: Any] = ["texts": Self.firstPaintTexts(code: code, used: used), "languages": languages, "units": units]
             let json =
                 (try? JSONSerialization.data(withJSONObject: boot, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) }
                 ?? "{}"
@@ -63,10 +64,34 @@ struct WebPage: Sendable {
         self.boots = boots
     }
 
+    /// Whether the page's code uses a text: its key is a string in the bundle (`"key"`, or a
+    /// template's start `` `moon_${`` for `moon_…`) or in the widget's script. Nil (no bundle):
+    /// every text.
+    static func usedKeys(webDirectory: String) -> (@Sendable (String) -> Bool)? {
+        let app = URL(fileURLWithPath: webDirectory).appendingPathComponent("app")
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: app.path), names.contains("main.js") else { return nil }
+        var code = ""
+        for name in names where name.hasSuffix(".js") {
+            code += (try? String(contentsOf: app.appendingPathComponent(name), encoding: .utf8)) ?? ""
+        }
+        code += (try? String(contentsOfFile: webDirectory + "/widget.js", encoding: .utf8)) ?? ""
+        var prefixes: [String] = []
+        var rest = code[...]
+        while let open = rest.range(of: "${") {
+            let before = rest[..<open.lowerBound].reversed().prefix { $0.isLetter || $0 == "_" }
+            if rest[..<open.lowerBound].dropLast(before.count).last == "`", !before.isEmpty { prefixes.append(String(before.reversed())) }
+            rest = rest[open.upperBound...]
+        }
+        return { [code, prefixes] key in
+            code.contains("\"\(key)\"") || code.contains("'\(key)'") || code.contains("`\(key)`") || prefixes.contains { key.hasPrefix($0) }
+        }
+    }
+
     /// A language's texts over English's (`page`, `text`, `conditions`), with its code: what the
     /// page's `t()` reads before any other file arrives. Left out: the shared texts the page's own
-    /// override (`t()` reads `page` first) and the push texts (the server writes those).
-    static func firstPaintTexts(code: String) -> [String: Any] {
+    /// override (`t()` reads `page` first), and those the page's code does not use (`used`: the
+    /// HTML's own the server wrote in, pushes' and the CLI's).
+    static func firstPaintTexts(code: String, used: ((String) -> Bool)? = nil) -> [String: Any] {
         func file(_ code: String) -> [String: Any] {
             guard let data = Localization.file(code), let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
                 return [:]
@@ -82,7 +107,8 @@ struct WebPage: Sendable {
             out[section] = merged
         }
         if let page = out["page"] as? [String: Any], let text = out["text"] as? [String: Any] {
-            out["text"] = text.filter { page[$0.key] == nil && !$0.key.hasPrefix("push") }
+            out["text"] = text.filter { page[$0.key] == nil && used?($0.key) ?? !$0.key.hasPrefix("push") }
+            if let used { out["page"] = page.filter { used($0.key) } }
         }
         return out
     }

@@ -28,6 +28,26 @@ extension String {
         return out
     }
 
+    /// The text in lines of at most `width` columns, broken at spaces (a word longer than a line
+    /// is a line of its own); one line when it fits.
+    public func wrapped(toWidth width: Int) -> [String] {
+        guard displayWidth > width else { return [self] }
+        var lines: [String] = []
+        var line = ""
+        for word in split(separator: " ", omittingEmptySubsequences: true).map(String.init) {
+            if line.isEmpty {
+                line = word
+            } else if line.displayWidth + 1 + word.displayWidth <= width {
+                line += " " + word
+            } else {
+                lines.append(line)
+                line = word
+            }
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
+    }
+
     /// Spaces first, to `width` columns (never cut).
     public func leftPadded(toWidth width: Int) -> String {
         let w = displayWidth

@@ -189,7 +189,14 @@ public struct TextRenderer: Sendable {
         rows.append(
             (l.text("moon"), "\(sky.moonSymbol) " + l.moonPhaseName(sky.moonPhase) + ", " + l.text("litPercent", ["n": String(lit)])))
         let width = max(11, (rows.map(\.0) + [l.text("today"), l.text("outlook")]).map(\.displayWidth).max()! + 1)
-        for (k, v) in rows { lines.append("   " + k.padded(toWidth: width) + l.number(v)) }
+        // A value longer than the terminal is wide goes on under itself (not cut: the Russian air
+        // line keeps its US index at 80 columns).
+        let room = self.width.map { max(20, $0 - 3 - width) } ?? Int.max
+        for (k, v) in rows {
+            let parts = l.number(v).wrapped(toWidth: room)
+            lines.append("   " + k.padded(toWidth: width) + parts[0])
+            for more in parts.dropFirst() { lines.append(String(repeating: " ", count: 3 + width) + more) }
+        }
         let outlook = v.days.dropFirst().prefix(3).map {
             "\(weekday($0.date)) \(Self.symbol($0.condition.condition)) \(temp($0.low))…\(temp($0.high))"
         }

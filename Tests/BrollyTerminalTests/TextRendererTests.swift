@@ -1,8 +1,8 @@
-import BrollyCore
 import BrollyTestSupport
 import Foundation
 import Testing
 
+@testable import BrollyCore
 @testable import BrollyTerminal
 
 /// A report at 12:00 UTC in Berlin with 48 hourly slots from midnight.
@@ -89,5 +89,26 @@ func hourlyReport(temperature: Double) -> WeatherReport {
         // The third column starts at the same column on both lines.
         let starts = lines.map { line in line.prefix { $0 != "日" && $0 != "J" }.description.displayWidth }
         #expect(starts[0] == starts[1])
+    }
+
+    @Test func longTextIsWrappedAtSpacesByDisplayWidth() {
+        #expect("short".wrapped(toWidth: 10) == ["short"])
+        #expect("one two three four".wrapped(toWidth: 9) == ["one two", "three", "four"])
+        #expect("東京 大阪 名古屋".wrapped(toWidth: 9) == ["東京 大阪", "名古屋"])
+        #expect("unbreakable-word here".wrapped(toWidth: 5) == ["unbreakable-word", "here"])
+    }
+
+    /// The Russian air-quality line is longer than 80 columns: it goes on under itself, keeping the
+    /// US index (it was cut with `…` before).
+    @Test func theRussianAirLineKeepsTheUSIndexAt80Columns() throws {
+        let report = hourlyReport(temperature: 1)
+        var result = WeatherResult(report: report, isStale: false, isFromCache: false, age: 0, refreshError: nil)
+        let air = AirQuality(time: report.fetchedAt, europeanAQI: 42, usAQI: 55, pm2_5: 9, fetchedAt: report.fetchedAt)
+        result.airQuality = AirQualityService.Result(airQuality: air, isStale: false)
+        var renderer = TextRenderer(units: .metric, color: false, width: 80)
+        renderer.language = try #require(Localization.pack(code: "ru"))
+        let text = renderer.now(result, now: report.fetchedAt)
+        #expect(text.contains("США 55"), "\(text)")
+        #expect(text.split(separator: "\n").allSatisfy { String($0).displayWidth <= 80 }, "\(text)")
     }
 }

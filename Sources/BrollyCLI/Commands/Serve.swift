@@ -14,13 +14,14 @@ struct Serve: AsyncParsableCommand {
         discussion: """
             Also reads BROLLY_HOST, BROLLY_PORT, BROLLY_LEAFLET_DIR, BROLLY_WEB_DIR, BROLLY_LOG_LEVEL,
             BROLLY_PUBLIC_ORIGIN, BROLLY_TRUSTED_PROXIES, BROLLY_METRICS_TOKEN, BROLLY_CLIENT_CALLS_PER_MINUTE,
-            BROLLY_NEW_DEVICES_PER_MINUTE, BROLLY_CACHE_MAX_MB, BROLLY_DATABASE_URL and BROLLY_<UPSTREAM>_BUDGET (see
+            BROLLY_NEW_DEVICES_PER_MINUTE, BROLLY_CACHE_MAX_MB, BROLLY_TLS_CERT, BROLLY_TLS_KEY, BROLLY_DATABASE_URL and BROLLY_<UPSTREAM>_BUDGET (see
             the README).
 
             Examples:
               brolly serve                          # http://127.0.0.1:8080
               brolly serve --host 0.0.0.0 --port 9000
               brolly serve --port 8081 --database-url postgres://brolly@127.0.0.1:5432/brolly   # one of several servers
+              brolly serve --tls-cert cert.pem --tls-key key.pem   # HTTPS and HTTP/2
             """)
 
     @Option(name: .long, help: "Address to listen on (else BROLLY_HOST, else 127.0.0.1).")
@@ -44,6 +45,14 @@ struct Serve: AsyncParsableCommand {
     )
     var databaseURL: String?
 
+    @Option(
+        name: .customLong("tls-cert"),
+        help: "Serve HTTPS (and HTTP/2) with this PEM certificate chain; needs --tls-key (else BROLLY_TLS_CERT).")
+    var tlsCertificate: String?
+
+    @Option(name: .customLong("tls-key"), help: "The certificate's PEM private key (else BROLLY_TLS_KEY).")
+    var tlsKey: String?
+
     func validate() throws {
         if let port, !(0...65_535).contains(port) { throw ValidationError("--port must be between 0 and 65535") }
         if !(timeout.isFinite && timeout > 0 && timeout <= 300) { throw ValidationError("--timeout must be between 0 and 300 seconds") }
@@ -51,7 +60,7 @@ struct Serve: AsyncParsableCommand {
 
     func run() async throws {
         let env = ProcessInfo.processInfo.environment
-        let settings = try ServerSettings.fromEnvironment(env, host: host, port: port)
+        let settings = try ServerSettings.fromEnvironment(env, host: host, port: port, tlsCertificate: tlsCertificate, tlsKey: tlsKey)
         let directories = Directories.fromEnvironment(env)
         let configuration = try BrollyConfiguration(
             provider: provider, timeout: timeout, cacheDirectory: directories.cache, environment: env)

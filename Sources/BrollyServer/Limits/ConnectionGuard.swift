@@ -2,6 +2,7 @@ import BrollyCore
 import Foundation
 import Hummingbird
 import HummingbirdCore
+import HummingbirdHTTP2
 import NIOCore
 
 /// What keeps a slow or greedy client from holding the server's connections (issue 35's slowloris:
@@ -49,11 +50,21 @@ final class ConnectionGuard: Sendable {
     var openConnections: Int { open.withLock { $0.values.reduce(0, +) } }
 
     /// The HTTP/1 server: the idle (request head) time-out and this guard on every connection.
-    func serverBuilder(idleTimeout: Double) -> HTTPServerBuilder {
-        .http1(
-            configuration: .init(
-                additionalChannelHandlers: [PerAddressHandler(guard: self)],
-                idleTimeout: .milliseconds(Int64(idleTimeout * 1000))))
+    /// Plain HTTP/1.1; with `tls`, HTTPS: HTTP/2 for the clients that offer it (ALPN), HTTP/1.1 over
+    /// TLS for the others. An HTTP/2 stream passes the per-address count as a connection does (its
+    /// remote address is its connection's): the cap is then on the requests an address has open at once.
+    func serverBuilder(idleTimeout: Double, tls: TLSConfiguration? = nil) -> HTTPServerBuilder {
+        let milliseconds = Int64(idleTimeout * 1000)
+        let http1 = HTTP1Channel.Configuration(
+            additionalChannelHandlers: [PerAddressHandler(guard: self)], idleTimeout: .milliseconds(milliseconds))
+        guard let tls else { return .http1(configuration: http1) }
+        // The certificate and key were read and checked when the settings were made
+        // (`ServerSettings.tls(certificate:key:)`); a failure here stops the server with its reason.
+        return HTTPServerBuilder { responder in
+            try HTTP2UpgradeChannel(
+                tlsConfiguration: tls, configuration: .init(idleTimeout: .milliseconds(milliseconds), streamConfiguration: http1),
+                responder: responder)
+        }
     }
 
     /// The most connections the process may hold: its open-files limit less room for the database,

@@ -49,13 +49,15 @@ self.addEventListener('fetch', (event) => {
   // up to date behind it for the next visit; the network when nothing is kept.
   event.respondWith((async () => {
     const cache = await caches.open(SHELL_CACHE);
+    // A page is kept by its path (the page with any query is the same page).
     const navigate = request.mode === 'navigate';
-    const kept = await cache.match(navigate ? '/' : request, { ignoreSearch: navigate });
+    const key = navigate ? url.pathname : request;
+    const kept = await cache.match(key, { ignoreSearch: navigate });
     const fresh = (async () => {
       const response = await fetch(request);
       if (response.ok && response.type === 'basic') {
-        await cache.put(navigate ? '/' : request, response.clone());
-        if (navigate) await keepBundle(cache);
+        await cache.put(key, response.clone());
+        if (navigate && url.pathname === '/') await keepBundle(cache);
       }
       return response;
     })();
@@ -63,7 +65,14 @@ self.addEventListener('fetch', (event) => {
       event.waitUntil(fresh.catch(() => undefined));
       return kept;
     }
-    return fresh;
+    try {
+      return await fresh;
+    } catch (err) {
+      // Offline at a page never kept: the app's own page.
+      const shell = navigate && await cache.match('/');
+      if (shell) return shell;
+      throw err;
+    }
   })());
 });
 

@@ -120,6 +120,7 @@ export function initAlerts() {
       $('notify').checked = false;
       status(t('notifyFailed', { why: e.message || e.kind || '?' }));
     }
+    document.dispatchEvent(new CustomEvent('brolly:notify'));
   };
   $('notify').addEventListener('change', apply);
   $('notify-severity').addEventListener('change', () => { if ($('notify').checked) apply(); });

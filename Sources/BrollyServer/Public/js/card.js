@@ -1,6 +1,8 @@
 // The weather region: its state (loading, empty, error, ready), notices, and the weather card.
 // Staleness is the API's (`source.stale`, `source.fetchedAt`); the page adds only what it knows
 // itself: a copy restored from this browser, or a refresh that failed.
+import { dayItem } from './days.js';
+import { summaryText } from './summary.js';
 import { later } from './lazy.js';
 import { $, el, text } from './dom.js';
 import { i18n, t } from './i18n.js';
@@ -102,15 +104,16 @@ export function updateAge() {
   text('updated', ageText(ageMs(doc)));
   const slot = $('stale-slot');
   const stale = isStale(doc);
-  const marker = slot.querySelector('[data-testid="stale"]');
+  let marker = slot.querySelector('[data-testid="stale"]');
   if (stale && !marker) {
-    slot.append(el('span', {
-      className: 'stale', text: t('stale'), dataset: { testid: 'stale' },
-      title: t('staleTitle'),
-    }));
+    marker = el('span', { className: 'stale', dataset: { testid: 'stale' }, title: t('staleTitle') });
+    slot.append(marker);
   } else if (!stale && marker) {
     marker.remove();
   }
+  // Offline, the copy is as old as it says ("Updated 3 min ago"), and why it is not newer is the
+  // connection ("· No connection"), not an unexplained "Stale" beside "just now".
+  if (stale) marker.textContent = navigator.onLine === false ? messageFor('offline')[0] : t('stale');
 }
 
 function hourItem(h, index) {
@@ -124,38 +127,6 @@ function hourItem(h, index) {
   // The amount (when any falls) and the wind, as the CLI prints them.
   li.append(el('div', { className: 'dlow amount', text: typeof h.precipitation === 'number' && h.precipitation > 0 ? amountText(h.precipitation) : '' }));
   if (typeof h.windSpeed === 'number') { const w = windShort(h.windSpeed); li.append(el('div', { className: 'dlow wind', text: `${w.value} ${w.unit}` })); }
-  return li;
-}
-
-function dayItem(d, index, isSnapshot, week) {
-  const date = new Date(`${d.date}T12:00:00Z`);
-  // A history snapshot's first day is the day of the lookup, not today.
-  const weekday = t('weekdays')[date.getUTCDay()] || d.date;
-  // Past a week the same weekday comes again: its date too.
-  const label = index === 0 && !isSnapshot ? t('today') : index >= 7 ? `${weekday} ${date.getUTCDate()}` : weekday;
-  const name = el('span', { className: 'dname', title: d.date, text: label });
-  const icon = el('span', { className: 'mini' });
-  setIcon(icon, d.condition.icon, d.condition.description);
-  // The day's range drawn across the fortnight's range, in columns of the same width on every row
-  // (the bars line up on one scale).
-  const span = Math.max(1, week.max - week.min);
-  const fill = el('span', { className: 'fill', style: {
-    left: `${((d.temperatureMin - week.min) / span) * 100}%`, width: `${Math.max(4, ((d.temperatureMax - d.temperatureMin) / span) * 100)}%`,
-  } });
-  const bar = el('span', { className: 'rangebar', ariaHidden: 'true' }, fill);
-  // The day's chance and amount, one above the other.
-  const chance = el('span', { className: 'dchance', title: t('chanceOfRain') },
-    el('span', { text: typeof d.precipitationProbability === 'number' ? `💧${Math.round(d.precipitationProbability)}%` : '' }),
-    el('span', { className: 'damount', text: typeof d.precipitation === 'number' && d.precipitation > 0 ? amountText(d.precipitation) : '' }));
-  const li = el('li', {}, name, icon, el('span', { className: 'ddesc', text: d.condition.description }), chance,
-    el('span', { className: 'dlow', text: shortTemp(d.temperatureMin), title: t('min') }), bar,
-    el('span', { className: 'dhigh', text: shortTemp(d.temperatureMax), title: t('max') }));
-  if (index >= 7) {
-    // The second week: forecasts this far ahead are less certain, and the page says so.
-    li.classList.add('later');
-    li.title = t('lessCertain');
-    li.append(el('span', { className: 'visually-hidden', text: ` (${t('lessCertain')})` }));
-  }
   return li;
 }
 
@@ -194,6 +165,8 @@ export function render(doc, opts = {}) {
   const feels = typeof c.feelsLike === 'number' ? `${t('feelsLike')} ${tempText(c.feelsLike)} · ` : '';
   text('feels', feels);
   text('minmax', `${t('min')} ${tempText(c.temperatureMin)} · ${t('max')} ${tempText(c.temperatureMax)}`);
+  // The next 24 hours in a line (not for a history entry: its hours are not from now).
+  text('summary', opts.historyNote ? '' : summaryText(doc));
   const compared = comparedWithYesterday(c.temperature, c.temperatureYesterday);
   text('yesterday', compared);
   $('yesterday').hidden = !compared;
@@ -240,7 +213,7 @@ export function render(doc, opts = {}) {
   // Two weeks: the second marked as less certain.
   const shownDays = doc.days.slice(0, 14);
   const week = { min: Math.min(...shownDays.map((d) => d.temperatureMin)), max: Math.max(...shownDays.map((d) => d.temperatureMax)) };
-  $('days').replaceChildren(...shownDays.map((d, i) => dayItem(d, i, Boolean(opts.historyNote), week)));
+  $('days').replaceChildren(...shownDays.map((d, i) => dayItem(d, i, Boolean(opts.historyNote), week, doc.hours)));
   updateAge();
   document.dispatchEvent(new CustomEvent('brolly:rendered'));
 }

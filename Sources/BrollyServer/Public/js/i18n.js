@@ -49,21 +49,26 @@ export function conditionText(condition) {
   return local ? local[1] : condition.description;
 }
 
-/** Texts in the HTML: `data-i18n` (text), `data-i18n-label` (aria-label), `data-i18n-placeholder`. */
+/** Whether a text is at hand: the first paint's data carries only the texts the page's code uses
+ *  (the server wrote the HTML's own in that language); another language's file has them all. */
+const known = (key) => lookup(i18n, key) !== undefined || lookup(EN, key) !== undefined;
+
+/** Texts in the HTML: `data-i18n` (text), `data-i18n-label` (aria-label), `data-i18n-placeholder`;
+ *  one the texts at hand lack keeps what the server wrote. */
 export function applyStatic() {
   document.documentElement.lang = i18n.code;
   // Arabic (and any right-to-left language) mirrors the page.
   document.documentElement.dir = RTL.includes(i18n.code) ? 'rtl' : 'ltr';
-  document.querySelectorAll('[data-i18n]').forEach((e) => { e.textContent = t(e.dataset.i18n); });
-  document.querySelectorAll('[data-i18n-label]').forEach((e) => { e.setAttribute('aria-label', t(e.dataset.i18nLabel)); });
-  document.querySelectorAll('[data-i18n-title]').forEach((e) => { e.title = t(e.dataset.i18nTitle); });
+  document.querySelectorAll('[data-i18n]').forEach((e) => { if (known(e.dataset.i18n)) e.textContent = t(e.dataset.i18n); });
+  document.querySelectorAll('[data-i18n-label]').forEach((e) => { if (known(e.dataset.i18nLabel)) e.setAttribute('aria-label', t(e.dataset.i18nLabel)); });
+  document.querySelectorAll('[data-i18n-title]').forEach((e) => { if (known(e.dataset.i18nTitle)) e.title = t(e.dataset.i18nTitle); });
   // Leaflet's zoom buttons, when the map was made before the language's texts arrived.
   for (const [cls, key] of [['in', 'zoomIn'], ['out', 'zoomOut']]) {
     document.querySelectorAll(`.leaflet-control-zoom-${cls}`).forEach((e) => { e.title = t(key); e.setAttribute('aria-label', t(key)); });
   }
   document.querySelectorAll('[data-i18n-minutes]').forEach((e) => { e.textContent = t('minutesShort', { n: e.dataset.i18nMinutes }); });
-  document.querySelectorAll('[data-i18n-placeholder]').forEach((e) => { e.placeholder = t(e.dataset.i18nPlaceholder); });
-  document.querySelectorAll('[data-i18n-content]').forEach((e) => { e.setAttribute('content', t(e.dataset.i18nContent)); });
+  document.querySelectorAll('[data-i18n-placeholder]').forEach((e) => { if (known(e.dataset.i18nPlaceholder)) e.placeholder = t(e.dataset.i18nPlaceholder); });
+  document.querySelectorAll('[data-i18n-content]').forEach((e) => { if (known(e.dataset.i18nContent)) e.setAttribute('content', t(e.dataset.i18nContent)); });
   document.title = `Brolly — ${t('weather')}`;
 }
 

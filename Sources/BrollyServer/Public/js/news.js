@@ -14,6 +14,9 @@ function newsItem(item) {
   return li;
 }
 
+/** News items shown before "… and N more". */
+const SHOWN = 4;
+
 export async function loadNews(target) {
   $('news').hidden = false;
   text('news-status', t('newsLoading'));
@@ -29,7 +32,15 @@ export async function loadNews(target) {
     const english = feed && feed.language === 'en' && i18n.code !== 'en' ? ` (${t('newsInEnglish')})` : '';
     text('news-place', region ? `· ${feed ? `${feed.source}, ` : ''}${region}${english}` : '');
     text('news-status', items.length ? '' : t('newsNone'));
-    $('news-list').replaceChildren(...items.map(newsItem));
+    // The first few at once (news is not the weather: it should not take screens of the page); the
+    // rest behind one button.
+    const rows = items.map(newsItem);
+    rows.slice(SHOWN).forEach((row) => { row.hidden = true; });
+    const more = items.length > SHOWN
+      ? el('li', { className: 'news-more' }, el('button', { type: 'button', className: 'ghost', text: t('andMore', { n: items.length - SHOWN }),
+        onclick: (e) => { rows.forEach((row) => { row.hidden = false; }); e.target.closest('li').remove(); } }))
+      : null;
+    $('news-list').replaceChildren(...rows, ...(more ? [more] : []));
   } catch (e) {
     text('news-status', e.kind === 'offline' ? t('newsOffline') : t('newsUnavailable'));
   }

@@ -22,20 +22,31 @@ export function pushSettings() {
   return { ...remembered(), language: i18n.code, units: state.units === 'F' ? 'imperial' : state.units === 'K' ? 'standard' : 'metric' };
 }
 
-function read() {
+/** Whether this browser receives pushes: the "Notify me" switch is on (a subscription exists). */
+const subscribed = () => $('notify').checked;
+
+/** The settings as the panel has them. Whether rain alerts and the morning summary are wanted only
+ *  changes when that box is the one `changed` (a box shows unticked while nothing can arrive). */
+function read(changed) {
+  const before = remembered();
+  const wanted = (id, was) => (changed === $(id) ? $(id).checked : was);
   return {
     rain: {
-      enabled: $('rain-enabled').checked,
+      enabled: wanted('rain-enabled', before.rain.enabled),
       leadMinutes: Number($('rain-lead').value),
       minimum: $('rain-minimum').value,
       quietHours: $('quiet-enabled').checked ? { from: $('quiet-from').value || '22:00', to: $('quiet-to').value || '07:00' } : null,
     },
-    morning: { enabled: $('morning-enabled').checked, at: $('morning-at').value || '07:00' },
+    morning: { enabled: wanted('morning-enabled', before.morning.enabled), at: $('morning-at').value || '07:00' },
   };
 }
 
+/** The panel: a box ticked only when what it asks for can arrive (notifications on); else each says
+ *  what it needs, and ticking one turns notifications on (the browser asks once). */
 function show(s) {
-  $('rain-enabled').checked = s.rain.enabled;
+  const on = subscribed();
+  $('push-needs').hidden = on;
+  $('rain-enabled').checked = on && s.rain.enabled;
   $('rain-lead').value = String(s.rain.leadMinutes);
   $('rain-minimum').value = s.rain.minimum;
   $('quiet-enabled').checked = Boolean(s.rain.quietHours);
@@ -43,7 +54,7 @@ function show(s) {
     $('quiet-from').value = s.rain.quietHours.from;
     $('quiet-to').value = s.rain.quietHours.to;
   }
-  $('morning-enabled').checked = s.morning.enabled;
+  $('morning-enabled').checked = on && s.morning.enabled;
   $('morning-at').value = s.morning.at;
 }
 
@@ -92,8 +103,17 @@ export function syncLanguageAndUnits() {
 export function initPushSettings() {
   show(remembered());
   checkWatched();
-  $('push-settings').addEventListener('change', () => {
-    store.set(KEYS.pushSettings, read());
+  $('push-settings').addEventListener('change', (e) => {
+    store.set(KEYS.pushSettings, read(e.target));
+    const asks = e.target === $('rain-enabled') || e.target === $('morning-enabled');
+    if (asks && e.target.checked && !subscribed()) {
+      // The first one switched on: notifications on, with the browser's one permission prompt.
+      $('notify').checked = true;
+      $('notify').dispatchEvent(new Event('change'));
+      return;
+    }
     syncPushSettings();
   });
+  // Notifications switched on or off (or failing to): the boxes say what can arrive now.
+  document.addEventListener('brolly:notify', () => show(remembered()));
 }

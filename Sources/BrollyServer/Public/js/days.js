@@ -1,0 +1,73 @@
+// The coming days: a row each (name, condition, chance and amount, the range on the fortnight's
+// scale), the second week labelled as less certain, and every day a button that opens its hours
+// beneath it (as the apps people like do).
+import { el } from './dom.js';
+import { t } from './i18n.js';
+import { setIcon } from './icons.js';
+import { amountText, shortTemp } from './units.js';
+
+/** The row of day `d` (`index` from today); `hours`: the answer's hours, the day's opened from it. */
+export function dayItem(d, index, isSnapshot, week, hours = []) {
+  const date = new Date(`${d.date}T12:00:00Z`);
+  // A history snapshot's first day is the day of the lookup, not today.
+  const weekday = t('weekdays')[date.getUTCDay()] || d.date;
+  // Past a week the same weekday comes again: its date too.
+  const label = index === 0 && !isSnapshot ? t('today') : index >= 7 ? `${weekday} ${date.getUTCDate()}` : weekday;
+  const own = hours.filter((h) => String(h.time).startsWith(d.date));
+  const panelId = `day-hours-${index}`;
+  const name = own.length
+    ? el('button', { type: 'button', className: 'dname', title: d.date, text: label, ariaExpanded: 'false', ariaControls: panelId })
+    : el('span', { className: 'dname', title: d.date, text: label });
+  const icon = el('span', { className: 'mini' });
+  setIcon(icon, d.condition.icon, d.condition.description);
+  // The day's range drawn across the fortnight's range, in columns of the same width on every row
+  // (the bars line up on one scale).
+  const span = Math.max(1, week.max - week.min);
+  const fill = el('span', { className: 'fill', style: {
+    left: `${((d.temperatureMin - week.min) / span) * 100}%`, width: `${Math.max(4, ((d.temperatureMax - d.temperatureMin) / span) * 100)}%`,
+  } });
+  const bar = el('span', { className: 'rangebar', ariaHidden: 'true' }, fill);
+  // The day's chance and amount, one above the other.
+  const chance = el('span', { className: 'dchance', title: t('chanceOfRain') },
+    el('span', { text: typeof d.precipitationProbability === 'number' ? `💧${Math.round(d.precipitationProbability)}%` : '' }),
+    el('span', { className: 'damount', text: typeof d.precipitation === 'number' && d.precipitation > 0 ? amountText(d.precipitation) : '' }));
+  const li = el('li', {}, name, icon, el('span', { className: 'ddesc', text: d.condition.description }), chance,
+    el('span', { className: 'dlow', text: shortTemp(d.temperatureMin), title: t('min') }), bar,
+    el('span', { className: 'dhigh', text: shortTemp(d.temperatureMax), title: t('max') }));
+  if (index >= 7) {
+    // The second week: forecasts this far ahead are less certain, and the page says so (above its
+    // first day, and to a screen reader on each).
+    li.classList.add('later');
+    li.title = t('lessCertain');
+    li.append(el('span', { className: 'visually-hidden', text: ` (${t('lessCertain')})` }));
+    if (index === 7) {
+      li.classList.add('first-later');
+      li.prepend(el('span', { className: 'week-label', ariaHidden: 'true', text: t('lessCertain') }));
+    }
+  }
+  if (own.length) {
+    const panel = el('div', { className: 'day-hours', id: panelId, role: 'list', ariaLabel: `${label}: ${t('hourlyForecast')}`, hidden: true });
+    const toggle = () => {
+      const open = name.getAttribute('aria-expanded') !== 'true';
+      if (open && !panel.childElementCount) panel.append(...own.map(hourCell));
+      name.setAttribute('aria-expanded', String(open));
+      panel.hidden = !open;
+      li.classList.toggle('open', open);
+    };
+    name.addEventListener('click', (e) => { e.stopPropagation(); toggle(); });
+    // The whole row opens it to a pointer; the button is what a keyboard and a screen reader use.
+    li.addEventListener('click', (e) => { if (!panel.contains(e.target)) toggle(); });
+    li.append(panel);
+  }
+  return li;
+}
+
+/** One hour of an opened day: its time, condition, temperature and chance of rain. */
+function hourCell(h) {
+  const icon = el('span', { className: 'mini' });
+  setIcon(icon, h.condition.icon, h.condition.description);
+  const chance = typeof h.precipitationProbability === 'number' ? `💧${Math.round(h.precipitationProbability)}%` : '';
+  return el('div', { role: 'listitem', className: 'day-hour' },
+    el('span', { className: 'dh-time', text: String(h.time).slice(11, 16) }), icon,
+    el('span', { className: 'dh-temp', text: shortTemp(h.temperature) }), el('span', { className: 'dh-chance', text: chance }));
+}

@@ -1,0 +1,125 @@
+"""Issue 38, item 4 (and issue 39's HTTP/2): `brolly serve --tls-cert FILE --tls-key FILE` (or
+BROLLY_TLS_CERT and BROLLY_TLS_KEY) serves HTTPS itself, HTTP/2 to clients that offer it (ALPN) and
+HTTP/1.1 to the others, so that Breezy Weather (which refuses http://) and phones on a home network
+can use it without a reverse proxy; bad settings are one clear line and a non-zero exit."""
+
+import json
+import ssl
+import subprocess
+import urllib.request
+
+from conftest import BERLIN, brolly_binary, free_port
+
+
+def certificate(tmp_path):
+    """A self-signed certificate for 127.0.0.1 and localhost, made by openssl."""
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(cert),
+                    "-days", "2", "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"],
+                   check=True, capture_output=True)
+    return cert, key
+
+
+def start_tls(home, double, tmp_path, args=None, env_extra=None):
+    """`brolly serve` over TLS with a new certificate, named by `args` (else --tls-cert/--tls-key)
+    or by `env_extra(cert, key)`; waits for its health over https, trusting that certificate."""
+    cert, key = certificate(tmp_path)
+    env = dict(home)
+    env.update(double.env())
+    env.update(env_extra(cert, key) if env_extra else {})
+    port = free_port()
+    argv = [brolly_binary(), "serve", "--port", str(port)] + (args if args is not None else ["--tls-cert", str(cert), "--tls-key", str(key)])
+    proc = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    context = ssl.create_default_context(cafile=str(cert))
+    url = f"https://127.0.0.1:{port}"
+    import time
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        try:
+            with urllib.request.urlopen(url + "/healthz", timeout=2, context=context) as r:
+                if r.status == 200:
+                    return proc, url, context, cert, key
+        except OSError:
+            if proc.poll() is not None:
+                raise AssertionError("brolly serve exited: " + proc.stdout.read())
+            time.sleep(0.1)
+    proc.kill()
+    raise AssertionError("brolly serve over TLS did not start")
+
+
+def curl(url, *flags):
+    out = subprocess.run(["curl", "-sk", "-o", "-", "-w", "\n%{http_version} %{http_code}", *flags, url],
+                         capture_output=True, text=True, timeout=30)
+    body, _, tail = out.stdout.rpartition("\n")
+    version, code = tail.split()
+    return version, int(code), body
+
+
+def test_https_with_http2_and_http1(home, double, tmp_path):
+    proc, url, context, cert, key = start_tls(home, double, tmp_path)
+    try:
+        weather = f"{url}/api/v1/weather?lat={BERLIN[0]}&lon={BERLIN[1]}"
+        # A client that offers h2 gets HTTP/2; one that does not, HTTP/1.1; both the same answer.
+        version, code, body = curl(weather, "--http2")
+        assert (version, code) == ("2", 200) and json.loads(body)["place"]["name"] == "Berlin"
+        version, code, body1 = curl(weather, "--http1.1")
+        assert (version, code) == ("1.1", 200) and json.loads(body1)["current"] == json.loads(body)["current"]
+        # The page and its bundle over HTTP/2, several at once on one connection.
+        out = subprocess.run(["curl", "-sk", "--http2", "-o", "/dev/null", "-o", "/dev/null", "-o", "/dev/null",
+                              "-w", "%{http_version} %{http_code} %{num_connects}\n", f"{url}/", f"{url}/app/main.js", f"{url}/style.css"],
+                             capture_output=True, text=True, timeout=30).stdout.split("\n")
+        assert [line.split()[:2] for line in out if line] == [["2", "200"]] * 3, out
+        assert sum(int(line.split()[2]) for line in out if line) == 1, out
+        # A verified client (the certificate trusted, its name checked) reads the API too.
+        with urllib.request.urlopen(weather, timeout=15, context=context) as r:
+            assert r.status == 200 and json.loads(r.read())["place"]["name"] == "Berlin"
+        # Plain HTTP on the TLS port is refused, not answered in clear.
+        try:
+            urllib.request.urlopen(weather.replace("https://", "http://"), timeout=5).read()
+            raise AssertionError("plain HTTP was answered on the TLS port")
+        except (OSError, ValueError) as e:
+            assert not isinstance(e, AssertionError)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def test_the_environment_names_the_files_too_and_the_page_works_over_http2(home, double, tmp_path, browser_factory):
+    proc, url, context, _, _ = start_tls(home, double, tmp_path, args=[],
+                                         env_extra=lambda cert, key: {"BROLLY_TLS_CERT": str(cert), "BROLLY_TLS_KEY": str(key)})
+    try:
+        b = browser_factory(url, args=("--ignore-certificate-errors",))
+        b.allow_location(*BERLIN)
+        b.open()
+        b.wait_state("ready", timeout=30)
+        assert b.text("place-name") == "Berlin"
+        protocols = b.js("return performance.getEntriesByType('navigation').concat(performance.getEntriesByType('resource'))"
+                         ".filter(r => r.name.startsWith(location.origin)).map(r => r.nextHopProtocol)")
+        assert protocols and set(protocols) == {"h2"}, protocols
+        # Writes from the page's own https origin are accepted (the same-origin rule knows it).
+        b.click("save-place")
+        b.wait(lambda: b.js("return document.querySelectorAll('[data-testid=place-item]').length") >= 1, timeout=20,
+               what="a saved place")
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def test_bad_tls_settings_are_one_clear_line(home, double, tmp_path):
+    cert, key = certificate(tmp_path)
+    garbage = tmp_path / "garbage.pem"
+    garbage.write_text("not a certificate\n")
+    env = dict(home)
+    env.update(double.env())
+    for args, words in [
+        (["--tls-cert", str(cert)], "--tls-key"),
+        (["--tls-key", str(key)], "--tls-cert"),
+        (["--tls-cert", str(tmp_path / "missing.pem"), "--tls-key", str(key)], "missing.pem"),
+        (["--tls-cert", str(garbage), "--tls-key", str(key)], "garbage.pem"),
+        (["--tls-cert", str(cert), "--tls-key", str(garbage)], "garbage.pem"),
+    ]:
+        result = subprocess.run([brolly_binary(), "serve", "--port", str(free_port()), *args], env=env,
+                                capture_output=True, text=True, timeout=30)
+        lines = result.stderr.strip().splitlines()
+        assert result.returncode != 0 and len(lines) == 1 and words in lines[0], (args, result.stderr)
+        assert "Fatal" not in result.stderr and "Stack" not in result.stderr
