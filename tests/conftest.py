@@ -402,6 +402,18 @@ def ready_at(browser_factory, server, where, **size):
     return b
 
 
+def throttled_visit(browser_factory, server, conditions, cache_disabled=True):
+    """A browser allowed to be in Berlin opening the page on an emulated slow network
+    (`Network.emulateNetworkConditions`), the server's cache warm for Berlin first."""
+    urllib.request.urlopen(f"{server.url}/api/v1/weather?lat={BERLIN[0]}&lon={BERLIN[1]}", timeout=15).read()
+    b = browser_factory(server.url)
+    b.allow_location(*BERLIN)
+    b.cdp("Network.setCacheDisabled", {"cacheDisabled": cache_disabled})
+    b.cdp("Network.emulateNetworkConditions", conditions)
+    b.open()
+    return b
+
+
 def axe_violations(b):
     from axe_selenium_python import Axe
     axe = Axe(b.driver)

@@ -46,6 +46,10 @@ BAD_REQUESTS = [
     "/api/v1/weather?place=%20%20",
     "/api/v1/weather?place=" + "x" * 201,
     "/api/v1/weather?place=Berlin&lat=1&lon=2",
+    "/api/v1/weather?lat=52.5&lon=13.4&hours=0",
+    "/api/v1/weather?lat=52.5&lon=13.4&hours=385",
+    "/api/v1/weather?lat=52.5&lon=13.4&hours=2.5",
+    "/api/v1/weather?lat=52.5&lon=13.4&hours=48&hours=96",
     "/api/v1/places/search",
     "/api/v1/places/search?q=",
     "/api/v1/places/search?q=" + "a" * 201,
@@ -64,6 +68,16 @@ def test_bad_input_is_a_400_problem(server, double, path):
     assert headers["Content-Type"].startswith("application/problem+json")
     assert body["status"] == 400 and body["title"] and body["detail"] and body["type"]
     assert double.calls() == 0
+
+
+def test_more_hours_and_each_days_sun_from_the_same_answer(server, double):
+    status, _, doc = get_json(server, "/api/v1/weather?lat=52.52&lon=13.41")
+    assert status == 200 and len(doc["hours"]) == 48
+    assert all(d["sunrise"] < d["sunset"] and d["sunrise"].startswith(d["date"]) for d in doc["days"])
+    calls = double.calls()
+    status, _, more = get_json(server, "/api/v1/weather?lat=52.52&lon=13.41&hours=384")
+    assert status == 200 and len(more["hours"]) > 48 and more["hours"][:48] == doc["hours"]
+    assert double.calls() == calls  # the same cached forecast
 
 
 def test_unknown_route_is_a_404_problem(server):

@@ -11,7 +11,7 @@ import re
 import subprocess
 import urllib.request
 
-from conftest import BERLIN, BERLIN_C, ROOT, js_round, wait_for_service_worker
+from conftest import BERLIN, BERLIN_C, ROOT, js_round, ready_at, throttled_visit, wait_for_service_worker
 
 SLOW_3G = {"offline": False, "latency": 2000, "downloadThroughput": 400 * 1000 / 8, "uploadThroughput": 400 * 1000 / 8}
 
@@ -115,12 +115,7 @@ def test_the_server_drawn_card_shows_with_no_script_at_all(server, browser_facto
 
 
 def test_first_visit_asks_for_the_weather_before_any_module_and_needs_four_requests(server, browser_factory, double):
-    urllib.request.urlopen(f"{server.url}/api/v1/weather?lat={BERLIN[0]}&lon={BERLIN[1]}", timeout=15).read()
-    b = browser_factory(server.url)
-    b.allow_location(*BERLIN)
-    b.cdp("Network.setCacheDisabled", {"cacheDisabled": True})
-    b.cdp("Network.emulateNetworkConditions", SLOW_3G)
-    b.open()
+    b = throttled_visit(browser_factory, server, SLOW_3G)
     b.wait(lambda: b.js("return performance.getEntriesByName('brolly-weather-shown').length > 0"), timeout=60, what="weather")
     shown = b.js("return performance.getEntriesByName('brolly-weather-shown')[0].startTime")
     entries = b.js("return performance.getEntriesByType('navigation').concat(performance.getEntriesByType('resource'))"
@@ -144,10 +139,7 @@ def test_first_visit_asks_for_the_weather_before_any_module_and_needs_four_reque
 
 
 def test_a_returning_visit_opens_from_the_workers_copy_and_the_page_still_works(server, browser_factory, double):
-    b = browser_factory(server.url)
-    b.allow_location(*BERLIN)
-    b.open()
-    b.wait_state("ready")
+    b = ready_at(browser_factory, server, BERLIN)
     wait_for_service_worker(b)
     b.wait(lambda: b.js("return caches.keys().then(k => Promise.all(k.map(n => caches.open(n).then(c => c.keys()))))"
                         ".then(l => l.flat().some(r => r.url.includes('/app/later.js')))"), timeout=20, what="the bundle kept")

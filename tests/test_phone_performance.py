@@ -4,7 +4,7 @@ files that make it installable, measured in headless Chromium."""
 import json
 import urllib.error
 import urllib.request
-from conftest import BERLIN, ready_at
+from conftest import BERLIN, ready_at, throttled_visit
 
 
 # DevTools' "Slow 3G" as the issue measured it: 400 ms round trip, 400 kbit/s each way.
@@ -23,12 +23,7 @@ def transfer(b):
 
 def test_slow_3g_first_visit_within_3_5_s_and_repeat_within_1_s(server, browser_factory, double):
     # The server's cache is warm, as in the issue's measurement.
-    urllib.request.urlopen(f"{server.url}/api/v1/weather?lat={BERLIN[0]}&lon={BERLIN[1]}", timeout=15).read()
-    b = browser_factory(server.url)
-    b.allow_location(*BERLIN)
-    b.cdp("Network.setCacheDisabled", {"cacheDisabled": False})
-    b.cdp("Network.emulateNetworkConditions", SLOW_3G)
-    b.open()
+    b = throttled_visit(browser_factory, server, SLOW_3G, cache_disabled=False)
     first = weather_shown_after(b)
     sizes = transfer(b)
     print(f"\nSlow 3G first visit: weather after {first / 1000:.2f} s; {sum(s[1] for s in sizes)} bytes transferred")

@@ -33,6 +33,13 @@ def test_a_summary_line_and_days_that_open_their_hours(server, browser_factory, 
     b.js("document.querySelector('#days li:nth-child(2) .day-hours').scrollIntoView({block: 'center'})")
     b.screenshot("39-day-opened")
     assert axe_violations(b) == []
+    # A later day than the answer's 48 hours: its hours asked for once (hours=384, the same cached
+    # forecast, no call upstream), with the day's sunrise and sunset.
+    calls = double.calls()
+    b.js("document.querySelector('#days li:nth-child(6) button.dname').click()")
+    b.wait(lambda: b.js("return document.querySelectorAll('#days li:nth-child(6) .day-hour').length") == 24, what="day 6's hours")
+    assert b.js("return document.querySelector('#days li:nth-child(6) .dh-sun').textContent").startswith("↑ ")
+    assert double.calls() == calls
     # The whole row opens and closes it to a pointer too.
     b.js("document.querySelector('#days li:nth-child(2) .ddesc').click()")
     assert b.js("return document.querySelector('#days li:nth-child(2) .day-hours').hidden") is True

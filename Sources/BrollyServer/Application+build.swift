@@ -16,6 +16,8 @@ struct ServerParts: Sendable {
     let limits: ClientLimits
     let tokens: DeviceTokens
     let routes: RouteTable
+    /// The page in every language, made once for both routers (nil without a web directory).
+    let page: WebPage?
 
     init(useCases: UseCases, settings: ServerSettings, metrics: ServerMetrics) {
         self.useCases = useCases
@@ -27,6 +29,7 @@ struct ServerParts: Sendable {
         let store = useCases.services.store
         tokens = DeviceTokens(secret: settings.deviceSecret, isKnownDevice: { (try? await store.deviceExists($0)) ?? false })
         routes = RouteTable()
+        page = WebPage(webDirectory: settings.webDirectory)
         metrics.watch(guards: useCases.services.guards, history: useCases.historyWriter, store: useCases.services.store)
     }
 }
@@ -37,7 +40,7 @@ struct ServerParts: Sendable {
 func makeRouter(_ p: ServerParts, api: Bool, site: Bool) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     // Metrics and the security headers in one middleware: every layer costs on the hot path.
-    let page = WebPage(webDirectory: p.settings.webDirectory)
+    let page = p.page
     let policy = SecurityHeaders.policy(
         radarTileOrigins: SecurityHeaders.radarTileOrigins(radarURL: p.useCases.services.configuration.urls.radar),
         scriptHashes: page?.scriptHashes ?? [])

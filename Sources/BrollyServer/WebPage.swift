@@ -64,9 +64,9 @@ struct WebPage: Sendable {
         self.boots = boots
     }
 
-    /// Whether the page's code uses a text: its key is a string in the bundle (`"key"`, or a
-    /// template's start `` `moon_${`` for `moon_…`) or in the widget's script. Nil (no bundle):
-    /// every text.
+    /// Whether the page's code uses a text: its key is a word of the bundle or the widget's script
+    /// (`"key"`), or starts with a template's start (`` `moon_${`` for `moon_…`). Nil (no
+    /// bundle): every text.
     static func usedKeys(webDirectory: String) -> (@Sendable (String) -> Bool)? {
         let app = URL(fileURLWithPath: webDirectory).appendingPathComponent("app")
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: app.path), names.contains("main.js") else { return nil }
@@ -75,16 +75,29 @@ struct WebPage: Sendable {
             code += (try? String(contentsOf: app.appendingPathComponent(name), encoding: .utf8)) ?? ""
         }
         code += (try? String(contentsOfFile: webDirectory + "/widget.js", encoding: .utf8)) ?? ""
+        // Every word of the code (a key is used when it is one: "feelsLike", 'unit_kmh'; a word that
+        // is only a property's name keeps a text it need not, never the reverse), and the starts of
+        // templates that make keys (`moon_${…}`): read once, in one pass.
+        var words: Set<String> = []
         var prefixes: [String] = []
-        var rest = code[...]
-        while let open = rest.range(of: "${") {
-            let before = rest[..<open.lowerBound].reversed().prefix { $0.isLetter || $0 == "_" }
-            if rest[..<open.lowerBound].dropLast(before.count).last == "`", !before.isEmpty { prefixes.append(String(before.reversed())) }
-            rest = rest[open.upperBound...]
+        var word = ""
+        var before: Character = " "
+        var previous: Character = " "
+        for c in code {
+            if c.isLetter || c.isNumber || c == "_" || c == "#" {
+                if word.isEmpty { before = previous }
+                word.append(c)
+            } else {
+                if !word.isEmpty {
+                    words.insert(word)
+                    if c == "$" && before == "`" { prefixes.append(word) }
+                    word = ""
+                }
+            }
+            previous = c
         }
-        return { [code, prefixes] key in
-            code.contains("\"\(key)\"") || code.contains("'\(key)'") || code.contains("`\(key)`") || prefixes.contains { key.hasPrefix($0) }
-        }
+        if !word.isEmpty { words.insert(word) }
+        return { [words, prefixes] key in words.contains(key) || prefixes.contains { key.hasPrefix($0) } }
     }
 
     /// A language's texts over English's (`page`, `text`, `conditions`), with its code: what the

@@ -54,15 +54,17 @@ public final class WeatherAnswerMemo<Encoded: Sendable>: Sendable {
     /// language; a device's own places are not kept.
     public func document(
         for query: PlaceQuery, units: UnitChoice, language: String, device: String, history: String?, requestKey: String? = nil,
-        model: String? = nil
+        model: String? = nil, hours: Int = 48
     ) async throws -> (Encoded, WeatherResult) {
         let (result, pack) = try await weather(
             for: query, language: language, device: device, history: history, full: true, model: model)
         let r = result.report
-        let queryKey = Self.memoKey(query, units: units, language: language).map { $0 + "|" + (model ?? "") }
+        let queryKey = Self.memoKey(query, units: units, language: language).map {
+            $0 + "|" + (model ?? "") + (hours == 48 ? "" : "|h\(hours)")
+        }
         // What the body is made from: the request, the cache entry it answers from, the name the
         // place was given and the helpers' parts.
-        var key = queryKey ?? "\(query)|\(units.key)|\(language)"
+        var key = queryKey ?? "\(query)|\(units.key)|\(language)|h\(hours)"
         key += "|" + String(Int(r.fetchedAt.timeIntervalSince1970 * 1000)) + (result.isStale ? "|s|" : "|f|")
         key += r.place.name + "|" + (r.place.region ?? "") + "|" + r.place.country
         key += "|" + (result.fallbackFrom?.rawValue ?? "") + "|" + (r.model ?? "") + "|" + (r.modelSelection ?? "")
@@ -80,7 +82,7 @@ public final class WeatherAnswerMemo<Encoded: Sendable>: Sendable {
         if let hit = encoded.get(key) {
             body = hit.value
         } else {
-            body = try encode(WeatherDocument(result, units: units, language: pack))
+            body = try encode(WeatherDocument(result, units: units, language: pack, hours: hours))
             encoded.set(key, CacheEntry(value: body, receivedAt: r.fetchedAt))
         }
         if let memoKey = queryKey.map({ requestKey ?? $0 }), result.mayBeReplayed {

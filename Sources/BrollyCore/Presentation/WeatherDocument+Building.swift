@@ -8,8 +8,12 @@ extension WeatherDocument {
     }
 
     /// Builds the document for a result in `units`, each chosen on its own.
-    public init(_ result: WeatherResult, units: UnitChoice, now: Date = Date(), language: LanguagePack = Localization.english) {
-        self.init(WeatherView(result, units: units, language: language, now: now))
+    /// `hours`: how many hours from now (48 by default; the page asks for all of them when a
+    /// later day is opened).
+    public init(
+        _ result: WeatherResult, units: UnitChoice, now: Date = Date(), language: LanguagePack = Localization.english, hours: Int = 48
+    ) {
+        self.init(WeatherView(result, units: units, language: language, now: now), hours: hours)
         source.fallbackFrom = result.fallbackFrom?.rawValue
         if result.isApproximate { place.approximate = true }
         source.lacking = result.lacking.isEmpty ? nil : result.lacking.map(\.rawValue)
@@ -78,7 +82,7 @@ extension WeatherDocument {
 
     /// The document written from the one view of the weather: its values rounded for JSON, nothing
     /// derived again.
-    public init(_ v: WeatherView) {
+    public init(_ v: WeatherView, hours count: Int = 48) {
         let report = v.report, language = v.language, now = v.now, stale = v.isStale, zone = v.zone, u = v.units
         func t(_ m: Measure<TemperatureUnit>) -> Double { Rounding.round(m.value, 1) }
         // Precipitation keeps the provider's precision (OpenWeatherMap's 0.25 mm stays 0.25):
@@ -105,9 +109,9 @@ extension WeatherDocument {
         days = v.days.map {
             Day(
                 date: $0.date, temperatureMin: t($0.low), temperatureMax: t($0.high), precipitation: p($0.precipitation),
-                precipitationProbability: $0.chance, condition: c($0.condition))
+                precipitationProbability: $0.chance, condition: c($0.condition), sunrise: iso($0.sunrise), sunset: iso($0.sunset))
         }
-        hours = v.hours.prefix(48).map {
+        hours = v.hours.prefix(count).map {
             Hour(
                 time: LocalTime.iso8601($0.time, in: zone), temperature: t($0.temperature), precipitationProbability: $0.chance,
                 precipitation: p($0.precipitation), windSpeed: $0.wind?.rounded(), condition: c($0.condition))

@@ -99,6 +99,9 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
         public var precipitation: Double?
         public var precipitationProbability: Double?
         public var condition: ConditionInfo
+        /// Local times (ISO 8601 with the offset); nil in a polar day or night.
+        public var sunrise: String?
+        public var sunset: String?
     }
     public struct Hour: Codable, Sendable, Hashable {
         public var time: String

@@ -34,6 +34,8 @@ struct WeatherController: Sendable {
         var language: String
         /// `?model=`: a forecast model by name, or `auto`; nil: the server's setting.
         var model: String?
+        /// `?hours=`: how many hours from now (1–384; 48 by default).
+        var hours = 48
 
         init(_ request: Request) throws {
             let query = Query(request)
@@ -44,6 +46,12 @@ struct WeatherController: Sendable {
                 }
             }
             language = try Language.of(request)
+            if let raw = try query.string("hours") {
+                guard let n = Int(raw), (1...384).contains(n) else {
+                    throw Problem.badRequest("'hours' must be a whole number of hours from 1 to 384, got '\(raw.prefix(40))'")
+                }
+                hours = n
+            }
             if let near = try query.string("near") {
                 guard near == "ip" else { throw Problem.badRequest("'near' can only be 'ip' (where the request comes from)") }
                 if try query.string("place") != nil || query.string("lat") != nil || query.string("lon") != nil {
@@ -83,7 +91,7 @@ struct WeatherController: Sendable {
         if approximate { asked.place = .approximate(ip: context.clientIP) }
         let (json, result) = try await documents.document(
             for: asked.place, units: asked.units, language: asked.language, device: context.deviceID, history: history(context),
-            requestKey: approximate ? nil : requestKey, model: asked.model)
+            requestKey: approximate ? nil : requestKey, model: asked.model, hours: asked.hours)
         metrics.weatherAnswer(result)
         return json.response(cacheControl: approximate ? "private, no-cache" : "public, no-cache")
     }

@@ -1,10 +1,24 @@
 // The coming days: a row each (name, condition, chance and amount, the range on the fortnight's
 // scale), the second week labelled as less certain, and every day a button that opens its hours
 // beneath it (as the apps people like do).
+import { api, weatherURL } from './api.js';
 import { el } from './dom.js';
 import { t } from './i18n.js';
+import { state } from './state.js';
 import { setIcon } from './icons.js';
 import { amountText, shortTemp } from './units.js';
+
+/** Every hour the forecast has (the answer carries 48), asked for once per place when a later day
+ *  is opened: the same cached forecast, no call upstream. */
+let every = { url: null, hours: null };
+function allHours() {
+  const url = `${weatherURL(state.target)}&hours=384`;
+  if (every.url !== url) every = { url, hours: api(url).then((doc) => doc.hours) };
+  return every.hours;
+}
+
+/** A local ISO time's clock, `07:41`. */
+const clock = (iso) => String(iso).slice(11, 16);
 
 /** The row of day `d` (`index` from today); `hours`: the answer's hours, the day's opened from it. */
 export function dayItem(d, index, isSnapshot, week, hours = []) {
@@ -15,7 +29,9 @@ export function dayItem(d, index, isSnapshot, week, hours = []) {
   const label = index === 0 && !isSnapshot ? t('today') : index >= 7 ? `${weekday} ${date.getUTCDate()}` : weekday;
   const own = hours.filter((h) => String(h.time).startsWith(d.date));
   const panelId = `day-hours-${index}`;
-  const name = own.length
+  // A history entry's days open only the hours it kept; the live forecast's, every day's.
+  const opens = own.length > 0 || (!isSnapshot && state.target && Number.isFinite(state.target.lat));
+  const name = opens
     ? el('button', { type: 'button', className: 'dname', title: d.date, text: label, ariaExpanded: 'false', ariaControls: panelId })
     : el('span', { className: 'dname', title: d.date, text: label });
   const icon = el('span', { className: 'mini' });
@@ -45,11 +61,24 @@ export function dayItem(d, index, isSnapshot, week, hours = []) {
       li.prepend(el('span', { className: 'week-label', ariaHidden: 'true', text: t('lessCertain') }));
     }
   }
-  if (own.length) {
-    const panel = el('div', { className: 'day-hours', id: panelId, role: 'list', ariaLabel: `${label}: ${t('hourlyForecast')}`, hidden: true });
+  if (opens) {
+    const panel = el('div', { className: 'day-hours', id: panelId, hidden: true });
+    const fill = (list) => {
+      // Sunrise and sunset, then the day's hours.
+      const sun = d.sunrise && d.sunset ? el('p', { className: 'dh-sun', text: `↑ ${clock(d.sunrise)} · ↓ ${clock(d.sunset)}`, title: t('sun') }) : null;
+      const cells = el('div', { className: 'dh-list', role: 'list', ariaLabel: `${label}: ${t('hourlyForecast')}` }, ...list.map(hourCell));
+      panel.replaceChildren(...(sun ? [sun] : []), cells);
+    };
     const toggle = () => {
       const open = name.getAttribute('aria-expanded') !== 'true';
-      if (open && !panel.childElementCount) panel.append(...own.map(hourCell));
+      if (open && !panel.childElementCount) {
+        if (own.length) fill(own);
+        else {
+          panel.append(el('p', { className: 'dh-sun', text: t('finding') }));
+          allHours().then((list) => fill(list.filter((h) => String(h.time).startsWith(d.date))),
+            () => panel.replaceChildren(el('p', { className: 'dh-sun', text: t('errors').offline[0] })));
+        }
+      }
       name.setAttribute('aria-expanded', String(open));
       panel.hidden = !open;
       li.classList.toggle('open', open);
