@@ -15,6 +15,8 @@ struct WebPage: Sendable {
     let boots: [String: String]
     /// `'sha256-…'` of every inline script the page may carry, for the Content-Security-Policy.
     let scriptHashes: [String]
+    /// The words a card drawn by the server needs (`min`, `max`, `feelsLike`), in each language.
+    let cardTexts: [String: [String: String]]
 
     /// The inline script that marks a card drawn by the server as the weather shown.
     static let shownMark = "performance.mark('brolly-weather-shown')"
@@ -36,8 +38,11 @@ struct WebPage: Sendable {
         let units = (try? JSONSerialization.jsonObject(with: UnitTable.json)) ?? [:]
         var pages: [String: String] = [:]
         var boots: [String: String] = [:]
+        var cardTexts: [String: [String: String]] = [:]
         for code in Localization.codes {
-            var html = Self.withoutComments(PageTexts.fill(template, texts: PageTexts.texts(code: code)))
+            let texts = PageTexts.texts(code: code)
+            cardTexts[code] = ["min", "max", "feelsLike"].reduce(into: [:]) { $0[$1] = texts[$1] as? String }
+            var html = Self.withoutComments(PageTexts.fill(template, texts: texts))
             let dir = ["ar", "fa", "he", "ur"].contains(code) ? "rtl" : "ltr"  // as i18n.js mirrors the page
             html = html.replacingOccurrences(of: "<html lang=\"en\">", with: "<html lang=\"\(code)\" dir=\"\(dir)\">")
             html = html.replacingOccurrences(
@@ -62,6 +67,7 @@ struct WebPage: Sendable {
         }
         self.pages = pages
         self.boots = boots
+        self.cardTexts = cardTexts
     }
 
     /// Whether the page's code uses a text: its key is a word of the bundle or the widget's script

@@ -1,4 +1,5 @@
 import BrollyCore
+import BrollyTerminal
 import BrollyUseCases
 import Foundation
 import Hummingbird
@@ -52,7 +53,7 @@ struct PageController: Sendable {
             let result = try await useCases.weather(for: place, mode: .offline, language: language)
             let pack = Localization.pack(for: language)
             return ServerCard(
-                document: WeatherDocument(result, units: .metric, language: pack), unit: unit, language: PageTexts.texts(code: language))
+                document: WeatherDocument(result, units: .metric, language: pack), unit: unit, language: page.cardTexts[language] ?? [:])
         } catch {
             return nil
         }
@@ -88,20 +89,20 @@ struct PageController: Sendable {
 struct ServerCard {
     let document: WeatherDocument
     let unit: TemperatureUnit
-    let language: [String: Any]
+    let language: [String: String]
 
+    /// `3°C`, `37°F`, `276 K`, rounded as the terminal writes them (never `-0°`): the same writer.
     func temperature(_ celsius: Double) -> String {
-        let value = unit.convert(celsius)
-        let whole = value < 0 ? -(-value).rounded() : value.rounded()
-        let shown = whole == 0 ? 0 : Int(whole)
-        return unit == .kelvin ? "\(shown) K" : "\(shown)°\(unit == .fahrenheit ? "F" : "C")"
+        var choice = UnitChoice(.metric)
+        choice.temperature = unit
+        return TextRenderer(choice: choice, color: false).temp(celsius)
     }
 
     func drawn(into html: String) -> String {
         let c = document.current
-        let min = language["min"] as? String ?? ""
-        let max = language["max"] as? String ?? ""
-        let feels = c.feelsLike.map { "\(language["feelsLike"] as? String ?? "") \(temperature($0)) · " } ?? ""
+        let min = language["min"] ?? ""
+        let max = language["max"] ?? ""
+        let feels = c.feelsLike.map { "\(language["feelsLike"] ?? "") \(temperature($0)) · " } ?? ""
         let fills: [(String, String)] = [
             ("id=\"place-name\"></h3>", "id=\"place-name\">\(PageTexts.escaped(document.place.name))</h3>"),
             ("id=\"temperature\"></p>", "id=\"temperature\">\(temperature(c.temperature))</p>"),
