@@ -85,12 +85,13 @@ enum Language {
             }
             return tag
         }
-        if let header = request.headers[.acceptLanguage] {
-            for part in header.split(separator: ",") {
-                let tag = part.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
-                if let tag = RequestRules.languageTag(tag) { return tag }
-            }
+        return accepted(request).lazy.compactMap(RequestRules.languageTag).first ?? "en"
+    }
+
+    /// The tags of `Accept-Language`, in the order the client gave them (their `q` left aside).
+    static func accepted(_ request: Request) -> [String] {
+        (request.headers[.acceptLanguage] ?? "").split(separator: ",").map {
+            $0.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
         }
-        return "en"
     }
 }

@@ -63,9 +63,7 @@ struct PageController: Sendable {
         var asked: [String] = []
         if let q = request.uri.queryParameters.get("lang") { asked.append(q) }
         if let c = cookies["brolly_lang"] { asked.append(c) }
-        for part in (request.headers[.acceptLanguage] ?? "").split(separator: ",") {
-            asked.append(part.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? "")
-        }
+        asked += Language.accepted(request)
         return asked.map { Localization.baseCode($0) }.first { Localization.codes.contains($0) } ?? "en"
     }
 

@@ -2,7 +2,7 @@
 // show the weather (bundled by scripts/bundle.sh into /app/main.js); everything else (places,
 // search, the map, the layout, pushes, the radar, the history) is in later.js, loaded once the
 // temperature is on screen.
-import { render, rerender, setState, updateAge } from './card.js';
+import { region, render, rerender, setState, updateAge } from './card.js';
 import { applyStatic, loadLanguage, preferredLanguage } from './i18n.js';
 import { $ } from './dom.js';
 import { locate } from './location.js';
@@ -69,7 +69,7 @@ if (last) {
   showPlace(last.target.lat, last.target.lon, last.doc.place.name);
   removeMarker();
   render(last.doc);
-} else if (region().dataset.state !== 'ready') {
+} else if (region.dataset.state !== 'ready') {
   showUnitedStates();
   removeMarker();
   setState('loading');
@@ -90,5 +90,3 @@ language.then(() => loadRest()).then((m) => m.syncLanguageAndUnits());
 if ('serviceWorker' in navigator) {
   navigator.serviceWorker.register('/sw.js').catch(() => { /* offline support is a bonus */ });
 }
-
-function region() { return $('weather'); }

@@ -4,8 +4,8 @@
 import { t } from './i18n.js';
 import { shortTemp } from './units.js';
 
-/** WMO codes of snow (snow fall, snow grains, snow showers). */
-const SNOW = [71, 73, 75, 77, 85, 86];
+/** Snow, as the server's one view of the weather names it (the condition's icon). */
+const snowy = (h) => h.condition.icon === 'snow';
 /** An hour it rains or snows in: some falls and it is not unlikely, or it is likely. */
 const wet = (h) => ((h.precipitation ?? 0) >= 0.1 && (h.precipitationProbability ?? 100) >= 40) || (h.precipitationProbability ?? 0) >= 60;
 const hourOf = (h) => String(h.time).slice(11, 16);
@@ -15,13 +15,13 @@ export function summaryText(doc) {
   if (hours.length < 2) return '';
   let weather;
   if (wet(hours[0])) {
-    const snow = SNOW.includes(hours[0].condition.code);
+    const snow = snowy(hours[0]);
     const dry = hours.findIndex((h) => !wet(h));
     weather = dry > 0 ? t(snow ? 'summarySnowUntil' : 'summaryRainUntil', { time: hourOf(hours[dry]) }) : t(snow ? 'snowWord' : 'rainWord');
   } else {
     const start = hours.findIndex(wet);
     weather = start > 0
-      ? t(SNOW.includes(hours[start].condition.code) ? 'summarySnowFrom' : 'summaryRainFrom', { time: hourOf(hours[start]) })
+      ? t(snowy(hours[start]) ? 'summarySnowFrom' : 'summaryRainFrom', { time: hourOf(hours[start]) })
       : t('summaryDry');
   }
   // Today's high before 15:00; after it, tonight's low (until 09:00 tomorrow).
