@@ -84,9 +84,12 @@ export function openSavedPlace(id) {
 }
 
 function openPlace(p) {
-  // On a phone the list is below the card: go to the weather.
+  // On a phone the list is below the card: go to the weather, its top just under the sticky header
+  // (whose height changes as it folds: measured now, not a fixed margin that can hide the card's top).
   const reduce = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
-  $('weather').scrollIntoView({ behavior: reduce ? 'auto' : 'smooth', block: 'start' });
+  const bar = document.querySelector('.bar').getBoundingClientRect();
+  const top = $('weather').getBoundingClientRect().top + window.scrollY - bar.height - 8;
+  window.scrollTo({ top: Math.max(0, top), behavior: reduce ? 'auto' : 'smooth' });
   const target = { lat: p.latitude, lon: p.longitude, name: p.displayName, region: p.region, country: p.country, here: false };
   showPlace(p.latitude, p.longitude, p.displayName);
   loadWeather(target).then(() => renderPlaces(store.get(KEYS.places, [])));
