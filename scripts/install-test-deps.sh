@@ -57,6 +57,20 @@ if [ ! -d "$CLIENTS/pyowm/pyowm" ]; then
   echo "installing pyowm into $CLIENTS/pyowm"
   python3 -m pip install -q --disable-pip-version-check --target "$CLIENTS/pyowm" "pyowm==3.5.0"
 fi
+# Dark Sky's Python clients (python-forecastio, forecastiopy) and the open-meteo version Home
+# Assistant core pins (0.4), each in a directory of its own.
+if [ ! -d "$CLIENTS/python-forecastio/forecastio" ]; then
+  echo "installing python-forecastio into $CLIENTS/python-forecastio"
+  python3 -m pip install -q --disable-pip-version-check --target "$CLIENTS/python-forecastio" "python-forecastio==1.4.0"
+fi
+if [ ! -d "$CLIENTS/forecastiopy/forecastiopy" ]; then
+  echo "installing forecastiopy into $CLIENTS/forecastiopy"
+  python3 -m pip install -q --disable-pip-version-check --target "$CLIENTS/forecastiopy" "forecastiopy==0.22"
+fi
+if [ ! -d "$CLIENTS/open-meteo-0-4/open_meteo" ]; then
+  echo "installing open-meteo 0.4 into $CLIENTS/open-meteo-0-4"
+  python3 -m pip install -q --disable-pip-version-check --target "$CLIENTS/open-meteo-0-4" "open-meteo==0.4.0"
+fi
 if [ ! -d "$CLIENTS/pirate-weather-python/pirate_weather" ]; then
   echo "installing pirate-weather-python into $CLIENTS/pirate-weather-python"
   python3 -m pip install -q --disable-pip-version-check --no-deps --target "$CLIENTS/pirate-weather-python" "pirate-weather-python==0.0.6"

@@ -225,6 +225,40 @@ def client(name, server, where, units, *extra):
     return json.loads(done.stdout)
 
 
+def test_python_forecastio_and_forecastiopy_read_every_field_they_ask_for(server, double):
+    """Issue 38: python-forecastio raised reading pressure, the hourly humidity and apparentTemperature
+    (missing fields); forecastiopy reads the same blocks. Both in si and us, from one upstream call."""
+    for units in ("si", "us"):
+        f = client("python_forecastio", server, NEW_YORK, units)
+        assert isinstance(f["pressure"], (int, float)) and 900 < f["pressure"] < 1100 and 0 < f["humidity"] <= 1
+        assert f["hours"] == 48 and f["hourly_summary"]
+        for h in f["hourly"]:
+            assert all(h[k] != -999 for k in h), h
+            assert 0 <= h["humidity"] <= 1 and 0 <= h["windBearing"] < 360 and h["uvIndex"] >= 0
+        assert all(d["humidity"] != -999 and d["temperatureMax"] >= d["temperatureMin"] for d in f["daily"][:7])
+        o = client("forecastiopy", server, NEW_YORK, units)
+        assert o["units"] == units and o["hours"] == 48 and o["days"] == 8
+        assert o["temperature"] == f["temperature"] and o["pressure"] == f["pressure"]
+        assert all(h["humidity"] == g["humidity"] and h["apparentTemperature"] == g["apparentTemperature"]
+                   for h, g in zip(o["hourly"], f["hourly"]))
+    si, us = client("python_forecastio", server, NEW_YORK, "si"), client("python_forecastio", server, NEW_YORK, "us")
+    assert abs(us["hourly"][5]["apparentTemperature"] - (si["hourly"][5]["apparentTemperature"] * 9 / 5 + 32)) < 0.06
+    assert double.calls("/v1/forecast") == 1
+
+
+def test_home_assistant_cores_open_meteo_integration_with_open_meteo_0_4(server, double):
+    """Issue 38: Home Assistant core pins open-meteo 0.4 and asks UTC for the place, with
+    current_weather and each day's wind (coordinator.py); every hour and day is filled for New York
+    (west of Greenwich) and the answer comes from Brolly's one call."""
+    r = client("open_meteo_0_4", server, NEW_YORK, "si")
+    c = r["current"]
+    assert isinstance(c["temperature"], float) and isinstance(c["wind_direction"], int) and isinstance(c["weather_code"], int)
+    assert r["hours"] == 7 * 24 and None not in r["hourly_temperatures"] and None not in r["hourly_codes"]
+    assert r["days"] == 7 and None not in r["daily_max"] and None not in r["daily_wind"] and None not in r["daily_direction"]
+    assert all(0 <= d < 360 for d in r["daily_direction"]) and all(w > 0 for w in r["daily_wind"])
+    assert double.calls("/v1/forecast") == 1
+
+
 def test_pirate_weather_python_reads_current_hourly_daily_and_alerts(server, double):
     si = client("pirate_weather_python", server, NEW_YORK, "si")
     us = client("pirate_weather_python", server, NEW_YORK, "us")
@@ -275,6 +309,11 @@ def test_home_assistants_pirate_weather_integration_gets_current_hourly_daily_an
     twice = [ha_forecast(x, "si", i % 2 == 0) for i, x in enumerate(d["day_night"]["data"])]
     assert len(hourly) == 168 and len(daily) == 8 and len(twice) >= 14
     assert all(h["native_temperature"] not in (None, -999) for h in hourly)
+    # Every hour's detail is known (the thin hourly block of the table: -999 there made −99,900 % humidity).
+    for field in ("humidity", "windBearing", "cloudCover", "uvIndex", "apparentTemperature", "pressure", "windGust", "dewPoint"):
+        assert all(h[field] != -999 for h in d["hourly"]["data"]), field
+    assert all(0 <= h["humidity"] <= 1 and 0 <= h["cloudCover"] <= 1 for h in d["hourly"]["data"])
+    assert all(x["humidity"] != -999 and 0 < x["humidity"] <= 1 for x in d["daily"]["data"][:7])
     assert all(x["native_temperature"] not in (None, -999) for x in daily + twice)
     # Day and night in turn, from today's day: a night never shows a day icon.
     for i, x in enumerate(d["day_night"]["data"]):
@@ -299,18 +338,20 @@ def test_open_meteo_client_reads_brolly_as_open_meteo(server, double):
     assert None not in c["hourly_temperatures"]
     assert None not in c["daily_max"] and all(hi >= lo for hi, lo in zip(c["daily_max"], c["daily_min"]))
     assert double.calls("/v1/forecast") == 1  # both unit systems from Brolly's one call
-    # Variables Brolly does not keep (Home Assistant's integration asks some): passed on once.
+    # What Home Assistant's integration also asks (hourly wind direction and humidity, each day's
+    # strongest wind): from the hours Brolly keeps, so still Brolly's one call.
     x = client("open_meteo", server, NEW_YORK, "si", "--extra")
-    client("open_meteo", server, NEW_YORK, "si", "--extra")
-    assert x["daily_wind"] and double.calls("/v1/forecast") == 2
+    assert x["daily_wind"] and all(v is not None and v > 0 for v in x["daily_wind"]), x["daily_wind"]
+    assert double.calls("/v1/forecast") == 1
 
 
 def test_the_official_open_meteo_sdk_decodes_brollys_flatbuffers(server, double):
     """Issue 38, item 2: openmeteo-requests asks format=flatbuffers (as the TypeScript and Swift
-    SDKs do) and read JSON with a struct.error; Brolly passes the query to the upstream Open-Meteo
-    and gives its FlatBuffers answer as it came."""
+    SDKs do) and read JSON with a struct.error; Brolly writes the openmeteo_sdk schema itself from
+    its one call (a query its weather does not hold is passed on and the answer given as it came)."""
     r = client("openmeteo_requests", server, NEW_YORK, "si")
-    assert r["timezone"] == "America/New_York" and abs(r["latitude"] - NEW_YORK[0]) < 0.01
+    # No timezone asked: GMT, as Open-Meteo answers.
+    assert r["timezone"] == "GMT" and r["offset"] == 0 and abs(r["latitude"] - NEW_YORK[0]) < 0.01
     assert r["interval"] == 3600 and r["variable"] == 47 and r["unit"] == 1  # temperature, °C
     assert len(r["temperatures"]) == 7 * 24 and all(-60 < t < 60 for t in r["temperatures"])
     # The same hours, hour for hour, as Brolly's JSON answer to the same query (in UTC).
@@ -318,6 +359,16 @@ def test_the_official_open_meteo_sdk_decodes_brollys_flatbuffers(server, double)
     flat = {r["start"] + 3600 * i: round(t, 1) for i, t in enumerate(r["temperatures"])}
     pairs = [(flat.get(t), v) for t, v in zip(j["hourly"]["time"], j["hourly"]["temperature_2m"]) if v is not None and t in flat]
     assert len(pairs) >= 100 and all(a == b for a, b in pairs), pairs[:5]
+    # The current block (one value a variable, in the order asked), the days (the maximum's aggregation,
+    # sunrise as 64-bit Unix seconds) and a second hourly variable.
+    assert r["current"]["variables"] == [47, 56] and -60 < r["current"]["temperature"] < 60 and r["current"]["code"] >= 0
+    assert r["daily"]["interval"] == 86400 and r["daily"]["aggregation"] == 2 and len(r["daily"]["max"]) == 7
+    assert all(r["daily"]["start"] < s < r["daily"]["start"] + 8 * 86400 for s in r["daily"]["sunrise"]), r["daily"]
+    assert len(r["humidity"]) == 7 * 24 and all(0 <= h <= 100 for h in r["humidity"] if h == h)
+    assert double.calls("/v1/forecast") == 1  # the SDK and the JSON answer from Brolly's one call
+    # A variable Brolly does not keep: the query goes upstream once and its FlatBuffers come back as they came.
+    status, headers, body = call(f"{server.url}/v1/forecast?latitude=40.71&longitude=-74.01&hourly=dew_point_2m&format=flatbuffers")
+    assert status == 200 and headers["Content-Type"] == "application/octet-stream" and double.calls("/v1/forecast") == 2
     status, headers, _ = call(f"{server.url}/v1/forecast?latitude=40.71&longitude=-74.01&hourly=temperature_2m&format=yaml")
     assert status == 400
 

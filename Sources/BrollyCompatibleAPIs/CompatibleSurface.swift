@@ -36,6 +36,23 @@ extension CompatibleSurface {
     public var unknownKeyStatus: Int { 401 }
 }
 
+/// A document a surface writes itself in a binary format (Open-Meteo's FlatBuffers): the server
+/// answers its bytes with its content type instead of encoding it as JSON.
+public struct EncodedDocument: Encodable, Sendable {
+    public var bytes: [UInt8]
+    public var contentType: String
+
+    public init(bytes: [UInt8], contentType: String) {
+        self.bytes = bytes
+        self.contentType = contentType
+    }
+
+    /// Never JSON: the server sends `bytes` as they are.
+    public func encode(to encoder: any Encoder) throws {
+        throw EncodingError.invalidValue(self, .init(codingPath: [], debugDescription: "binary document, sent as it is"))
+    }
+}
+
 /// Every compatible API the server mounts: the one registration line of each.
 public enum CompatibleSurfaces {
     public static let all: [any CompatibleSurface] = [DarkSkySurface(), OpenMeteoSurface(), OpenWeatherMapSurface()]

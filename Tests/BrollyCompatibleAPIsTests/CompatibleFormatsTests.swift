@@ -39,7 +39,7 @@ import Testing
     }
 
     @Test func hoursAreCompactAndRoundTripTheirMissingValues() throws {
-        #expect(MemoryLayout<HourForecast>.stride == 32)
+        #expect(MemoryLayout<HourForecast>.stride == 48)
         #expect(MemoryLayout<Condition>.stride == 8)
         let hour = HourForecast(time: Date(timeIntervalSince1970: 0), temperature: 1.5, precipitation: 0, condition: Conditions.wmo(3))
         // Values come back as given (a thousandth), not as their 32-bit neighbours.
@@ -53,6 +53,14 @@ import Testing
         #expect(!text.contains("precipitationProbability") && text.contains("\"precipitation\":0"))
         let back = try JSONDecoder().decode(HourForecast.self, from: data)
         #expect(back == hour && back.precipitationProbability == nil && back.precipitation == 0)
+        // The detail an app reads from an hour, in tenths or whole numbers; out of range clamped, not lost.
+        let detailed = HourForecast(
+            time: Date(timeIntervalSince1970: 0), temperature: 3, condition: Conditions.wmo(3), feelsLike: -4.26, humidity: 104,
+            pressure: 1013.25, clouds: 40, windDirection: -90, windGust: 12.34, uvIndex: 3.27)
+        #expect(detailed.feelsLike == -4.3 && detailed.humidity == 100 && detailed.pressure == 1013.3 && detailed.clouds == 40)
+        #expect(detailed.windDirection == 270 && detailed.windGust == 12.3 && detailed.uvIndex == 3.3)
+        let detailedBack = try JSONDecoder().decode(HourForecast.self, from: try JSONEncoder().encode(detailed))
+        #expect(detailedBack == detailed && back.feelsLike == nil && back.uvIndex == nil && back.windDirection == nil)
         var changed = back.condition
         changed.description = "grey"
         #expect(changed.description == "grey" && back.condition.description == "overcast" && changed != back.condition)

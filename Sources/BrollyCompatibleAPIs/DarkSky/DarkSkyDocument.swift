@@ -155,17 +155,10 @@ public struct DarkSkyDocument: Codable, Sendable, Hashable {
             p.precipProbability = underWay?.chance.map { Self.r($0 / 100) }
             p.precipType = (intensity ?? 0) > 0 ? Self.precipType(c.condition.kind, temperature: c.temperature.base) : "none"
             p.temperature = Self.r(c.temperature.value)
-            p["apparentTemperature"] = c.feelsLike.map { Self.r($0.value) }
-            p["dewPoint"] = c.humidity.flatMap { Self.dewPoint(c.temperature.base, humidity: $0) }.map {
-                Self.r(Measure($0, in: u.choice.temperature).value)
-            }
-            p.humidity = c.humidity.map { Self.r($0 / 100) }
-            p["pressure"] = c.pressure.map { Self.r($0.base) }
             p.windSpeed = c.wind.map { Self.r($0.value) }
-            p["windGust"] = c.gust.map { Self.r($0.value) }
-            p["windBearing"] = c.windDirection.map { Double(Int($0.rounded()) % 360) }
-            p["cloudCover"] = c.clouds.map { Self.r($0 / 100) }
-            p["uvIndex"] = result.airQuality?.airQuality.uvIndex.map { Self.r($0) }
+            Self.details(
+                &p, temperature: c.temperature, feelsLike: c.feelsLike, humidity: c.humidity, pressure: c.pressure, gust: c.gust,
+                direction: c.windDirection, clouds: c.clouds, uv: result.airQuality?.airQuality.uvIndex ?? underWay?.uvIndex)
             p["visibility"] = c.visibility.map { Self.r($0.value) }
             p["feelsLike"] = p["apparentTemperature"]
             if version2, let slot {
@@ -226,6 +219,19 @@ public struct DarkSkyDocument: Codable, Sendable, Hashable {
                 p["temperatureMin"] = Self.r(d.low.value)
                 p["temperatureHigh"] = p["temperatureMax"]
                 p["temperatureLow"] = p["temperatureMin"]
+                if let h = d.hourly {
+                    p.humidity = h.humidity.map { Self.r($0 / 100) }
+                    p["cloudCover"] = h.clouds.map { Self.r($0 / 100) }
+                    p["pressure"] = h.pressure.map { Self.r($0.base) }
+                    p.windSpeed = h.windMax.map { Self.r($0.value) }
+                    p["windGust"] = h.gustMax.map { Self.r($0.value) }
+                    p["windBearing"] = h.windDirection
+                    p["uvIndex"] = h.uvMax.map { Self.r($0) }
+                    p["apparentTemperatureHigh"] = h.feelsLikeHigh.map { Self.r($0.value) }
+                    p["apparentTemperatureLow"] = h.feelsLikeLow.map { Self.r($0.value) }
+                    p["apparentTemperatureMax"] = p["apparentTemperatureHigh"]
+                    p["apparentTemperatureMin"] = p["apparentTemperatureLow"]
+                }
                 return p
             }
             let worst = Condition.worst(days.map(\.condition.condition))
@@ -284,7 +290,26 @@ public struct DarkSkyDocument: Codable, Sendable, Hashable {
         p.precipType = (h.precipitation?.base ?? 0) > 0 ? Self.precipType(h.condition.kind, temperature: h.temperature.base) : "none"
         p.temperature = Self.r(h.temperature.value)
         p.windSpeed = h.wind.map { Self.r($0.value) }
+        details(
+            &p, temperature: h.temperature, feelsLike: h.feelsLike, humidity: h.humidity, pressure: h.pressure, gust: h.gust,
+            direction: h.windDirection, clouds: h.clouds, uv: h.uvIndex)
         return p
+    }
+
+    /// The fields `currently` and each hour share: feels-like, dew point (from the humidity),
+    /// humidity and cloud cover as fractions, pressure in hPa, gusts, where the wind comes from, UV.
+    static func details(
+        _ p: inout DataPoint, temperature t: Measure<TemperatureUnit>, feelsLike: Measure<TemperatureUnit>?, humidity: Double?,
+        pressure: Measure<PressureUnit>?, gust: Measure<WindUnit>?, direction: Double?, clouds: Double?, uv: Double?
+    ) {
+        p["apparentTemperature"] = feelsLike.map { r($0.value) }
+        p["dewPoint"] = humidity.flatMap { dewPoint(t.base, humidity: $0) }.map { r(Measure($0, in: t.unit).value) }
+        p.humidity = humidity.map { r($0 / 100) }
+        p["pressure"] = pressure.map { r($0.base) }
+        p["windGust"] = gust.map { r($0.value) }
+        p["windBearing"] = direction.map { Double(Int($0.rounded()) % 360) }
+        p["cloudCover"] = clouds.map { r($0 / 100) }
+        p["uvIndex"] = uv.map { r($0) }
     }
 
     /// A time machine answer (`/forecast/{key}/{lat},{lon},{time}`) from what Brolly has: today's

@@ -7,7 +7,7 @@ public enum OpenMeteoFormat {
     enum Variable: Sendable {
         case temperature, humidity, apparent, isDay, precipitation, rain, snowfall, weatherCode, cloudCover, pressure, windSpeed
         case windDirection, windGusts, visibility, probability, maxTemperature, minTemperature, precipitationSum, probabilityMax
-        case sunrise, sunset
+        case sunrise, sunset, uvIndex, windSpeedMax, windGustsMax, windDirectionDominant, uvIndexMax, apparentMax, apparentMin
     }
 
     static let currentNames: [String: Variable] = [
@@ -20,12 +20,19 @@ public enum OpenMeteoFormat {
     static let hourlyNames: [String: Variable] = [
         "temperature_2m": .temperature, "precipitation_probability": .probability, "precipitation": .precipitation,
         "weather_code": .weatherCode, "weathercode": .weatherCode, "is_day": .isDay, "wind_speed_10m": .windSpeed,
-        "windspeed_10m": .windSpeed,
+        "windspeed_10m": .windSpeed, "apparent_temperature": .apparent, "relative_humidity_2m": .humidity,
+        "relativehumidity_2m": .humidity, "pressure_msl": .pressure, "cloud_cover": .cloudCover, "cloudcover": .cloudCover,
+        "wind_direction_10m": .windDirection, "winddirection_10m": .windDirection, "wind_gusts_10m": .windGusts,
+        "windgusts_10m": .windGusts, "uv_index": .uvIndex,
     ]
     static let dailyNames: [String: Variable] = [
         "weather_code": .weatherCode, "weathercode": .weatherCode, "temperature_2m_max": .maxTemperature,
         "temperature_2m_min": .minTemperature, "precipitation_sum": .precipitationSum,
         "precipitation_probability_max": .probabilityMax, "sunrise": .sunrise, "sunset": .sunset,
+        "wind_speed_10m_max": .windSpeedMax, "windspeed_10m_max": .windSpeedMax, "wind_gusts_10m_max": .windGustsMax,
+        "windgusts_10m_max": .windGustsMax, "wind_direction_10m_dominant": .windDirectionDominant,
+        "winddirection_10m_dominant": .windDirectionDominant, "uv_index_max": .uvIndexMax, "apparent_temperature_max": .apparentMax,
+        "apparent_temperature_min": .apparentMin,
     ]
 
     /// The WMO code for a condition: its own when Open-Meteo answered, else the family's.
@@ -92,12 +99,15 @@ public enum OpenMeteoFormat {
         let timeline = view.timeline()
         let units: [Variable: String] = [
             .temperature: degrees.symbol, .apparent: degrees.symbol, .maxTemperature: degrees.symbol, .minTemperature: degrees.symbol,
+            .apparentMax: degrees.symbol, .apparentMin: degrees.symbol, .uvIndex: "", .uvIndexMax: "", .windDirectionDominant: "°",
             .humidity: "%", .cloudCover: "%", .probability: "%", .probabilityMax: "%", .isDay: "", .weatherCode: "wmo code",
             .pressure: "hPa", .windDirection: "°", .visibility: "m", .sunrise: unix ? "unixtime" : "iso8601",
             .sunset: unix ? "unixtime" : "iso8601", .precipitation: inch ? "inch" : "mm", .rain: inch ? "inch" : "mm",
             .precipitationSum: inch ? "inch" : "mm", .snowfall: inch ? "inch" : "cm",
             .windSpeed: ["ms": "m/s", "mph": "mp/h", "kn": "kn"][q.windSpeedUnit] ?? "km/h",
             .windGusts: ["ms": "m/s", "mph": "mp/h", "kn": "kn"][q.windSpeedUnit] ?? "km/h",
+            .windSpeedMax: ["ms": "m/s", "mph": "mp/h", "kn": "kn"][q.windSpeedUnit] ?? "km/h",
+            .windGustsMax: ["ms": "m/s", "mph": "mp/h", "kn": "kn"][q.windSpeedUnit] ?? "km/h",
         ]
 
         var out: [String: JSONValue] = [
@@ -178,6 +188,13 @@ public enum OpenMeteoFormat {
                         case .weatherCode: .number(Double(wmo(h.condition.condition, provider: report.provider)))
                         case .isDay: .number(h.isDay ? 1 : 0)
                         case .windSpeed: speed(h.wind)
+                        case .apparent: temp(h.feelsLike)
+                        case .humidity: num(h.humidity, 0)
+                        case .pressure: num(h.pressure?.base)
+                        case .cloudCover: num(h.clouds, 0)
+                        case .windDirection: num(h.windDirection, 0)
+                        case .windGusts: speed(h.gust)
+                        case .uvIndex: num(h.uvIndex, 2)
                         default: .null
                         }
                     })
@@ -200,8 +217,9 @@ public enum OpenMeteoFormat {
                 // The day's hours to its end; those before the report's first hour (before
                 // midnight at the place: past) may be missing, at most half of them.
                 let upToEnd = hours.last.map { $0.time.addingTimeInterval(3600) >= end } ?? false
+                let day = sameZone ? byDate[LocalTime.dateString(start, in: zone)] : nil
                 return (
-                    hours: hours, day: sameZone ? byDate[LocalTime.dateString(start, in: zone)] : nil,
+                    hours: hours, day: day, summary: day?.hourly ?? WeatherView.HourlySummary(hours, units: view.units),
                     sun: SkyCalculator.sunTimes(on: start.addingTimeInterval(12 * 3600), in: zone, at: place.coordinate),
                     whole: upToEnd && hours.count >= 12
                 )
@@ -210,7 +228,7 @@ public enum OpenMeteoFormat {
                 guard let v = dailyNames[name] else { continue }
                 u[name] = .string(units[v] ?? "")
                 block[name] = .array(
-                    facts.map { (hours, day, sun, whole) in
+                    facts.map { (hours, day, summary, sun, whole) in
                         if !sameZone && !whole && v != .sunrise && v != .sunset { return .null }
                         if sameZone && day == nil && v != .sunrise && v != .sunset { return .null }
                         switch v {
@@ -226,6 +244,12 @@ public enum OpenMeteoFormat {
                             return num(day.map { $0.chance } ?? hours.compactMap(\.chance).max(), 0)
                         case .sunrise: return (day?.sunrise ?? sun.sunrise).map { time($0) } ?? .null
                         case .sunset: return (day?.sunset ?? sun.sunset).map { time($0) } ?? .null
+                        case .windSpeedMax: return speed(summary?.windMax)
+                        case .windGustsMax: return speed(summary?.gustMax)
+                        case .windDirectionDominant: return num(summary?.windDirection, 0)
+                        case .uvIndexMax: return num(summary?.uvMax, 2)
+                        case .apparentMax: return temp(summary?.feelsLikeHigh)
+                        case .apparentMin: return temp(summary?.feelsLikeLow)
                         default: return .null
                         }
                     })

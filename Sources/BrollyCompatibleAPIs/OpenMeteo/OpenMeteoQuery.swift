@@ -19,8 +19,8 @@ public struct OpenMeteoQuery: Sendable, Hashable {
     public var windSpeedUnit = "kmh"
     public var precipitationUnit = "mm"
     public var timeformat = "iso8601"
-    /// `json`, or `flatbuffers` (the official SDKs' format), `csv` or `xlsx`: those three are
-    /// passed to the upstream Open-Meteo and its answer given as it came.
+    /// `json`, or `flatbuffers` (the official SDKs' format: written by Brolly when its weather holds
+    /// the answer, else passed on as `csv` and `xlsx` are, and the upstream's answer given as it came).
     public var format = "json"
     public var forecastDays = 7
     public var pastDays = 0
@@ -143,7 +143,7 @@ public struct OpenMeteoQuery: Sendable, Hashable {
     /// Whether Brolly's cached weather holds everything asked: the variables it keeps, up to a
     /// week ahead, today from midnight on, one model at most, the next two hours of 15-minute slots.
     public var isAnsweredFromCache: Bool {
-        format == "json" && other.isEmpty && models.count <= 1 && pastDays == 0 && forecastDays <= 7
+        (format == "json" || format == "flatbuffers") && other.isEmpty && models.count <= 1 && pastDays == 0 && forecastDays <= 7
             && current.allSatisfy { OpenMeteoFormat.currentNames[$0] != nil }
             && hourly.allSatisfy { OpenMeteoFormat.hourlyNames[$0] != nil }
             && daily.allSatisfy { OpenMeteoFormat.dailyNames[$0] != nil }

@@ -35,6 +35,12 @@ public struct OpenMeteoSurface: CompatibleSurface {
         guard case .weather(_, _, _, _, let details) = ask, let query = details as? OpenMeteoQuery else {
             throw .badRequest("not a forecast")
         }
-        return OpenMeteoFormat.document(query, result: result)
+        guard query.format == "flatbuffers" else { return OpenMeteoFormat.document(query, result: result) }
+        // The official SDKs' format: the same answer, its times in Unix seconds, as FlatBuffers.
+        var unix = query
+        unix.timeformat = "unixtime"
+        return EncodedDocument(
+            bytes: OpenMeteoFlatBuffers.message(OpenMeteoFormat.document(unix, result: result), query: unix),
+            contentType: "application/octet-stream")
     }
 }

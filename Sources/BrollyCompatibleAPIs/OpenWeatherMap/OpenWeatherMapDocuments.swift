@@ -88,11 +88,12 @@ public enum OpenWeatherMapFormat {
         public var pop: Double?
         public var rain: [String: Double]?
         public var snow: [String: Double]?
+        public var clouds: Clouds?
         public var sys: Sys
         public var dtText: String
 
         enum CodingKeys: String, CodingKey {
-            case dt, main, weather, wind, pop, rain, snow, sys
+            case dt, main, weather, wind, pop, rain, snow, clouds, sys
             case dtText = "dt_txt"
         }
     }
@@ -221,11 +222,19 @@ public enum OpenWeatherMapFormat {
             let amount = amounts.isEmpty ? nil : amounts.reduce(0, +)
             let fallen = amount.flatMap { $0 > 0 ? ["3h": r($0)] : nil }
             let temp = r(h.temperature.value)
+            let pressure = h.pressure.map { r($0.base) }
             return Slot(
-                dt: Int(h.time.timeIntervalSince1970), main: Main(temp: temp, tempMin: temp, tempMax: temp),
-                weather: [item(h.condition, of: v, isDay: h.isDay)], wind: Wind(speed: h.wind.map { r($0.value) }),
+                dt: Int(h.time.timeIntervalSince1970),
+                main: Main(
+                    temp: temp, feelsLike: h.feelsLike.map { r($0.value) }, tempMin: temp, tempMax: temp, pressure: pressure,
+                    seaLevel: pressure, humidity: h.humidity.map { $0.rounded() }),
+                weather: [item(h.condition, of: v, isDay: h.isDay)],
+                wind: Wind(
+                    speed: h.wind.map { r($0.value) }, deg: h.windDirection.map { Int($0.rounded()) % 360 },
+                    gust: h.gust.map { r($0.value) }),
                 pop: three.compactMap(\.chance).max().map { r($0 / 100) }, rain: h.condition.isSnow ? nil : fallen,
-                snow: h.condition.isSnow ? fallen : nil, sys: Sys(pod: h.isDay ? "d" : "n"), dtText: stamp.string(from: h.time))
+                snow: h.condition.isSnow ? fallen : nil, clouds: h.clouds.map { Clouds(all: Int($0.rounded())) },
+                sys: Sys(pod: h.isDay ? "d" : "n"), dtText: stamp.string(from: h.time))
         }
         let today = SkyCalculator.sunTimes(on: now, in: zone, at: place.coordinate)
         return Forecast(

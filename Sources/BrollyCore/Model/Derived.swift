@@ -56,6 +56,12 @@ extension WeatherReport {
             first.temperature = current.temperature
             first.condition = current.condition
             first.windSpeed = current.windSpeed ?? first.windSpeed
+            first.feelsLike = current.feelsLike ?? first.feelsLike
+            first.humidity = current.humidity ?? first.humidity
+            first.pressure = current.pressure ?? first.pressure
+            first.clouds = current.clouds ?? first.clouds
+            first.windDirection = current.windDirection ?? first.windDirection
+            first.windGust = current.windGust ?? first.windGust
             hours[0] = first
         }
         return hours

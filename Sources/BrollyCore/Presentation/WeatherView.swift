@@ -74,6 +74,34 @@ public struct WeatherView: Sendable {
         public let isDay: Bool
         /// The hour under way, showing the current reading.
         public let isNow: Bool
+        public let feelsLike: Measure<TemperatureUnit>?
+        /// %.
+        public let humidity: Double?
+        public let pressure: Measure<PressureUnit>?
+        /// %.
+        public let clouds: Double?
+        /// Where the wind comes from, degrees.
+        public let windDirection: Double?
+        public let gust: Measure<WindUnit>?
+        public let uvIndex: Double?
+
+        init(_ h: HourForecast, units u: UnitChoice, condition: ConditionView, isDay: Bool, isNow: Bool) {
+            time = h.time
+            temperature = Measure(h.temperature, in: u.temperature)
+            chance = h.precipitationProbability
+            precipitation = h.precipitation.map { Measure($0, in: u.precipitation) }
+            wind = h.windSpeed.map { Measure($0, in: u.wind) }
+            self.condition = condition
+            self.isDay = isDay
+            self.isNow = isNow
+            feelsLike = h.feelsLike.map { Measure($0, in: u.temperature) }
+            humidity = h.humidity
+            pressure = h.pressure.map { Measure($0, in: u.pressure) }
+            clouds = h.clouds
+            windDirection = h.windDirection
+            gust = h.windGust.map { Measure($0, in: u.wind) }
+            uvIndex = h.uvIndex
+        }
     }
 
     public struct Day: Sendable {
@@ -91,6 +119,64 @@ public struct WeatherView: Sendable {
         public let sunset: Date?
         /// The moon's age at the day's noon, days since the new moon.
         public let moonAge: Double
+        /// What the day's hours say, where Brolly has them (the first eight days): their mean
+        /// humidity, cloud cover and pressure, the strongest wind and gust, the wind's prevailing
+        /// direction (the mean of the hours' wind vectors, as Open-Meteo's `_dominant`), the
+        /// highest UV index and the feels-like range.
+        public let hourly: HourlySummary?
+    }
+
+    /// A day's hours summed up (`Day.hourly`).
+    public struct HourlySummary: Sendable {
+        public let humidity: Double?
+        public let clouds: Double?
+        public let pressure: Measure<PressureUnit>?
+        public let windMax: Measure<WindUnit>?
+        public let gustMax: Measure<WindUnit>?
+        public let windDirection: Double?
+        public let uvMax: Double?
+        public let feelsLikeLow: Measure<TemperatureUnit>?
+        public let feelsLikeHigh: Measure<TemperatureUnit>?
+
+        /// From the report's hours (a day of the place).
+        init?(_ hours: [HourForecast], units u: UnitChoice) {
+            guard !hours.isEmpty else { return nil }
+            self.init(
+                units: u, humidity: hours.compactMap(\.humidity), clouds: hours.compactMap(\.clouds),
+                pressure: hours.compactMap(\.pressure), wind: hours.compactMap(\.windSpeed), gust: hours.compactMap(\.windGust),
+                directions: hours.compactMap { h in h.windDirection.map { ($0, h.windSpeed ?? 1) } },
+                uv: hours.compactMap(\.uvIndex), feelsLike: hours.compactMap(\.feelsLike))
+        }
+
+        /// From the view's hours (a day of another zone than the place's: a compatible API's).
+        public init?(_ hours: [Hour], units u: UnitChoice) {
+            guard !hours.isEmpty else { return nil }
+            self.init(
+                units: u, humidity: hours.compactMap(\.humidity), clouds: hours.compactMap(\.clouds),
+                pressure: hours.compactMap { $0.pressure?.base }, wind: hours.compactMap { $0.wind?.base },
+                gust: hours.compactMap { $0.gust?.base },
+                directions: hours.compactMap { h in h.windDirection.map { ($0, h.wind?.base ?? 1) } },
+                uv: hours.compactMap(\.uvIndex), feelsLike: hours.compactMap { $0.feelsLike?.base })
+        }
+
+        /// Base units in (%, hPa, m/s, degrees with the speed that weighs them, °C).
+        init(
+            units u: UnitChoice, humidity: [Double], clouds: [Double], pressure: [Double], wind: [Double], gust: [Double],
+            directions: [(degrees: Double, speed: Double)], uv: [Double], feelsLike: [Double]
+        ) {
+            func mean(_ values: [Double]) -> Double? { values.isEmpty ? nil : values.reduce(0, +) / Double(values.count) }
+            self.humidity = mean(humidity)
+            self.clouds = mean(clouds)
+            self.pressure = mean(pressure).map { Measure($0, in: u.pressure) }
+            windMax = wind.max().map { Measure($0, in: u.wind) }
+            gustMax = gust.max().map { Measure($0, in: u.wind) }
+            let x = directions.reduce(0) { $0 + $1.speed * sin($1.degrees * .pi / 180) }
+            let y = directions.reduce(0) { $0 + $1.speed * cos($1.degrees * .pi / 180) }
+            windDirection = directions.isEmpty ? nil : ((atan2(x, y) * 180 / .pi + 360).rounded()).truncatingRemainder(dividingBy: 360)
+            uvMax = uv.max()
+            feelsLikeLow = feelsLike.min().map { Measure($0, in: u.temperature) }
+            feelsLikeHigh = feelsLike.max().map { Measure($0, in: u.temperature) }
+        }
     }
 
     public struct Sky: Sendable {
@@ -162,17 +248,19 @@ public struct WeatherView: Sendable {
         let underWay = report.hoursFromNow
         hours = report.hoursFromNowReading.enumerated().map { i, h in
             Hour(
-                time: h.time, temperature: t(h.temperature), chance: h.precipitationProbability, precipitation: p(h.precipitation),
-                wind: w(h.windSpeed), condition: c(h.condition), isDay: daylight.isDay(h.time),
+                h, units: u, condition: c(h.condition), isDay: daylight.isDay(h.time),
                 isNow: i == 0 && (underWay.first.map { $0.time <= cur.time } ?? false))
         }
+        let zone = report.place.timeZone
+        let hoursByDay = Dictionary(grouping: report.hours) { LocalTime.dateString($0.time, in: zone) }
         days = report.days.map { d in
             let noon = LocalTime.parse(d.date + "T12:00", in: report.place.timeZone) ?? cur.time
             let sun = daylight.sun(on: noon)
             return Day(
                 date: d.date, low: t(d.temperatureMin), high: t(d.temperatureMax), precipitation: p(d.precipitation),
                 chance: d.precipitationProbability, condition: c(d.condition), sunrise: d.sunrise ?? sun.sunrise,
-                sunset: d.sunset ?? sun.sunset, moonAge: SkyCalculator.moonAge(at: noon))
+                sunset: d.sunset ?? sun.sunset, moonAge: SkyCalculator.moonAge(at: noon),
+                hourly: HourlySummary(hoursByDay[d.date] ?? [], units: u))
         }
         isDayNow = daylight.isDay(now)
         let sun = daylight.sun(on: cur.time)
@@ -190,10 +278,8 @@ public struct WeatherView: Sendable {
         return report.hours.map { h in
             let (title, description) = l.localized(h.condition, provider: report.provider, textLanguage: report.language)
             return Hour(
-                time: h.time, temperature: Measure(h.temperature, in: u.temperature), chance: h.precipitationProbability,
-                precipitation: h.precipitation.map { Measure($0, in: u.precipitation) }, wind: h.windSpeed.map { Measure($0, in: u.wind) },
-                condition: ConditionView(condition: h.condition, title: title, description: description), isDay: daylight.isDay(h.time),
-                isNow: false)
+                h, units: u, condition: ConditionView(condition: h.condition, title: title, description: description),
+                isDay: daylight.isDay(h.time), isNow: false)
         }
     }
 

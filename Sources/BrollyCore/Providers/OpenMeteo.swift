@@ -44,6 +44,8 @@ public struct OpenMeteoProvider: WeatherProvider {
     ]
     static let hourlyFields = [
         "temperature_2m", "precipitation_probability", "precipitation", "weather_code", "is_day", "wind_speed_10m",
+        "apparent_temperature", "relative_humidity_2m", "pressure_msl", "cloud_cover", "wind_direction_10m", "wind_gusts_10m",
+        "uv_index",
     ]
     static let dailyFields = [
         "weather_code", "temperature_2m_max", "temperature_2m_min", "precipitation_sum",
@@ -159,7 +161,16 @@ public struct OpenMeteoProvider: WeatherProvider {
                         windSpeed: hourly["wind_speed_10m"]?[i]?.double.map {
                             Metric.metresPerSecond($0, unit: units?["wind_speed_10m"]?.string)
                         },
-                        condition: code.map { Conditions.wmo($0, isDay: isDay) } ?? Conditions.wmo(-1)))
+                        condition: code.map { Conditions.wmo($0, isDay: isDay) } ?? Conditions.wmo(-1),
+                        feelsLike: hourly["apparent_temperature"]?[i]?.double.map {
+                            Metric.celsius($0, unit: units?["apparent_temperature"]?.string)
+                        },
+                        humidity: hourly["relative_humidity_2m"]?[i]?.double, pressure: hourly["pressure_msl"]?[i]?.double,
+                        clouds: hourly["cloud_cover"]?[i]?.double, windDirection: hourly["wind_direction_10m"]?[i]?.double,
+                        windGust: hourly["wind_gusts_10m"]?[i]?.double.map {
+                            Metric.metresPerSecond($0, unit: units?["wind_gusts_10m"]?.string)
+                        },
+                        uvIndex: hourly["uv_index"]?[i]?.double))
             }
         }
 
@@ -285,7 +296,7 @@ public struct OpenMeteoProvider: WeatherProvider {
         let today = LocalTime.dateString(current.time, in: decoded.timeZone)
         current.temperatureYesterday = temperature(atOrJustBefore: current.time.addingTimeInterval(-86_400), in: decoded.hours)
         let nowcast = decoded.minutely.filter { $0.end > current.time }.prefix(9)
-        // Hours for eight days (32 bytes each for every place in memory); the days for all sixteen.
+        // Hours for eight days (48 bytes each for every place in memory); the days for all sixteen.
         let lastHourDay = LocalTime.dateString(current.time.addingTimeInterval(8 * 86_400), in: decoded.timeZone)
         let yesterday = LocalTime.dateString(current.time.addingTimeInterval(-86_400), in: decoded.timeZone)
         var report = WeatherReport(
@@ -294,7 +305,7 @@ public struct OpenMeteoProvider: WeatherProvider {
             // Every hour of the eight days from today's midnight, and yesterday's (the call asks
             // `past_days=1`): a client asking in another zone — UTC for a place west of Greenwich —
             // gets every hour of its day (the compatible APIs: Dark Sky's `extend=hourly` and time
-            // machine, Open-Meteo's own `hourly`; the charts); 32 bytes each (see HourForecast).
+            // machine, Open-Meteo's own `hourly`; the charts); 48 bytes each (see HourForecast).
             hours: decoded.hours.filter {
                 let day = LocalTime.dateString($0.time, in: decoded.timeZone)
                 return day >= yesterday && day < lastHourDay

@@ -157,7 +157,10 @@ public struct OpenWeatherMapProvider: WeatherProvider {
                 precipitationProbability: item["pop"]?.double.map { ($0 * 100).rounded() },
                 precipitation: amounts.isEmpty ? nil : amounts.reduce(0, +),
                 windSpeed: item["wind"]?["speed"]?.double,
-                condition: condition(item, isDay: pod.map { $0 == "d" }))
+                condition: condition(item, isDay: pod.map { $0 == "d" }), feelsLike: item["main"]?["feels_like"]?.double,
+                humidity: item["main"]?["humidity"]?.double, pressure: item["main"]?["pressure"]?.double,
+                clouds: item["clouds"]?["all"]?.double, windDirection: item["wind"]?["deg"]?.double,
+                windGust: item["wind"]?["gust"]?.double)
         }
         let code = city?["country"].nonEmptyString?.uppercased()
         let place = Place(

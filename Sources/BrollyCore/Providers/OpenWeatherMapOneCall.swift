@@ -33,7 +33,10 @@ extension OpenWeatherMapProvider {
             guard let dt = date(h["dt"]), let temp = h["temp"]?.double else { return nil }
             return HourForecast(
                 time: dt, temperature: temp, precipitationProbability: h["pop"]?.double.map { $0 * 100 },
-                precipitation: volume(h["rain"]), windSpeed: h["wind_speed"]?.double, condition: condition(h, isDay: nil))
+                precipitation: volume(h["rain"]), windSpeed: h["wind_speed"]?.double, condition: condition(h, isDay: nil),
+                feelsLike: h["feels_like"]?.double, humidity: h["humidity"]?.double, pressure: h["pressure"]?.double,
+                clouds: h["clouds"]?.double, windDirection: h["wind_deg"]?.double, windGust: h["wind_gust"]?.double,
+                uvIndex: h["uvi"]?.double)
         }
         let days: [DayForecast] = (json["daily"]?.array ?? []).compactMap { d in
             guard let dt = date(d["dt"]), let min = d["temp"]?["min"]?.double, let max = d["temp"]?["max"]?.double else { return nil }

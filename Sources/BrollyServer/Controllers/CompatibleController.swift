@@ -160,8 +160,13 @@ struct CompatibleController: Sendable {
 
     /// Encodes `document`, remembers it when `result` may be replayed and was complete, and answers it.
     func answer(_ request: Request, document: any Encodable, from result: WeatherResult, now: Date = Date()) throws -> Response {
-        let data = try AppRequestContext.encoder.encode(document)
-        let body = EncodedJSON(body: data, etag: "\"\(Checksum.hex(data))\"")
+        let body: EncodedJSON
+        if let binary = document as? EncodedDocument {
+            body = EncodedJSON(bytes: binary.bytes, contentType: binary.contentType)
+        } else {
+            let data = try AppRequestContext.encoder.encode(document)
+            body = EncodedJSON(body: data, etag: "\"\(Checksum.hex(data))\"")
+        }
         if result.mayBeReplayed && result.isComplete {
             answers.set(Self.key(request), CacheEntry(value: Answer(body: body, fetchedAt: result.report.fetchedAt), receivedAt: now))
         }

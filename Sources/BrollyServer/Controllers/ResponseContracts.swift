@@ -22,16 +22,24 @@ struct EncodedJSON: Sendable {
     /// Kept as a `ByteBuffer`, so answering shares the bytes instead of copying them.
     var body: ByteBuffer
     var etag: String
+    /// JSON, but for a compatible API's binary answer (Open-Meteo's FlatBuffers).
+    var contentType = "application/json; charset=utf-8"
 
     init(body: Data, etag: String) {
         self.body = ByteBuffer(bytes: body)
         self.etag = etag
     }
 
+    init(bytes: [UInt8], contentType: String) {
+        body = ByteBuffer(bytes: bytes)
+        etag = "\"\(Checksum.hex(Data(bytes)))\""
+        self.contentType = contentType
+    }
+
     /// The response with its `Cache-Control`, built in one go (the hot path's answer).
     func response(cacheControl: String) -> Response {
         Response(
-            status: .ok, headers: [.contentType: "application/json; charset=utf-8", .eTag: etag, .cacheControl: cacheControl],
+            status: .ok, headers: [.contentType: contentType, .eTag: etag, .cacheControl: cacheControl],
             body: .init(byteBuffer: body))
     }
 }
