@@ -470,3 +470,20 @@ def test_keys_for_a_public_instance(server_factory, double, tmp_path):
     done = subprocess.run([brolly_binary(), "serve", "--port", "0"], env={**os.environ, "BROLLY_API_KEYS": str(bad)},
                           capture_output=True, text=True, timeout=20)
     assert done.returncode != 0 and "BROLLY_API_KEYS line 1" in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_keys_for_some_apis_only(server_factory, double, tmp_path):
+    """Issue 38, item 4: Open-Meteo's apps (Home Assistant core's integration, Breezy's and
+    MagicMirror's Open-Meteo sources) cannot send a key; BROLLY_API_KEYS_FOR keys the others only."""
+    keys = tmp_path / "keys"
+    keys.write_text("home-key-1\n")
+    s = server_factory(extra_env={"BROLLY_API_KEYS": str(keys), "BROLLY_API_KEYS_FOR": "pirateweather, openweathermap"})
+    assert get(f"{s.url}/v1/forecast?latitude=52.52&longitude=13.41&hourly=temperature_2m")[0] == 200  # no key needed
+    assert get(f"{s.url}/forecast/wrong-key/52.52,13.41")[0] == 403
+    assert get(f"{s.url}/data/2.5/weather?lat=52.52&lon=13.41")[0] == 401
+    assert get(f"{s.url}/data/3.0/onecall?lat=52.52&lon=13.41&appid=wrong")[0] == 401  # One Call is OpenWeatherMap's
+    assert get(f"{s.url}/data/3.0/onecall?lat=52.52&lon=13.41&appId=home-key-1")[0] == 200
+    bad = subprocess.run([brolly_binary(), "serve", "--port", "0"], capture_output=True, text=True, timeout=20,
+                         env={**os.environ, "BROLLY_API_KEYS": str(keys), "BROLLY_API_KEYS_FOR": "darksky,accuweather"})
+    assert bad.returncode != 0 and "BROLLY_API_KEYS_FOR" in bad.stderr and len(bad.stderr.strip().splitlines()) == 1
+

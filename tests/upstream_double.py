@@ -189,7 +189,35 @@ def open_meteo_forecast(q):
             body["current_units"][name] = "unit"
     if "minutely_15" in q:
         body.update(minutely_15(q, lat, lon, now))
+    if q.get("current_weather", [""])[0].lower() == "true":  # the legacy block (MagicMirror, open-meteo 0.4)
+        c = body["current"]
+        body["current_weather"] = {"time": c["time"], "interval": 900, "temperature": c["temperature_2m"],
+                                   "windspeed": c["wind_speed_10m"], "winddirection": c["wind_direction_10m"],
+                                   "is_day": c["is_day"], "weathercode": c["weather_code"]}
+    if q.get("timeformat", [""])[0] == "unixtime":
+        unix_times(body, offset)
     return body
+
+
+def unix_times(body, offset):
+    """`timeformat=unixtime`: every time (and sunrise, sunset) as seconds since 1970."""
+    import calendar
+
+    def unix(text):
+        fmt = "%Y-%m-%dT%H:%M" if "T" in text else "%Y-%m-%d"
+        return calendar.timegm(datetime.strptime(text, fmt).timetuple()) - offset
+
+    for name in ("current", "current_weather", "hourly", "daily", "minutely_15"):
+        block = body.get(name)
+        if not block:
+            continue
+        for key in ("time", "sunrise", "sunset"):
+            if isinstance(block.get(key), list):
+                block[key] = [unix(t) for t in block[key]]
+            elif isinstance(block.get(key), str):
+                block[key] = unix(block[key])
+        if name + "_units" in body:
+            body[name + "_units"]["time"] = "unixtime"
 
 
 def minutely_15(q, lat, lon, now):

@@ -55,7 +55,9 @@ public struct EncodedDocument: Encodable, Sendable {
 
 /// Every compatible API the server mounts: the one registration line of each.
 public enum CompatibleSurfaces {
-    public static let all: [any CompatibleSurface] = [DarkSkySurface(), OpenMeteoSurface(), OpenWeatherMapSurface()]
+    public static let all: [any CompatibleSurface] = [
+        DarkSkySurface(), OpenMeteoSurface(), OpenWeatherMapSurface(), OneCallSurface(),
+    ]
 }
 
 /// A request as a surface reads it: its path, its route's parameters and its query items.

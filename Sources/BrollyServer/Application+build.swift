@@ -117,10 +117,11 @@ func makeRouter(_ p: ServerParts, api: Bool, site: Bool) -> Router<AppRequestCon
         group.addRoutes(NewsController(useCases: p.useCases).routes)
         group.addRoutes(PushController(useCases: p.useCases, vapid: p.settings.vapid, allowInsecure: p.settings.pushAllowInsecure).routes)
         // The APIs other apps speak: no cookies, no same-origin rule; each client's allowance by its
-        // address, or by its key when the server has `BROLLY_API_KEYS`.
+        // address, or by its key when the server has `BROLLY_API_KEYS` (for the APIs in `BROLLY_API_KEYS_FOR`).
         for (index, surface) in CompatibleSurfaces.all.enumerated() {
             let controller = CompatibleController(
-                surface: surface, index: index, documents: documents, metrics: p.metrics, useCases: p.useCases, keys: p.settings.apiKeys,
+                surface: surface, index: index, documents: documents, metrics: p.metrics, useCases: p.useCases,
+                keys: p.settings.keys(for: surface.name),
                 limits: p.limits)
             router.addRoutes(controller.routes, atPath: RouterPath(surface.mount))
         }

@@ -56,6 +56,23 @@ public struct ServerSettings: Sendable {
     public var tls: TLSConfiguration?
     /// `BROLLY_API_KEYS`: the keys the compatible APIs answer (nil: any key).
     var apiKeys: APIKeys?
+    /// `BROLLY_API_KEYS_FOR`: the compatible APIs that ask for one of those keys (`darksky`,
+    /// `open-meteo`, `openweathermap`); nil: all of them. The others answer without a key, each
+    /// client by its address's allowance — for the apps that cannot send one (Open-Meteo's).
+    var keyedAPIs: Set<String>?
+
+    /// The API names `BROLLY_API_KEYS_FOR` takes, with the names people know them by.
+    static let apiNames = [
+        "darksky": "darksky", "pirateweather": "darksky", "open-meteo": "open-meteo", "openmeteo": "open-meteo",
+        "openweathermap": "openweathermap",
+    ]
+
+    /// The keys `surface` asks for: `apiKeys` when it is among `keyedAPIs` (OpenWeatherMap's One Call
+    /// with OpenWeatherMap), else none.
+    func keys(for surface: String) -> APIKeys? {
+        guard let keyedAPIs else { return apiKeys }
+        return keyedAPIs.contains { surface == $0 || surface.hasPrefix($0 + "-") } ? apiKeys : nil
+    }
     /// The server's VAPID key (made once in the data directory by ``loadVAPIDKey(at:)``); without
     /// it, Web Push is off (`/api/v1/push/*` answers 503).
     var vapid: VAPID?
@@ -139,6 +156,17 @@ public struct ServerSettings: Sendable {
         }
         settings.metricsToken = value("BROLLY_METRICS_TOKEN")
         if let path = value("BROLLY_API_KEYS") { settings.apiKeys = try APIKeys.load(path: path) }
+        if let raw = value("BROLLY_API_KEYS_FOR") {
+            settings.keyedAPIs = Set(
+                try raw.split(separator: ",").map { item in
+                    let name = item.trimmingCharacters(in: .whitespaces).lowercased()
+                    guard let known = Self.apiNames[name] else {
+                        throw BrollyServerError.invalidSetting(
+                            "BROLLY_API_KEYS_FOR lists darksky, open-meteo or openweathermap, got \(name.prefix(40))")
+                    }
+                    return known
+                })
+        }
         func count(_ name: String, into keyPath: WritableKeyPath<ServerSettings, Int>) throws {
             guard let raw = value(name) else { return }
             guard let n = Int(raw), (1...1_000_000).contains(n) else {

@@ -23,7 +23,7 @@ import Testing
         let document = try OpenAPIDocument.document()
         let paths = try #require(document["paths"] as? [String: [String: Any]])
         let documented = Set(
-            paths.filter { entry in ["/api/v1/", "/forecast/", "/v1/", "/data/2.5/"].contains { entry.key.hasPrefix($0) } }.flatMap {
+            paths.filter { entry in ["/api/v1/", "/forecast/", "/v1/", "/data/2.5/", "/data/3.0/"].contains { entry.key.hasPrefix($0) } }.flatMap {
                 path, operations in
                 operations.keys.filter { ["get", "put", "post", "delete", "patch", "head", "options"].contains($0) }
                     .map { $0.uppercased() + " " + path }

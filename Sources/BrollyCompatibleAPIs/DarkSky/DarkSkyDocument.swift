@@ -42,10 +42,11 @@ public struct DarkSkyDocument: Codable, Sendable, Hashable {
     public struct AlertItem: Codable, Sendable, Hashable {
         public var title: String
         public var regions: [String]
-        /// `advisory`, `watch` or `warning`.
+        /// Pirate Weather's terms: `Extreme`, `Severe`, `Moderate`, `Minor`, `Unknown`.
         public var severity: String
         public var time: Int
-        public var expires: Int?
+        /// Always written (Breezy Weather reads it as a required number): -999 when the warning gives no end.
+        public var expires: Int
         public var description: String
         public var uri: String
     }
@@ -110,13 +111,6 @@ public struct DarkSkyDocument: Codable, Sendable, Hashable {
         case .drizzle, .rain, .showers, .thunderstorm: "rain"
         default: temperature.map { $0 <= 0 ? "snow" : "rain" }
         }
-    }
-
-    /// The dew point (°C) from the temperature and relative humidity (Magnus, over water).
-    static func dewPoint(_ t: Double, humidity: Double) -> Double? {
-        guard humidity > 0, humidity <= 100 else { return nil }
-        let gamma = log(humidity / 100) + 17.62 * t / (243.12 + t)
-        return 243.12 * gamma / (17.62 - gamma)
     }
 
     static func r(_ v: Double, _ decimals: Int = 2) -> Double { Rounding.round(v, decimals) }
@@ -247,7 +241,8 @@ public struct DarkSkyDocument: Codable, Sendable, Hashable {
                     title: a.headline.isEmpty ? a.event : a.headline, regions: a.areas,
                     // Pirate Weather's terms (the CAP severities of its NWS alerts).
                     severity: a.severity.rawValue.prefix(1).uppercased() + a.severity.rawValue.dropFirst(),
-                    time: Int((a.onset ?? a.sent ?? now).timeIntervalSince1970), expires: a.expires.map { Int($0.timeIntervalSince1970) },
+                    time: Int((a.onset ?? a.sent ?? now).timeIntervalSince1970),
+                    expires: Int(a.expires?.timeIntervalSince1970 ?? Self.unknown),
                     description: a.description, uri: a.url ?? "")
             }
         }
@@ -303,7 +298,7 @@ public struct DarkSkyDocument: Codable, Sendable, Hashable {
         pressure: Measure<PressureUnit>?, gust: Measure<WindUnit>?, direction: Double?, clouds: Double?, uv: Double?
     ) {
         p["apparentTemperature"] = feelsLike.map { r($0.value) }
-        p["dewPoint"] = humidity.flatMap { dewPoint(t.base, humidity: $0) }.map { r(Measure($0, in: t.unit).value) }
+        p["dewPoint"] = humidity.flatMap { Dew.point(celsius: t.base, humidity: $0) }.map { r(Measure($0, in: t.unit).value) }
         p.humidity = humidity.map { r($0 / 100) }
         p["pressure"] = pressure.map { r($0.base) }
         p["windGust"] = gust.map { r($0.value) }

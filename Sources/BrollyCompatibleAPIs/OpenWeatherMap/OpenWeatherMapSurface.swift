@@ -49,13 +49,7 @@ public struct OpenWeatherMapSurface: CompatibleSurface {
             throw .badRequest("Nothing to geocode: give lat and lon, q or zip")
         }
         if let mode = try request.one("mode"), mode != "json" { throw .badRequest("only mode=json is served here") }
-        let units: OpenWeatherMapFormat.Units
-        switch try request.one("units")?.lowercased() {
-        case nil, "", "standard": units = .standard
-        case "metric": units = .metric
-        case "imperial": units = .imperial
-        case let other?: throw .badRequest("units must be standard, metric or imperial, got '\(other.prefix(20))'")
-        }
+        let units = try Self.units(request)
         var count = 40
         if let raw = try request.one("cnt") {
             guard let n = Int(raw), (1...40).contains(n) else { throw .badRequest("cnt must be from 1 to 40") }
@@ -64,6 +58,16 @@ public struct OpenWeatherMapSurface: CompatibleSurface {
         return .weather(
             place: place, language: try request.language(), full: false, model: nil,
             details: Asked(route: route, units: units, count: count))
+    }
+
+    /// `units=` (standard when absent), as OpenWeatherMap reads it.
+    static func units(_ request: CompatibleRequest) throws(CompatibleRefusal) -> OpenWeatherMapFormat.Units {
+        switch try request.one("units")?.lowercased() {
+        case nil, "", "standard": return .standard
+        case "metric": return .metric
+        case "imperial": return .imperial
+        case let other?: throw .badRequest("units must be standard, metric or imperial, got '\(other.prefix(20))'")
+        }
     }
 
     public func document(for ask: CompatibleAsk, result: WeatherResult, language: LanguagePack) throws(CompatibleRefusal)
