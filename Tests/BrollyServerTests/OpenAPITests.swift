@@ -23,11 +23,12 @@ import Testing
         let document = try OpenAPIDocument.document()
         let paths = try #require(document["paths"] as? [String: [String: Any]])
         let documented = Set(
-            paths.filter { entry in ["/api/v1/", "/forecast/", "/v1/", "/data/2.5/", "/data/3.0/"].contains { entry.key.hasPrefix($0) } }.flatMap {
-                path, operations in
-                operations.keys.filter { ["get", "put", "post", "delete", "patch", "head", "options"].contains($0) }
-                    .map { $0.uppercased() + " " + path }
-            })
+            paths.filter { entry in ["/api/v1/", "/forecast/", "/v1/", "/data/2.5/", "/data/3.0/"].contains { entry.key.hasPrefix($0) } }
+                .flatMap {
+                    path, operations in
+                    operations.keys.filter { ["get", "put", "post", "delete", "patch", "head", "options"].contains($0) }
+                        .map { $0.uppercased() + " " + path }
+                })
         let served = routes()
         #expect(served.subtracting(documented).isEmpty, "routes missing from openapi.json: \(served.subtracting(documented).sorted())")
         #expect(documented.subtracting(served).isEmpty, "documented but not served: \(documented.subtracting(served).sorted())")
