@@ -434,6 +434,7 @@ def test_openweathermap_by_postcode_city_and_country_and_its_error_shapes(server
     assert status == 200 and body["name"] == "Berlin", body
     status, _, body = get(f"{server.url}/data/2.5/weather?q=Springfield,MO,US")
     assert status == 200 and abs(body["coord"]["lat"] - 37.215) < 0.01, body
+    # id= is OpenWeatherMap's own list: without an OpenWeatherMap key, a 400 in its shape that says what to give instead.
     status, _, body = get(f"{server.url}/data/2.5/weather?id=2643743")
     assert status == 400 and body["cod"] == "400" and "zip=" in body["message"], body
     status, _, body = get(f"{server.url}/data/2.5/weather?zip=99999,US")
@@ -486,4 +487,20 @@ def test_keys_for_some_apis_only(server_factory, double, tmp_path):
     bad = subprocess.run([brolly_binary(), "serve", "--port", "0"], capture_output=True, text=True, timeout=20,
                          env={**os.environ, "BROLLY_API_KEYS": str(keys), "BROLLY_API_KEYS_FOR": "darksky,accuweather"})
     assert bad.returncode != 0 and "BROLLY_API_KEYS_FOR" in bad.stderr and len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_openweathermap_city_ids_with_an_openweathermap_key(server_factory, double):
+    """Issue 38, item 3: pyowm's weather_at_id and MagicMirror's locationID send id=; with an
+    OpenWeatherMap key the server asks OpenWeatherMap where that city is (once: kept), and answers
+    from its own weather there."""
+    s = server_factory(extra_env={"OPENWEATHERMAP_API_KEY": "owm-key"})
+    status, _, body = get(f"{s.url}/data/2.5/weather?id=2643743&units=metric&appid=x")
+    assert status == 200 and abs(body["coord"]["lat"] - 51.51) < 0.01 and body["name"] == "London", body
+    status, _, f = get(f"{s.url}/data/2.5/forecast?id=2643743&units=metric")
+    assert status == 200 and f["city"]["name"] == "London" and f["cnt"] == 40
+    assert double.queries("/data/2.5/weather").count("id=2643743&appid=owm-key") == 1  # looked up once
+    status, _, body = get(f"{s.url}/data/2.5/weather?id=99")
+    assert status == 404 and body == {"cod": "404", "message": "city not found"}, body
+    status, _, body = get(f"{s.url}/data/2.5/weather?id=abc")
+    assert status == 400 and body["cod"] == "400"
 

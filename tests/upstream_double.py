@@ -678,6 +678,10 @@ def owm_place(q):
     return lat, lon, g, offset
 
 
+# OpenWeatherMap's city ids (its city.list.json) for the gazetteer's cities.
+OWM_CITY_IDS = {"2643743": "London", "2950159": "Berlin", "5128581": "New York", "2988507": "Paris"}
+
+
 # OpenWeatherMap translates `description` (not `main`) with `lang=`.
 OWM_TEXTS = {"en": ("light rain", "mist"), "ru": ("небольшой дождь", "мгла")}
 
@@ -1004,6 +1008,11 @@ class Handler(BaseHTTPRequestHandler):
             if path.startswith("/data/2.5/") or path.startswith("/geo/1.0/"):
                 if q.get("appid", [""])[0] in ("", "badkey"):
                     return self.send_json(401, {"cod": 401, "message": "Invalid API key. Please see https://openweathermap.org/faq#error401 for more info."})
+                if path == "/data/2.5/weather" and "id" in q:  # OpenWeatherMap's own city list
+                    g = next((g for g in GAZETTEER if g[0] == OWM_CITY_IDS.get(q["id"][0])), None)
+                    if g is None:
+                        return self.send_json(404, {"cod": "404", "message": "city not found"})
+                    q = {**q, "lat": [str(g[4])], "lon": [str(g[5])]}
                 if path == "/data/2.5/weather":
                     return self.send_json(200, owm_current(q))
                 if path == "/data/2.5/forecast":

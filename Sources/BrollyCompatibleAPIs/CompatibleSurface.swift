@@ -131,4 +131,6 @@ public enum CompatibleAsk: Sendable {
 public enum CompatiblePlace: Sendable, Hashable {
     case coordinate(Coordinate)
     case name(String)
+    /// OpenWeatherMap's city id: its place asked of OpenWeatherMap with the server's key.
+    case openWeatherMapCity(Int)
 }

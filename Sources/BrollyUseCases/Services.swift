@@ -30,6 +30,9 @@ public struct Services: Sendable {
     public let radar: RadarService?
     /// OpenWeatherMap's precipitation tiles, when the server has its key.
     public let precipitationTiles: PrecipitationTiles?
+    /// OpenWeatherMap with the server's key (`OPENWEATHERMAP_API_KEY`), for what only it knows:
+    /// its city ids. Nil without a key.
+    public let openWeatherMapCities: OpenWeatherMapProvider?
     /// The one-time IP location lookup (used by the CLI when it has no place at all).
     public let ipLocator: IPLocator
     /// Saved places, history and devices.
@@ -83,8 +86,9 @@ public struct Services: Sendable {
         addresses: AddressService, news: NewsService, airQuality: AirQualityService, alerts: AlertService,
         accuracy: AccuracyService, ipLocator: IPLocator, store: any DataStore, guards: UpstreamGuards = UpstreamGuards(),
         openMeteoPassthrough: OpenMeteoPassthrough? = nil, radar: RadarService? = nil,
-        precipitationTiles: PrecipitationTiles? = nil
+        precipitationTiles: PrecipitationTiles? = nil, openWeatherMapCities: OpenWeatherMapProvider? = nil
     ) {
+        self.openWeatherMapCities = openWeatherMapCities
         self.radar = radar
         self.precipitationTiles = precipitationTiles
         self.accuracy = accuracy
@@ -190,6 +194,9 @@ public struct Services: Sendable {
                 PrecipitationTiles(
                     network: network(timeout: min(c.timeout, 5), retry: .none), baseURL: c.urls.openWeatherMapTiles, key: $0,
                     now: options.now)
+            },
+            openWeatherMapCities: c.openWeatherMapAPIKey.map {
+                OpenWeatherMapProvider(network: addressNetwork, baseURL: c.urls.openWeatherMap, apiKey: $0, now: options.now)
             })
     }
 

@@ -42,9 +42,10 @@ public struct OpenWeatherMapSurface: CompatibleSurface {
             // postcode search on the geocoder, narrowed to the country.
             guard zip.count <= 40 else { throw .badRequest("invalid zip code") }
             place = .name(zip.contains(",") ? zip : zip + ",US")
-        } else if try request.one("id") != nil {
-            throw .badRequest(
-                "city id is OpenWeatherMap's own list, which this server does not keep: give lat and lon, q=City,CC or zip=CODE,CC")
+        } else if let id = try request.one("id") {
+            // OpenWeatherMap's own list of cities: looked up with the server's OpenWeatherMap key.
+            guard let n = Int(id), (1...999_999_999).contains(n) else { throw .badRequest("\(id.prefix(20)) is not a city ID") }
+            place = .openWeatherMapCity(n)
         } else {
             throw .badRequest("Nothing to geocode: give lat and lon, q or zip")
         }

@@ -56,6 +56,18 @@ public struct OpenWeatherMapProvider: WeatherProvider {
         return places
     }
 
+    /// The place of OpenWeatherMap's city `id` (its own list of cities: pyowm's `weather_at_id`,
+    /// MagicMirror's `locationID`), from its current weather for that id.
+    public func city(id: Int) async throws -> Place {
+        let response = try await network.get(
+            url("/data/2.5/weather", [("id", String(id))]), provider: "OpenWeatherMap", classify: Self.classifyError)
+        let (_, place, _) = try Self.current(from: response.body)
+        guard place.coordinate.isValid, place.latitude != 0 || place.longitude != 0 else {
+            throw BrollyError.unreadableResponse("OpenWeatherMap's city \(id) has no coordinates")
+        }
+        return place
+    }
+
     public func reverse(_ coordinate: Coordinate) async throws -> Place? {
         let response = try await network.get(
             url("/geo/1.0/reverse", coordinateQuery(coordinate) + [("limit", "1")]),

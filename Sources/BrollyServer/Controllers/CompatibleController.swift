@@ -97,11 +97,19 @@ struct CompatibleController: Sendable {
             let ask = try surface.read(asked, route: route)
             switch ask {
             case .weather(let place, let language, let full, let model, _):
-                let query: PlaceQuery =
-                    switch place {
-                    case .coordinate(let c): .coordinate(c)
-                    case .name(let name): .name(name)
+                let query: PlaceQuery
+                switch place {
+                case .coordinate(let c): query = .coordinate(c)
+                case .name(let name): query = .name(name)
+                case .openWeatherMapCity(let id):
+                    guard let city = try await useCases.openWeatherMapCity(id: id) else {
+                        return error(
+                            400,
+                            "city id is OpenWeatherMap's own list, and this server has no OpenWeatherMap key to look it up: "
+                                + "give lat and lon, q=City,CC or zip=CODE,CC")
                     }
+                    query = .coordinate(city.coordinate)
+                }
                 let (result, pack) = try await documents.weather(
                     for: query, language: language, device: "", history: nil, full: full, model: model)
                 metrics.weatherAnswer(result)
