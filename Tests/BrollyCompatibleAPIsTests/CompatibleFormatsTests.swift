@@ -39,7 +39,7 @@ import Testing
     }
 
     @Test func hoursAreCompactAndRoundTripTheirMissingValues() throws {
-        #expect(MemoryLayout<HourForecast>.stride == 48)
+        #expect(MemoryLayout<HourForecast>.stride == 40)
         #expect(MemoryLayout<Condition>.stride == 8)
         let hour = HourForecast(time: Date(timeIntervalSince1970: 0), temperature: 1.5, precipitation: 0, condition: Conditions.wmo(3))
         // Values come back as given (a thousandth), not as their 32-bit neighbours.

@@ -2,7 +2,7 @@ import Foundation
 
 /// One forecast slot (hourly for Open-Meteo, 3-hourly for OpenWeatherMap), metric.
 ///
-/// Kept compact (48 bytes) because eight days of hours are held for every place in the memory
+/// Kept compact (40 bytes) because eight days of hours are held for every place in the memory
 /// cache: the time as whole seconds since 1970, the main values as 32-bit floats read back to a
 /// thousandth (providers give one or two decimals), the others as tenths or whole numbers in 8 and
 /// 16 bits (feels-like, gusts, pressure, wind direction, humidity, cloud cover, UV: what the apps
@@ -14,7 +14,6 @@ public struct HourForecast: Codable, Sendable, Hashable {
     private var probability: Float
     private var amount: Float
     private var wind: Float
-    public var condition: Condition
     /// Tenths of a degree (°C); `Int16.min` when not known.
     private var feels: Int16 = .min
     /// Tenths of a m/s; `UInt16.max` when not known.
@@ -27,6 +26,8 @@ public struct HourForecast: Codable, Sendable, Hashable {
     private var cloudCover: UInt8 = .max
     /// Tenths of the UV index.
     private var uv: UInt8 = .max
+    /// Last: the small fields above fill the space before its 8-byte alignment (40 bytes, not 48).
+    public var condition: Condition
 
     /// A stored value as it was given (to a thousandth).
     private static func read(_ f: Float) -> Double? { f.isNaN ? nil : (Double(f) * 1000).rounded() / 1000 }

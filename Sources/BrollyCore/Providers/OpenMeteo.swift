@@ -296,7 +296,7 @@ public struct OpenMeteoProvider: WeatherProvider {
         let today = LocalTime.dateString(current.time, in: decoded.timeZone)
         current.temperatureYesterday = temperature(atOrJustBefore: current.time.addingTimeInterval(-86_400), in: decoded.hours)
         let nowcast = decoded.minutely.filter { $0.end > current.time }.prefix(9)
-        // Hours for eight days (48 bytes each for every place in memory); the days for all sixteen.
+        // Hours for eight days (40 bytes each for every place in memory); the days for all sixteen.
         let lastHourDay = LocalTime.dateString(current.time.addingTimeInterval(8 * 86_400), in: decoded.timeZone)
         let yesterday = LocalTime.dateString(current.time.addingTimeInterval(-86_400), in: decoded.timeZone)
         var report = WeatherReport(
@@ -305,7 +305,7 @@ public struct OpenMeteoProvider: WeatherProvider {
             // Every hour of the eight days from today's midnight, and yesterday's (the call asks
             // `past_days=1`): a client asking in another zone — UTC for a place west of Greenwich —
             // gets every hour of its day (the compatible APIs: Dark Sky's `extend=hourly` and time
-            // machine, Open-Meteo's own `hourly`; the charts); 48 bytes each (see HourForecast).
+            // machine, Open-Meteo's own `hourly`; the charts); 40 bytes each (see HourForecast).
             hours: decoded.hours.filter {
                 let day = LocalTime.dateString($0.time, in: decoded.timeZone)
                 return day >= yesterday && day < lastHourDay
