@@ -57,6 +57,11 @@ if [ ! -d "$CLIENTS/pyowm/pyowm" ]; then
   echo "installing pyowm into $CLIENTS/pyowm"
   python3 -m pip install -q --disable-pip-version-check --target "$CLIENTS/pyowm" "pyowm==3.5.0"
 fi
+if [ ! -d "$CLIENTS/pirateweather-1/pirate_weather" ]; then
+  # pirate-weather-python's successor on PyPI (the same module, its own pinned requirements).
+  echo "installing pirateweather 1.0.1 into $CLIENTS/pirateweather-1"
+  python3 -m pip install -q --disable-pip-version-check --target "$CLIENTS/pirateweather-1" "pirateweather==1.0.1"
+fi
 # Dark Sky's Python clients (python-forecastio, forecastiopy) and the open-meteo version Home
 # Assistant core pins (0.4), each in a directory of its own.
 if [ ! -d "$CLIENTS/python-forecastio/forecastio" ]; then

@@ -211,9 +211,10 @@ def test_pirateweatherlib_reads_brolly_as_pirate_weather(server, double):
             del sys.modules[name]
 
 
-def client(name, server, where, units, *extra):
-    """Runs tests/clients/<name>_reads.py with its client's own directory on the path."""
-    directory = clients_dir() / name.replace("_", "-")
+def client(name, server, where, units, *extra, directory=None):
+    """Runs tests/clients/<name>_reads.py with its client's own directory (`directory`, else the
+    name with dashes) on the path."""
+    directory = clients_dir() / (directory or name.replace("_", "-"))
     if not directory.is_dir():
         if os.environ.get("CI"):
             pytest.fail(f"{name} is not installed (scripts/install-test-deps.sh installs it)")
@@ -259,9 +260,12 @@ def test_home_assistant_cores_open_meteo_integration_with_open_meteo_0_4(server,
     assert double.calls("/v1/forecast") == 1
 
 
-def test_pirate_weather_python_reads_current_hourly_daily_and_alerts(server, double):
-    si = client("pirate_weather_python", server, NEW_YORK, "si")
-    us = client("pirate_weather_python", server, NEW_YORK, "us")
+@pytest.mark.parametrize("package", ["pirate-weather-python", "pirateweather-1"])
+def test_pirate_weather_python_reads_current_hourly_daily_and_alerts(server, double, package):
+    """pirate-weather-python 0.0.6 and its successor on PyPI, pirateweather 1.0.1 (the same
+    `pirate_weather` module), each in its own directory."""
+    si = client("pirate_weather_python", server, NEW_YORK, "si", directory=package)
+    us = client("pirate_weather_python", server, NEW_YORK, "us", directory=package)
     assert si["units"] == "si" and us["units"] == "us" and si["sources"][0] == "open-meteo"
     assert abs(us["temperature"] - (si["temperature"] * 9 / 5 + 32)) < 0.06 and si["summary"] and si["icon"]
     assert si["hours"] == 48 and si["days"] == 8 and all(h is not None for h in si["day_highs"])

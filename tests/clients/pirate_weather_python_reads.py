@@ -9,10 +9,15 @@ from pirate_weather.types.units import Units
 base, lat, lon, units = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
 
 
+class Address(str):
+    """The API's address as 0.0.6 takes it (a string) and as 1.0 reads it (an enum's `.value`)."""
+    value = property(str)
+
+
 client = api.PirateWeather("anykey", gzip=False)
 # The only change: the API's address (the client's default argument names Pirate Weather's).
 original = client.get_url
-client.get_url = lambda la, lo, time=None, api_version=None, **p: original(la, lo, time, api_version=base + "/forecast", **p)
+client.get_url = lambda la, lo, time=None, api_version=None, **p: original(la, lo, time, api_version=Address(base + "/forecast"), **p)
 f = client.get_forecast(lat, lon, values_units={"si": Units.SI, "us": Units.US}[units])
 print(json.dumps({
     "temperature": f.currently.temperature, "summary": f.currently.summary, "icon": f.currently.icon,
