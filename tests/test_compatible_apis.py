@@ -169,6 +169,20 @@ def test_a_time_machine_request_for_a_time_brolly_has(server, double):
     status, _, d = forecast(server, NEW_YORK, f",{int(yesterday_noon.timestamp())}?units=si")
     assert status == 200 and d["currently"]["time"] == int(yesterday_noon.timestamp()) and len(d["hourly"]["data"]) >= 23, d
     assert double.calls("/v1/forecast") == 1
+    # A week ago: Open-Meteo's past runs for that date (start_date = end_date), asked once and kept.
+    week_ago = datetime.datetime.combine(today - datetime.timedelta(days=7), datetime.time(15), zone)
+    for _ in range(2):
+        status, _, d = forecast(server, NEW_YORK, f",{week_ago.strftime('%Y-%m-%dT%H:%M:%S')}?units=us")
+        assert status == 200, d
+        Draft202012Validator(SCHEMA).validate(d)
+        assert d["currently"]["time"] == int(week_ago.timestamp()) and d["currently"]["humidity"] != -999
+        assert len(d["daily"]["data"]) == 1 and len(d["hourly"]["data"]) in (23, 24, 25)
+    asked = [q for q in double.queries("/v1/forecast") if "start_date" in q]
+    assert len(asked) == 1 and f"start_date={week_ago.date()}&end_date={week_ago.date()}" in asked[0], asked
+    assert "forecast_days" not in asked[0] and "past_days" not in asked[0]
+    # Older than Open-Meteo keeps: a 400 that says how far back.
+    status, _, d = forecast(server, NEW_YORK, f",{int(week_ago.timestamp()) - 200 * 86400}?units=si")
+    assert status == 400 and "past 92 days" in d["detail"], d
 
 
 def test_open_meteo_down_with_openweathermap_keyed_the_dark_sky_answer_still_comes(server_factory, double):

@@ -123,6 +123,11 @@ def open_meteo_forecast(q):
     now = now.replace(minute=(now.minute // 15) * 15)
     past = int(q.get("past_days", ["0"])[0])
     ahead = int(q.get("forecast_days", ["7"])[0])
+    if "start_date" in q:  # a range of dates (Open-Meteo refuses it beside forecast_days or past_days)
+        first = datetime.fromisoformat(q["start_date"][0]).date()
+        last = datetime.fromisoformat(q.get("end_date", q["start_date"])[0]).date()
+        past = (now.date() - first).days
+        ahead = (last - now.date()).days + 1
     start = now.replace(hour=0, minute=0) - timedelta(days=past)
     base = base_temp(lat)
     hours = [start + timedelta(hours=h) for h in range((ahead + past) * 24)]
@@ -961,6 +966,8 @@ class Handler(BaseHTTPRequestHandler):
                 unknown = [n for n in asked if n.startswith("no_such_")]
                 if unknown:  # as Open-Meteo refuses a variable it does not know
                     return self.send_json(400, {"error": True, "reason": f"Cannot initialize ForecastVariable from invalid String value {unknown[0]}."})
+                if "start_date" in q and ("forecast_days" in q or "past_days" in q):  # as Open-Meteo refuses both together
+                    return self.send_json(400, {"error": True, "reason": "Parameter 'start_date' is mutually exclusive with 'forecast_days'"})
                 if q.get("format") == ["flatbuffers"]:
                     data = open_meteo_flatbuffers(open_meteo_forecast(q))
                     self.send_response(200)

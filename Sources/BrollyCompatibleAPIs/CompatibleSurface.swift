@@ -107,10 +107,14 @@ public struct CompatibleRequest: Sendable {
 public struct CompatibleRefusal: Error, Sendable {
     public var status: Int
     public var message: String
+    /// A past local day (`2026-11-02`) the answer needs and the weather given did not hold: the
+    /// server asks for that day and writes the document again from it (else refuses with `message`).
+    public var pastDay: String?
 
-    public init(status: Int, message: String) {
+    public init(status: Int, message: String, pastDay: String? = nil) {
         self.status = status
         self.message = message
+        self.pastDay = pastDay
     }
 
     public static func badRequest(_ message: String) -> CompatibleRefusal { CompatibleRefusal(status: 400, message: message) }

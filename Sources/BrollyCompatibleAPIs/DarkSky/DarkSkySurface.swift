@@ -99,14 +99,23 @@ public struct DarkSkySurface: CompatibleSurface {
             let at = Int(time).map({ Date(timeIntervalSince1970: TimeInterval($0)) })
                 ?? (hasZone ? LocalTime.parseISO8601(time) : LocalTime.parse(time, in: zone))
         else { throw .badRequest(Self.badTime) }
-        guard
-            let document = DarkSkyDocument.timeMachine(
-                result, at: at, units: units, language: language, exclude: asked.exclude, version2: asked.version2)
-        else {
+        if let document = DarkSkyDocument.timeMachine(
+            result, at: at, units: units, language: language, exclude: asked.exclude, version2: asked.version2)
+        {
+            return document
+        }
+        // Before the hours Brolly holds (from yesterday's midnight) and within what Open-Meteo keeps
+        // of its past runs: the server asks for that day (and gives it back here as `result`).
+        let now = Date()
+        let oldest = now.addingTimeInterval(-Double(OpenMeteoProvider.pastDaysKept) * 86_400)
+        let held = result.report.hours.first?.time ?? now
+        guard at < held, at >= oldest else {
             throw .badRequest(
-                "Brolly has no weather for \(LocalTime.iso8601(at, in: zone)): it keeps the hours from yesterday's midnight and the coming week, not older ones"
+                "Brolly has no weather for \(LocalTime.iso8601(at, in: zone)): it answers the past \(OpenMeteoProvider.pastDaysKept) days and the coming week"
             )
         }
-        return document
+        throw CompatibleRefusal(
+            status: 400, message: "this server cannot ask for past days (\(LocalTime.iso8601(at, in: zone)))",
+            pastDay: LocalTime.dateString(at, in: zone))
     }
 }

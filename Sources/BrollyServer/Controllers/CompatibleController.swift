@@ -113,7 +113,15 @@ struct CompatibleController: Sendable {
                 let (result, pack) = try await documents.weather(
                     for: query, language: language, device: "", history: nil, full: full, model: model)
                 metrics.weatherAnswer(result)
-                return try answer(request, document: surface.document(for: ask, result: result, language: pack), from: result)
+                do {
+                    return try answer(request, document: surface.document(for: ask, result: result, language: pack), from: result)
+                } catch let refusal as CompatibleRefusal {
+                    // A past day the answer needs (Dark Sky's time machine): asked once, written from it.
+                    guard let day = refusal.pastDay, let past = try await useCases.pastDay(day, at: result.report.place) else {
+                        throw refusal
+                    }
+                    return try answer(request, document: surface.document(for: ask, result: past, language: pack), from: past)
+                }
             case .openMeteoPassthrough(let normalized):
                 guard let passthrough = useCases.services.openMeteoPassthrough else {
                     return error(400, "This server answers only the variables it keeps")

@@ -26,3 +26,16 @@ extension UseCases {
         }
     }
 }
+
+extension UseCases {
+    /// The past local day `day` at `place` (a Dark Sky time machine request before yesterday):
+    /// Open-Meteo's answer for that date through the pass-through (cached, one call for everyone
+    /// asking the same, within Open-Meteo's budget and the client's allowance). Nil when the server
+    /// has no Open-Meteo pass-through.
+    public func pastDay(_ day: String, at place: Place) async throws -> WeatherResult? {
+        guard let passthrough = services.openMeteoPassthrough else { return nil }
+        let (body, _) = try await passthrough.answer(normalized: OpenMeteoProvider.pastDayQuery(place.coordinate, day: day))
+        let report = try OpenMeteoProvider.pastDayReport(from: body, place: place, fetchedAt: now())
+        return WeatherResult(report: report, isStale: false, isFromCache: false, age: 0, refreshError: nil)
+    }
+}
