@@ -41,41 +41,28 @@ if [ ! -d "$CLIENTS/pirateweather" ]; then
   python3 -m pip install -q --disable-pip-version-check --no-deps --target "$CLIENTS" "pirateweatherlib==0.4.0"
 fi
 # The others each in a directory of their own with their own dependencies (run as subprocesses by
-# tests/clients/*.py): open-meteo (Home Assistant's Open-Meteo integration), pyowm, and
-# pirate-weather-python (its pinned aiohttp 3.5 no longer imports on Python 3.11: a current one).
-if [ ! -d "$CLIENTS/open-meteo/open_meteo" ]; then
-  echo "installing open-meteo into $CLIENTS/open-meteo"
-  python3 -m pip install -q --disable-pip-version-check --target "$CLIENTS/open-meteo" "open-meteo==1.0.1"
-fi
-if [ ! -d "$CLIENTS/openmeteo-requests/openmeteo_requests" ]; then
-  # Open-Meteo's official Python client (its TypeScript and Swift SDKs read the same FlatBuffers);
-  # the upstream double builds its FlatBuffers answers with the flatbuffers package it brings.
-  echo "installing openmeteo-requests into $CLIENTS/openmeteo-requests"
-  python3 -m pip install -q --disable-pip-version-check --target "$CLIENTS/openmeteo-requests" "openmeteo-requests==1.3.0" "openmeteo-sdk==1.29.0"
-fi
-if [ ! -d "$CLIENTS/pyowm/pyowm" ]; then
-  echo "installing pyowm into $CLIENTS/pyowm"
-  python3 -m pip install -q --disable-pip-version-check --target "$CLIENTS/pyowm" "pyowm==3.5.0"
-fi
-if [ ! -d "$CLIENTS/pirateweather-1/pirate_weather" ]; then
-  # pirate-weather-python's successor on PyPI (the same module, its own pinned requirements).
-  echo "installing pirateweather 1.0.1 into $CLIENTS/pirateweather-1"
-  python3 -m pip install -q --disable-pip-version-check --target "$CLIENTS/pirateweather-1" "pirateweather==1.0.1"
-fi
-# Dark Sky's Python clients (python-forecastio, forecastiopy) and the open-meteo version Home
-# Assistant core pins (0.4), each in a directory of its own.
-if [ ! -d "$CLIENTS/python-forecastio/forecastio" ]; then
-  echo "installing python-forecastio into $CLIENTS/python-forecastio"
-  python3 -m pip install -q --disable-pip-version-check --target "$CLIENTS/python-forecastio" "python-forecastio==1.4.0"
-fi
-if [ ! -d "$CLIENTS/forecastiopy/forecastiopy" ]; then
-  echo "installing forecastiopy into $CLIENTS/forecastiopy"
-  python3 -m pip install -q --disable-pip-version-check --target "$CLIENTS/forecastiopy" "forecastiopy==0.22"
-fi
-if [ ! -d "$CLIENTS/open-meteo-0-4/open_meteo" ]; then
-  echo "installing open-meteo 0.4 into $CLIENTS/open-meteo-0-4"
-  python3 -m pip install -q --disable-pip-version-check --target "$CLIENTS/open-meteo-0-4" "open-meteo==0.4.0"
-fi
+# tests/clients/*.py). `client DIR MODULE SPEC…` installs SPEC… into $CLIENTS/DIR unless MODULE is there.
+client() {
+  local dir="$1" module="$2"
+  shift 2
+  if [ ! -d "$CLIENTS/$dir/$module" ]; then
+    echo "installing $* into $CLIENTS/$dir"
+    python3 -m pip install -q --disable-pip-version-check --target "$CLIENTS/$dir" "$@"
+  fi
+}
+# open-meteo: Home Assistant's Open-Meteo integration (1.x), and the 0.4 Home Assistant core pins.
+client open-meteo open_meteo "open-meteo==1.0.1"
+client open-meteo-0-4 open_meteo "open-meteo==0.4.0"
+# Open-Meteo's official Python client (its TypeScript and Swift SDKs read the same FlatBuffers);
+# the upstream double builds its FlatBuffers answers with the flatbuffers package it brings.
+client openmeteo-requests openmeteo_requests "openmeteo-requests==1.3.0" "openmeteo-sdk==1.29.0"
+client pyowm pyowm "pyowm==3.5.0"
+# pirate-weather-python's successor on PyPI (the same module, its own pinned requirements).
+client pirateweather-1 pirate_weather "pirateweather==1.0.1"
+# Dark Sky's Python clients.
+client python-forecastio forecastio "python-forecastio==1.4.0"
+client forecastiopy forecastiopy "forecastiopy==0.22"
+# pirate-weather-python: its pinned aiohttp 3.5 no longer imports on Python 3.11, so a current one.
 if [ ! -d "$CLIENTS/pirate-weather-python/pirate_weather" ]; then
   echo "installing pirate-weather-python into $CLIENTS/pirate-weather-python"
   python3 -m pip install -q --disable-pip-version-check --no-deps --target "$CLIENTS/pirate-weather-python" "pirate-weather-python==0.0.6"

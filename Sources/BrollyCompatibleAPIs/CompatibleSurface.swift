@@ -97,7 +97,8 @@ public struct CompatibleRequest: Sendable {
 
     /// `lang=` as a language tag, English when absent.
     public func language() throws(CompatibleRefusal) -> String {
-        guard let raw = try one("lang") else { return "en" }
+        // An empty value is no value (`lang=`), as the APIs' own servers read it.
+        guard let raw = try one("lang"), !raw.isEmpty else { return "en" }
         guard let tag = RequestRules.languageTag(raw) else { throw .badRequest("lang must be a language code such as en or ru") }
         return tag
     }

@@ -5,19 +5,12 @@ import asyncio
 import json
 import sys
 
+from through_brolly import point_open_meteo_at
+
 from open_meteo import DailyParameters, HourlyParameters, OpenMeteo, PrecipitationUnit, TemperatureUnit, WindSpeedUnit
-from yarl import URL
 
 base, lat, lon = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
-original = OpenMeteo._request
-
-
-async def through_brolly(self, url):
-    # The only change: the host the client talks to.
-    return await original(self, URL(base).with_path(url.path).with_query(url.query))
-
-
-OpenMeteo._request = through_brolly
+point_open_meteo_at(base)  # the only change
 
 
 async def main():

@@ -4,21 +4,14 @@ import asyncio
 import json
 import sys
 
-from yarl import URL
+from through_brolly import point_open_meteo_at
+
 from open_meteo import DailyParameters, HourlyParameters, OpenMeteo, TemperatureUnit, WindSpeedUnit
 
 base, lat, lon, units = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
 extra = sys.argv[5:] == ["--extra"]
 
-original = OpenMeteo._request
-
-
-async def through_brolly(self, url):
-    # The only change: the host the client talks to.
-    return await original(self, URL(base).with_path(url.path).with_query(url.query))
-
-
-OpenMeteo._request = through_brolly
+point_open_meteo_at(base)  # the only change
 
 
 async def main():

@@ -97,6 +97,8 @@ public enum OpenMeteoFormat {
         func depth(mm: Double?) -> JSONValue { depth(mm.map { Measure($0, in: rain) }) }
         func snow(_ m: Measure<SnowUnit>?) -> JSONValue { num(m?.value, inch ? 3 : 2) }
         let timeline = view.timeline()
+        // Open-Meteo's label of the wind unit asked.
+        let speedLabel = ["ms": "m/s", "mph": "mp/h", "kn": "kn"][q.windSpeedUnit] ?? "km/h"
         let units: [Variable: String] = [
             .temperature: degrees.symbol, .apparent: degrees.symbol, .maxTemperature: degrees.symbol, .minTemperature: degrees.symbol,
             .apparentMax: degrees.symbol, .apparentMin: degrees.symbol, .uvIndex: "", .uvIndexMax: "", .windDirectionDominant: "°",
@@ -104,10 +106,7 @@ public enum OpenMeteoFormat {
             .pressure: "hPa", .windDirection: "°", .visibility: "m", .sunrise: unix ? "unixtime" : "iso8601",
             .sunset: unix ? "unixtime" : "iso8601", .precipitation: inch ? "inch" : "mm", .rain: inch ? "inch" : "mm",
             .precipitationSum: inch ? "inch" : "mm", .snowfall: inch ? "inch" : "cm",
-            .windSpeed: ["ms": "m/s", "mph": "mp/h", "kn": "kn"][q.windSpeedUnit] ?? "km/h",
-            .windGusts: ["ms": "m/s", "mph": "mp/h", "kn": "kn"][q.windSpeedUnit] ?? "km/h",
-            .windSpeedMax: ["ms": "m/s", "mph": "mp/h", "kn": "kn"][q.windSpeedUnit] ?? "km/h",
-            .windGustsMax: ["ms": "m/s", "mph": "mp/h", "kn": "kn"][q.windSpeedUnit] ?? "km/h",
+            .windSpeed: speedLabel, .windGusts: speedLabel, .windSpeedMax: speedLabel, .windGustsMax: speedLabel,
         ]
 
         var out: [String: JSONValue] = [
