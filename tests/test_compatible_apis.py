@@ -399,6 +399,10 @@ def test_pyowm_reads_brolly_as_openweathermap(server, double):
     assert abs(i["temperature"] - (m["temperature"] * 1.8 + 32)) < 0.06 and m["humidity"] == w["current"]["humidity"]
     assert m["slots"] == 40 and m["slot_times"][1] - m["slot_times"][0] == 3 * 3600 and m["sunrise"]
     assert m["named"] == "Berlin" and m["named_country"] == "DE"
+    # weather_at_zip_code, and a 3-hour slot's feels-like, humidity, wind direction (issue 38's table).
+    assert m["zip"] == "New York" and m["id"] == "APIRequestError", m
+    slot = m["slot"]
+    assert slot["feels_like"] is not None and slot["humidity"] and slot["wind_deg"] is not None and slot["pressure"], slot
 
 
 def test_the_four_clients_for_one_place_make_one_forecast_call(server, double):
