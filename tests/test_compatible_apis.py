@@ -392,7 +392,7 @@ def test_the_official_open_meteo_sdk_decodes_brollys_flatbuffers(server, double)
 
 
 def test_pyowm_reads_brolly_as_openweathermap(server, double):
-    m = client("pyowm", server, LONDON, "metric")
+    m = client("pyowm", server, LONDON, "metric", "--other-places")
     i = client("pyowm", server, LONDON, "imperial")
     _, _, w = get(f"{server.url}/api/v1/weather?lat={LONDON[0]}&lon={LONDON[1]}")
     assert abs(m["temperature"] - w["current"]["temperature"]) < 0.06 and m["status"] == "Rain" and 500 <= m["code"] < 600
