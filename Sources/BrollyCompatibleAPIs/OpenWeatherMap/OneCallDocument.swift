@@ -110,7 +110,7 @@ public enum OneCallFormat {
         }
     }
 
-    static func r(_ v: Double) -> Double { Rounding.round(v, 2) }
+    static func r(_ v: Double) -> Double { OpenWeatherMapFormat.r(v) }
     static func seconds(_ d: Date?) -> Int? { d.map { Int($0.timeIntervalSince1970) } }
     static func dew(_ t: Measure<TemperatureUnit>, _ humidity: Double?) -> Double? {
         humidity.flatMap { Dew.point(celsius: t.base, humidity: $0) }.map { r(Measure($0, in: t.unit).value) }
@@ -132,7 +132,7 @@ public enum OneCallFormat {
                 temp: r(c.temperature.value), feelsLike: t(c.feelsLike), pressure: c.pressure.map { r($0.base) }, humidity: c.humidity,
                 dewPoint: dew(c.temperature, c.humidity), uvi: result.airQuality?.airQuality.uvIndex ?? v.hours.first?.uvIndex,
                 clouds: c.clouds.map { Int($0.rounded()) }, visibility: c.visibility.map { Int(min($0.base, 10_000).rounded()) },
-                windSpeed: speed(c.wind), windDeg: c.windDirection.map { Int($0.rounded()) % 360 }, windGust: speed(c.gust),
+                windSpeed: speed(c.wind), windDeg: OpenWeatherMapFormat.degrees(c.windDirection), windGust: speed(c.gust),
                 weather: [OpenWeatherMapFormat.item(c.condition, of: v, isDay: c.isDay)],
                 rain: c.rain.flatMap { $0.base > 0 ? ["1h": r($0.base)] : nil },
                 snow: c.snow.flatMap { $0.base > 0 ? ["1h": r(SnowUnit.water(ofDepth: $0.base))] : nil })
@@ -152,7 +152,7 @@ public enum OneCallFormat {
                     dt: Int(h.time.timeIntervalSince1970), temp: r(h.temperature.value), feelsLike: t(h.feelsLike),
                     pressure: h.pressure.map { r($0.base) }, humidity: h.humidity, dewPoint: dew(h.temperature, h.humidity),
                     uvi: h.uvIndex, clouds: h.clouds.map { Int($0.rounded()) }, windSpeed: speed(h.wind),
-                    windDeg: h.windDirection.map { Int($0.rounded()) % 360 }, windGust: speed(h.gust),
+                    windDeg: OpenWeatherMapFormat.degrees(h.windDirection), windGust: speed(h.gust),
                     weather: [OpenWeatherMapFormat.item(h.condition, of: v, isDay: h.isDay)], rain: h.condition.isSnow ? nil : fallen,
                     snow: h.condition.isSnow ? fallen : nil, pop: h.chance.map { r($0 / 100) })
             }
@@ -179,7 +179,7 @@ public enum OneCallFormat {
                         day: t(mid?.feelsLike), night: t(night?.feelsLike), eve: t(eve?.feelsLike), morn: t(morn?.feelsLike)),
                     pressure: h?.pressure.map { r($0.base) }, humidity: h?.humidity.map { $0.rounded() },
                     windSpeed: speed(h?.windMax),
-                    windDeg: h?.windDirection.map { Int($0) % 360 }, windGust: speed(h?.gustMax),
+                    windDeg: OpenWeatherMapFormat.degrees(h?.windDirection), windGust: speed(h?.gustMax),
                     weather: [OpenWeatherMapFormat.item(day.condition, of: v, isDay: true)], clouds: h?.clouds.map { Int($0.rounded()) },
                     pop: day.chance.map { r($0 / 100) }, rain: day.condition.isSnow ? nil : fallen,
                     snow: day.condition.isSnow ? fallen : nil,

@@ -15,6 +15,8 @@ public enum OpenWeatherMapFormat {
     }
 
     static func r(_ v: Double) -> Double { Rounding.round(v, 2) }
+    /// Where the wind comes from as OpenWeatherMap writes it: whole degrees, 0–359.
+    static func degrees(_ d: Double?) -> Int? { d.map { Int($0.rounded()) % 360 } }
 
     public struct Coord: Codable, Sendable, Hashable {
         public var lon: Double
@@ -183,7 +185,7 @@ public enum OpenWeatherMapFormat {
                 pressure: c.pressure.map { r($0.base) }, seaLevel: c.pressure.map { r($0.base) }, humidity: c.humidity.map { $0.rounded() }),
             visibility: c.visibility.map { Int(min($0.base, 10_000).rounded()) },
             wind: Wind(
-                speed: c.wind.map { r($0.value) }, deg: c.windDirection.map { Int($0.rounded()) % 360 }, gust: c.gust.map { r($0.value) }),
+                speed: c.wind.map { r($0.value) }, deg: degrees(c.windDirection), gust: c.gust.map { r($0.value) }),
             rain: c.rain.flatMap { $0.base > 0 ? ["1h": r($0.base)] : nil },
             snow: c.snow.flatMap { $0.base > 0 ? ["1h": r($0.base)] : nil },
             clouds: c.clouds.map { Clouds(all: Int($0.rounded())) }, dt: Int(c.time.timeIntervalSince1970),
@@ -230,7 +232,7 @@ public enum OpenWeatherMapFormat {
                     seaLevel: pressure, humidity: h.humidity.map { $0.rounded() }),
                 weather: [item(h.condition, of: v, isDay: h.isDay)],
                 wind: Wind(
-                    speed: h.wind.map { r($0.value) }, deg: h.windDirection.map { Int($0.rounded()) % 360 },
+                    speed: h.wind.map { r($0.value) }, deg: degrees(h.windDirection),
                     gust: h.gust.map { r($0.value) }),
                 pop: three.compactMap(\.chance).max().map { r($0 / 100) }, rain: h.condition.isSnow ? nil : fallen,
                 snow: h.condition.isSnow ? fallen : nil, clouds: h.clouds.map { Clouds(all: Int($0.rounded())) },
