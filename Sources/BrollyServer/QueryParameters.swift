@@ -16,6 +16,16 @@ struct Query {
         return all.first
     }
 
+    /// A whole number in `range`, nil when the parameter is not given.
+    func integer(_ name: String, in range: ClosedRange<Int>) throws -> Int? {
+        guard let raw = try string(name) else { return nil }
+        guard let n = Int(raw), range.contains(n) else {
+            throw Problem.badRequest(
+                "'\(name)' must be a whole number from \(range.lowerBound) to \(range.upperBound), got '\(raw.prefix(40))'")
+        }
+        return n
+    }
+
     func double(_ name: String) throws -> Double? {
         guard let raw = try string(name) else { return nil }
         // Decimal numbers only (`RequestRules`, as every API): `Double("0x1p3")` is 8, and "nan" and "inf" parse too.

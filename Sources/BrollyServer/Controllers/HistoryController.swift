@@ -19,11 +19,7 @@ struct HistoryController: Sendable {
 
     /// `GET /api/v1/history[?limit=]` (1–500, default 100).
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<HistoryListDocument> {
-        let raw = try Query(request).string("limit")
-        let limit = try raw.map { v -> Int in
-            guard let n = Int(v) else { throw Problem.badRequest("'limit' must be between 1 and 500") }
-            return n
-        }
+        let limit = try Query(request).integer("limit", in: 1...500)
         return EditedResponse(
             headers: CacheControl.privateData, response: try await useCases.history(device: context.deviceID, limit: limit ?? 100))
     }

@@ -46,12 +46,7 @@ struct WeatherController: Sendable {
                 }
             }
             language = try Language.of(request)
-            if let raw = try query.string("hours") {
-                guard let n = Int(raw), (1...384).contains(n) else {
-                    throw Problem.badRequest("'hours' must be a whole number of hours from 1 to 384, got '\(raw.prefix(40))'")
-                }
-                hours = n
-            }
+            hours = try query.integer("hours", in: 1...384) ?? 48
             if let near = try query.string("near") {
                 guard near == "ip" else { throw Problem.badRequest("'near' can only be 'ip' (where the request comes from)") }
                 if try query.string("place") != nil || query.string("lat") != nil || query.string("lon") != nil {
