@@ -212,7 +212,9 @@ export function render(doc, opts = {}) {
   $('hours').replaceChildren(...doc.hours.slice(0, 24).map(hourItem));
   // Two weeks: the second marked as less certain.
   const shownDays = doc.days.slice(0, 14);
-  const week = { min: Math.min(...shownDays.map((d) => d.temperatureMin)), max: Math.max(...shownDays.map((d) => d.temperatureMax)) };
+  // The fortnight's scale, and now's reading for the dot on today's bar (not on a history entry's).
+  const week = { min: Math.min(...shownDays.map((d) => d.temperatureMin)), max: Math.max(...shownDays.map((d) => d.temperatureMax)),
+    now: opts.historyNote ? null : doc.current.temperature };
   $('days').replaceChildren(...shownDays.map((d, i) => dayItem(d, i, Boolean(opts.historyNote), week, doc.hours)));
   updateAge();
   document.dispatchEvent(new CustomEvent('brolly:rendered'));

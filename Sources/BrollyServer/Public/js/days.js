@@ -17,6 +17,16 @@ function allHours() {
   return every.hours;
 }
 
+/** A colour for a temperature in °C, as the apps people like colour their bars: violet-blue in
+ *  hard frost, blue at freezing, green when mild, yellow when warm, red in a heat wave. */
+const WARMTH = [[-20, 250], [0, 210], [10, 175], [18, 120], [25, 50], [32, 25], [40, 0]];
+export function warmth(celsius) {
+  const c = Math.min(40, Math.max(-20, celsius));
+  const i = Math.max(1, WARMTH.findIndex(([at]) => at >= c));
+  const [[c0, h0], [c1, h1]] = [WARMTH[i - 1], WARMTH[i]];
+  return `hsl(${Math.round(h0 + ((c - c0) / (c1 - c0)) * (h1 - h0))} 80% 55%)`;
+}
+
 /** A local ISO time's clock, `07:41`. */
 const clock = (iso) => String(iso).slice(11, 16);
 
@@ -38,11 +48,16 @@ export function dayItem(d, index, isSnapshot, week, hours = []) {
   setIcon(icon, d.condition.icon, d.condition.description);
   // The day's range drawn across the fortnight's range, in columns of the same width on every row
   // (the bars line up on one scale).
+  // Coloured by the temperatures themselves (cold blue to hot red), with a dot for now on today's.
   const span = Math.max(1, week.max - week.min);
+  const at = (c) => `${((c - week.min) / span) * 100}%`;
   const fill = el('span', { className: 'fill', style: {
-    left: `${((d.temperatureMin - week.min) / span) * 100}%`, width: `${Math.max(4, ((d.temperatureMax - d.temperatureMin) / span) * 100)}%`,
+    left: at(d.temperatureMin), width: `${Math.max(4, ((d.temperatureMax - d.temperatureMin) / span) * 100)}%`,
+    background: `linear-gradient(90deg, ${warmth(d.temperatureMin)}, ${warmth(d.temperatureMax)})`,
   } });
-  const bar = el('span', { className: 'rangebar', ariaHidden: 'true' }, fill);
+  const dot = index === 0 && typeof week.now === 'number'
+    ? el('span', { className: 'now-dot', style: { left: at(Math.min(week.max, Math.max(week.min, week.now))) } }) : null;
+  const bar = el('span', { className: 'rangebar', ariaHidden: 'true' }, fill, ...(dot ? [dot] : []));
   // The day's chance and amount, one above the other.
   const chance = el('span', { className: 'dchance', title: t('chanceOfRain') },
     el('span', { text: typeof d.precipitationProbability === 'number' ? `💧${Math.round(d.precipitationProbability)}%` : '' }),
