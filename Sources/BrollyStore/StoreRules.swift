@@ -68,12 +68,60 @@ public enum StoreRules {
         public var id: Int64
         public var coordinate: Coordinate
         public var createdAt: Date
+        /// Which answer its snapshot holds, when the engine read it (`AnswerStamp`).
+        public var answer: AnswerStamp?
 
-        public init(id: Int64, coordinate: Coordinate, createdAt: Date) {
+        public init(id: Int64, coordinate: Coordinate, createdAt: Date, answer: AnswerStamp? = nil) {
             self.id = id
             self.coordinate = coordinate
             self.createdAt = createdAt
+            self.answer = answer
         }
+    }
+
+    /// What tells one weather answer from another without reading the whole snapshot: when it
+    /// arrived (milliseconds, as the snapshot's JSON keeps it), the model and why, the place's
+    /// name, the language and the current temperature. A status bar re-reading the same cached answer every minute repeats
+    /// the latest entry with the same answer, and its 75 KB snapshot need not be written again.
+    public struct AnswerStamp: Equatable, Sendable {
+        public var fetchedAt: Double
+        public var model: String?
+        public var modelSelection: String?
+        public var placeName: String?
+        public var language: String?
+        public var temperature: Double?
+
+        public init(
+            fetchedAt: Double, model: String?, modelSelection: String?, placeName: String?, language: String?, temperature: Double?
+        ) {
+            self.fetchedAt = fetchedAt
+            self.model = model
+            self.modelSelection = modelSelection
+            self.placeName = placeName
+            self.language = language
+            self.temperature = temperature
+        }
+
+        /// The stamp of `report`; nil for a corrected forecast (re-derived from scores that change
+        /// while the answer stays the same, so its snapshot is always written).
+        public init?(_ report: WeatherReport) {
+            guard report.correction == nil else { return nil }
+            self.init(
+                fetchedAt: report.fetchedAt.timeIntervalSince1970 * 1000, model: report.model, modelSelection: report.modelSelection,
+                placeName: report.place.name, language: report.language, temperature: report.current.temperature)
+        }
+
+        /// The same answer: the times within a millisecond's rounding, the rest equal.
+        public func isSameAnswer(as other: AnswerStamp) -> Bool {
+            abs(fetchedAt - other.fetchedAt) < 0.5 && model == other.model && modelSelection == other.modelSelection
+                && placeName == other.placeName && language == other.language && temperature == other.temperature
+        }
+    }
+
+    /// Whether a repeat of `latest` may keep its snapshot: it holds the answer `report` is.
+    public static func keepsSnapshot(_ report: WeatherReport, latest: LatestLookup) -> Bool {
+        guard let stored = latest.answer, let new = AnswerStamp(report) else { return false }
+        return new.isSameAnswer(as: stored)
     }
 
     /// What saving a lookup does to the history: the entry's values either update the device's

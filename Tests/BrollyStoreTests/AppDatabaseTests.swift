@@ -108,6 +108,32 @@ func report(_ name: String, temperature: Double = 5) -> WeatherReport {
         #expect(try await db.history(device: d.d).map(\.placeName) == ["Berlin", "Paris", "Berlin"])
     }
 
+    /// A status bar re-reading one cached answer every minute: the repeat moves the entry's time
+    /// and keeps the snapshot it has (the same answer: its time, model, place, language and
+    /// temperature), so 75 KB are not written again each minute.
+    @Test func aRepeatOfTheSameAnswerKeepsItsSnapshotAndMovesItsTime() async throws {
+        let db = try AppDatabase.inMemory()
+        let berlin = Coordinate(latitude: 52.52, longitude: 13.41)
+        let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+        var first = report("Berlin")
+        first.current.humidity = 50
+        try await db.recordLookup(first, address: nil, coordinate: berlin, device: "d", now: t0)
+        var again = first
+        again.current.humidity = 99  // not part of the stamp: the same answer, so not written again
+        try await db.recordLookup(again, address: nil, coordinate: berlin, device: "d", now: t0 + 60)
+        var entries = try await db.history(device: "d")
+        #expect(entries.count == 1)
+        #expect(entries[0].createdAt == t0 + 60)
+        #expect(entries[0].weather.current.humidity == 50)
+        // A newer answer is written.
+        var newer = again
+        newer.fetchedAt = t0 + 30
+        try await db.recordLookup(newer, address: nil, coordinate: berlin, device: "d", now: t0 + 120)
+        entries = try await db.history(device: "d")
+        #expect(entries.count == 1)
+        #expect(entries[0].weather.current.humidity == 99)
+    }
+
     @Test(arguments: Engine.all) func entriesAreDeletedOneByOneOrAllAndOnlyTheirOwn(engine: Engine) async throws {
         let db = try await engine.open()
         let d = Devices()

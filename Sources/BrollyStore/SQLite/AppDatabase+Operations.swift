@@ -143,16 +143,35 @@ extension AppDatabase {
     static func save(_ lookup: LookupRecord, db: Database) throws -> HistoryEntry {
         try ensureDevice(lookup.device, db: db, now: lookup.createdAt)
         let latest = try Row.fetchOne(
-            db, sql: "SELECT id, latitude, longitude, createdAt FROM history WHERE deviceId = ? ORDER BY createdAt DESC, id DESC LIMIT 1",
+            db,
+            sql: """
+                SELECT id, latitude, longitude, createdAt, json_extract(weather, '$.fetchedAt') AS fetchedAt,
+                json_extract(weather, '$.model') AS model, json_extract(weather, '$.modelSelection') AS modelSelection,
+                json_extract(weather, '$.place.name') AS placeName, json_extract(weather, '$.language') AS language,
+                json_extract(weather, '$.current.temperature') AS temperature
+                FROM history WHERE deviceId = ? ORDER BY createdAt DESC, id DESC LIMIT 1
+                """,
             arguments: [lookup.device]
         ).map { row in
             StoreRules.LatestLookup(
-                id: row["id"], coordinate: Coordinate(latitude: row["latitude"], longitude: row["longitude"]), createdAt: row["createdAt"])
+                id: row["id"], coordinate: Coordinate(latitude: row["latitude"], longitude: row["longitude"]), createdAt: row["createdAt"],
+                answer: (row["fetchedAt"] as Double?).map {
+                    StoreRules.AnswerStamp(
+                        fetchedAt: $0, model: row["model"], modelSelection: row["modelSelection"], placeName: row["placeName"],
+                        language: row["language"], temperature: row["temperature"])
+                })
         }
         let write = StoreRules.write(lookup, latest: latest)
         var entry = write.entry
-        let weather = try json(entry.weather, column: "weather")
         let address = try entry.address.map { try json($0, column: "address") }
+        if case .update(let id, _) = write, let latest, StoreRules.keepsSnapshot(lookup.report, latest: latest) {
+            // The same answer again: its snapshot is already there.
+            try db.execute(
+                sql: "UPDATE history SET createdAt = ?, placeName = ?, address = COALESCE(?, address) WHERE id = ?",
+                arguments: [entry.createdAt, entry.placeName, address, id])
+            return entry
+        }
+        let weather = try json(entry.weather, column: "weather")
         switch write {
         case .update(let id, _):
             try db.execute(
