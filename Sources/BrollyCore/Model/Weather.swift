@@ -120,7 +120,8 @@ public struct WeatherReport: Codable, Sendable, Hashable {
     public var place: Place
     public var current: CurrentConditions
     public var days: [DayForecast]
-    public var hours: [HourForecast]
+    /// Stored column by column (`HourColumns`).
+    @HourColumns public var hours: [HourForecast]
     public var provider: ProviderID
     /// When the provider's answer was received.
     public var fetchedAt: Date
