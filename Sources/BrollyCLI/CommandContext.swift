@@ -10,9 +10,12 @@ import Foundation
 /// and the remembered preferences. Commands parse, call one use case, and render.
 struct CommandContext {
     let useCases: UseCases
+    /// The HTTP client, shut down when the command ends.
     let transport: AsyncHTTPTransport
+    /// Where the cache, the database and the preferences are (XDG's directories).
     let directories: Directories
     var preferences: Preferences
+    /// `--offline`: the cache only, no call upstream.
     let offline: Bool
     let mode: FetchMode
 

@@ -13,8 +13,11 @@ struct ServerParts: Sendable {
     let useCases: UseCases
     let settings: ServerSettings
     let metrics: ServerMetrics
+    /// Each client's allowance of calls and of new devices per minute.
     let limits: ClientLimits
+    /// Signs and checks the device cookie.
     let tokens: DeviceTokens
+    /// Every route's path and methods, for `405` and its `Allow`.
     let routes: RouteTable
     /// The page in every language, made once for both routers (nil without a web directory).
     let page: WebPage?

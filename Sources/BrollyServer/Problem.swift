@@ -70,13 +70,19 @@ public struct Problem: HTTPResponseError, Sendable {
         }
     }
 
-    /// The JSON body.
+    /// The JSON body (RFC 9457's members, and two of Brolly's own).
     struct Body: Encodable {
+        /// The problem's kind, a path under `/api/problems/`.
         var type: String
+        /// The kind in a few words, the same for every occurrence.
         var title: String
+        /// The HTTP status, repeated for clients that only keep the body.
         var status: Int
+        /// This occurrence explained.
         var detail: String
+        /// Brolly's own: the kind as a stable word clients switch on (`offline`, `timeout`, …).
         var code: String
+        /// Brolly's own: the seconds the `Retry-After` header also says.
         var retryAfter: Int?
     }
 

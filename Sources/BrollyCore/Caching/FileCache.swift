@@ -53,10 +53,15 @@ public struct FileCache: Sendable {
         size = maxBytes.map(SizeCap.init)
     }
 
+    /// One cached answer on disk.
     struct Envelope: Codable {
+        /// The envelope's version (1): an entry of another is removed, never misread.
         var format: Int
+        /// The cache key it was stored under: a file holding another key's answer is removed.
         var key: String
+        /// When the provider's answer arrived: its age, and so fresh, stale or old.
         var receivedAt: Date
+        /// FNV-1a of `payload` (`Checksum`): a corrupted file is removed, not read as weather.
         var checksum: String
         var payload: Data
     }

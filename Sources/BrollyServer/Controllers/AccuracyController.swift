@@ -10,9 +10,7 @@ struct AccuracyController: Sendable {
 
     /// Its routes, mounted once by `makeRouter`.
     var routes: RouteCollection<AppRequestContext> {
-        let group = RouteCollection(context: AppRequestContext.self)
-        group.get("accuracy", use: accuracy)
-        return group
+        RouteCollection(context: AppRequestContext.self).get("accuracy", use: accuracy)
     }
 
     /// `GET /api/v1/accuracy?lat=&lon=` (or `place=`)`[&units=]`.

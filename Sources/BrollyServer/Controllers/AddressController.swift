@@ -9,9 +9,7 @@ struct AddressController: Sendable {
 
     /// Its routes, mounted once by `makeRouter`.
     var routes: RouteCollection<AppRequestContext> {
-        let group = RouteCollection(context: AppRequestContext.self)
-        group.get("address", use: address)
-        return group
+        RouteCollection(context: AppRequestContext.self).get("address", use: address)
     }
 
     @Sendable func address(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<Address> {

@@ -10,9 +10,7 @@ struct AlertsController: Sendable {
 
     /// Its routes, mounted once by `makeRouter`.
     var routes: RouteCollection<AppRequestContext> {
-        let group = RouteCollection(context: AppRequestContext.self)
-        group.get("alerts", use: alerts)
-        return group
+        RouteCollection(context: AppRequestContext.self).get("alerts", use: alerts)
     }
 
     /// `GET /api/v1/alerts?lat=&lon=` (or `place=`)`[&lang=]`: the official warnings for the place.

@@ -10,10 +10,8 @@ struct HistoryController: Sendable {
     /// Its routes, mounted once by `makeRouter`.
     var routes: RouteCollection<AppRequestContext> {
         let group = RouteCollection(context: AppRequestContext.self)
-        group.get("history", use: list)
-        group.delete("history", use: clear)
-        group.get("history/:id", use: entry)
-        group.delete("history/:id", use: delete)
+        group.get("history", use: list).delete("history", use: clear)
+        group.get("history/:id", use: entry).delete("history/:id", use: delete)
         return group
     }
 

@@ -13,9 +13,7 @@ struct ManifestController: Sendable {
 
     /// Its routes, mounted once by `makeRouter`.
     var routes: RouteCollection<AppRequestContext> {
-        let router = RouteCollection(context: AppRequestContext.self)
-        router.get("manifest.webmanifest", use: manifest)
-        return router
+        RouteCollection(context: AppRequestContext.self).get("manifest.webmanifest", use: manifest)
     }
 
     @Sendable func manifest(_ request: Request, context: AppRequestContext) async throws -> Response {

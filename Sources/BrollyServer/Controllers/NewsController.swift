@@ -9,9 +9,7 @@ struct NewsController: Sendable {
 
     /// Its routes, mounted once by `makeRouter`.
     var routes: RouteCollection<AppRequestContext> {
-        let group = RouteCollection(context: AppRequestContext.self)
-        group.get("news", use: news)
-        return group
+        RouteCollection(context: AppRequestContext.self).get("news", use: news)
     }
 
     @Sendable func news(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<NewsDocument> {

@@ -16,10 +16,7 @@ struct PageController: Sendable {
     let useCases: UseCases
 
     var routes: RouteCollection<AppRequestContext> {
-        let group = RouteCollection(context: AppRequestContext.self)
-        group.get("/", use: answer)
-        group.get("/index.html", use: answer)
-        return group
+        RouteCollection(context: AppRequestContext.self).get("/", use: answer).get("/index.html", use: answer)
     }
 
     @Sendable func answer(_ request: Request, context: AppRequestContext) async throws -> Response {

@@ -12,11 +12,9 @@ struct PlacesController: Sendable {
         let group = RouteCollection(context: AppRequestContext.self)
         group.get("places/search", use: search)
         group.get("places/reverse", use: reverse)
-        group.get("places", use: list)
-        group.post("places", use: save)
+        group.get("places", use: list).post("places", use: save)
         group.put("places/order", use: reorder)
-        group.patch("places/:id", use: update)
-        group.delete("places/:id", use: remove)
+        group.patch("places/:id", use: update).delete("places/:id", use: remove)
         return group
     }
 

@@ -12,10 +12,8 @@ struct RadarController: Sendable {
 
     /// Its routes, mounted once by `makeRouter`.
     var routes: RouteCollection<AppRequestContext> {
-        let group = RouteCollection(context: AppRequestContext.self)
-        group.get("radar", use: radar)
-        group.get("radar/precipitation/:z/:x/:y", use: precipitationTile)
-        return group
+        RouteCollection(context: AppRequestContext.self)
+            .get("radar", use: radar).get("radar/precipitation/:z/:x/:y", use: precipitationTile)
     }
 
     struct Document: ResponseEncodable, Sendable {

@@ -16,9 +16,7 @@ struct TerminalController: Sendable {
 
     /// Its routes, mounted once by `makeRouter`.
     var routes: RouteCollection<AppRequestContext> {
-        let router = RouteCollection(context: AppRequestContext.self)
-        router.add(middleware: ETagMiddleware()).get(":location", use: weather)
-        return router
+        RouteCollection(context: AppRequestContext.self).add(middleware: ETagMiddleware()).get(":location", use: weather)
     }
 
     /// `GET /{location}`.

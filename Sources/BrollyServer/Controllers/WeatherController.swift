@@ -21,10 +21,7 @@ struct WeatherController: Sendable {
 
     /// Its routes, mounted once by `makeRouter`.
     var routes: RouteCollection<AppRequestContext> {
-        let group = RouteCollection(context: AppRequestContext.self)
-        group.get("weather", use: weather)
-        group.get("weather/now", use: now)
-        return group
+        RouteCollection(context: AppRequestContext.self).get("weather", use: weather).get("weather/now", use: now)
     }
 
     /// What a weather request asks for.

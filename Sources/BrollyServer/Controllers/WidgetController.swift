@@ -9,9 +9,7 @@ struct WidgetController: Sendable {
 
     /// Its routes, mounted once by `makeRouter`.
     var routes: RouteCollection<AppRequestContext> {
-        let router = RouteCollection(context: AppRequestContext.self)
-        router.get("widget", use: widget)
-        return router
+        RouteCollection(context: AppRequestContext.self).get("widget", use: widget)
     }
 
     @Sendable func widget(_ request: Request, context: AppRequestContext) async throws -> Response {

@@ -20,10 +20,8 @@ struct PushController: Sendable {
     var routes: RouteCollection<AppRequestContext> {
         let group = RouteCollection(context: AppRequestContext.self)
         group.get("push/key", use: key)
-        group.get("push/subscriptions", use: list)
-        group.post("push/subscriptions", use: subscribe)
-        group.patch("push/subscriptions/:id", use: update)
-        group.delete("push/subscriptions/:id", use: remove)
+        group.get("push/subscriptions", use: list).post("push/subscriptions", use: subscribe)
+        group.patch("push/subscriptions/:id", use: update).delete("push/subscriptions/:id", use: remove)
         return group
     }
 

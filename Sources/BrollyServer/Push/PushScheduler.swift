@@ -18,7 +18,9 @@ import ServiceLifecycle
 /// services' clock.
 struct PushScheduler: Service {
     let useCases: UseCases
+    /// Where what a round finds goes (Web Push).
     let sender: PushSender
+    /// Seconds between the alert rounds.
     let interval: Double
     let logger: Logger
     /// This instance's name in the lease (host, port and process).
