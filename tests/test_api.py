@@ -158,9 +158,10 @@ def test_provider_failures_with_nothing_cached(server_factory, double):
 def test_provider_failure_with_cache_serves_it_stale(server_factory, double):
     server = server_factory(args=("--timeout", "2"), extra_env={"BROLLY_FRESH_SECONDS": "1"})
     assert get_json(server, "/api/v1/weather?lat=51.5&lon=-0.12")[0] == 200
-    time.sleep(1.5)  # past the fresh window
-    double.fault("500")
-    status, headers, doc = get_json(server, "/api/v1/weather?lat=51.5&lon=-0.12")
+    double.fault("500")  # the next call upstream fails; none is made while the answer is fresh
+    status, headers, doc = wait_until(
+        lambda: (lambda a: a if a[0] == 200 and a[2]["source"]["stale"] else None)(get_json(server, "/api/v1/weather?lat=51.5&lon=-0.12")),
+        what="the answer past its fresh second, served stale")
     assert status == 200 and doc["source"]["stale"] is True
     assert "no-cache" in headers["Cache-Control"]
     wait_until(lambda: double.calls("/v1/forecast") >= 2, what="the background refresh")  # it tried
@@ -169,8 +170,8 @@ def test_provider_failure_with_cache_serves_it_stale(server_factory, double):
 def test_stale_answer_is_refreshed_in_the_background(server_factory, double):
     server = server_factory(extra_env={"BROLLY_FRESH_SECONDS": "1"})
     first = get_json(server, "/api/v1/weather?lat=40.71&lon=-74.0")[2]
-    time.sleep(1.5)
-    stale = get_json(server, "/api/v1/weather?lat=40.71&lon=-74.0")[2]
+    stale = wait_until(lambda: (lambda d: d if d["source"]["stale"] else None)(
+        get_json(server, "/api/v1/weather?lat=40.71&lon=-74.0")[2]), what="the answer past its fresh second")
     assert stale["source"]["stale"] is True and stale["source"]["fetchedAt"] == first["source"]["fetchedAt"]
     fresh = wait_until(lambda: (lambda d: d if not d["source"]["stale"] else None)(
         get_json(server, "/api/v1/weather?lat=40.71&lon=-74.0")[2]), what="the refreshed answer")
