@@ -20,15 +20,6 @@ public struct HourColumns: Codable, Sendable, Hashable {
         case precipitationProbability, precipitation, windSpeed, feelsLike, humidity, pressure, clouds, windDirection, windGust, uvIndex
     }
 
-    /// The quantities an hour may lack, each with where it is in an hour.
-    private static var optionals: [(Column, WritableKeyPath<HourForecast, Double?>)] {
-        [
-            (.precipitationProbability, \.precipitationProbability), (.precipitation, \.precipitation), (.windSpeed, \.windSpeed),
-            (.feelsLike, \.feelsLike), (.humidity, \.humidity), (.pressure, \.pressure), (.clouds, \.clouds),
-            (.windDirection, \.windDirection), (.windGust, \.windGust), (.uvIndex, \.uvIndex),
-        ]
-    }
-
     public init(from decoder: any Decoder) throws {
         guard let c = try? decoder.container(keyedBy: Column.self) else {
             wrappedValue = try [HourForecast](from: decoder)
@@ -44,15 +35,22 @@ public struct HourColumns: Codable, Sendable, Hashable {
         }
         guard temperatures.count == times.count else { throw unreadable(.temperature) }
         guard which.count == times.count, which.allSatisfy(conditions.indices.contains) else { throw unreadable(.condition) }
-        var hours = times.indices.map { i in
-            HourForecast(time: Date(timeIntervalSince1970: times[i]), temperature: temperatures[i], condition: conditions[which[i]])
+        /// A quantity's column; all nil when no hour has it.
+        func column(_ key: Column) throws -> [Double?] {
+            guard let values = try c.decodeIfPresent([Double?].self, forKey: key) else { return Array(repeating: nil, count: times.count) }
+            guard values.count == times.count else { throw unreadable(key) }
+            return values
         }
-        for (column, path) in Self.optionals {
-            guard let values = try c.decodeIfPresent([Double?].self, forKey: column) else { continue }
-            guard values.count == hours.count else { throw unreadable(column) }
-            for i in hours.indices { hours[i][keyPath: path] = values[i] }
+        let (probability, amount, wind) = (try column(.precipitationProbability), try column(.precipitation), try column(.windSpeed))
+        let (feels, humidity, pressure) = (try column(.feelsLike), try column(.humidity), try column(.pressure))
+        let (clouds, direction, gust, uv) = (try column(.clouds), try column(.windDirection), try column(.windGust), try column(.uvIndex))
+        // One pass, the full initializer: no key path or keyed container per hour.
+        wrappedValue = times.indices.map { i in
+            HourForecast(
+                time: Date(timeIntervalSince1970: times[i]), temperature: temperatures[i], precipitationProbability: probability[i],
+                precipitation: amount[i], windSpeed: wind[i], condition: conditions[which[i]], feelsLike: feels[i], humidity: humidity[i],
+                pressure: pressure[i], clouds: clouds[i], windDirection: direction[i], windGust: gust[i], uvIndex: uv[i])
         }
-        wrappedValue = hours
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -69,9 +67,19 @@ public struct HourColumns: Codable, Sendable, Hashable {
         }
         try c.encode(distinct, forKey: .conditions)
         try c.encode(which, forKey: .condition)
-        for (column, path) in Self.optionals {
-            let values = wrappedValue.map { $0[keyPath: path] }
-            if values.contains(where: { $0 != nil }) { try c.encode(values, forKey: column) }
+        func write(_ values: [Double?], _ key: Column) throws {
+            if values.contains(where: { $0 != nil }) { try c.encode(values, forKey: key) }
         }
+        let hours = wrappedValue
+        try write(hours.map(\.precipitationProbability), .precipitationProbability)
+        try write(hours.map(\.precipitation), .precipitation)
+        try write(hours.map(\.windSpeed), .windSpeed)
+        try write(hours.map(\.feelsLike), .feelsLike)
+        try write(hours.map(\.humidity), .humidity)
+        try write(hours.map(\.pressure), .pressure)
+        try write(hours.map(\.clouds), .clouds)
+        try write(hours.map(\.windDirection), .windDirection)
+        try write(hours.map(\.windGust), .windGust)
+        try write(hours.map(\.uvIndex), .uvIndex)
     }
 }
