@@ -23,8 +23,10 @@ public enum AlertSeverity: String, Codable, Sendable, CaseIterable, Comparable {
     }
 }
 
-/// An official weather warning, from whichever source, as one model.
-public struct Alert: Codable, Sendable, Hashable, Identifiable {
+/// An official weather warning, from whichever source, as one model. Its times are `Time`: a
+/// `Date` in the model (`Alert`), the place's local ISO 8601 in the documents
+/// (`WeatherDocument.AlertInfo`); the rest is the same warning, written once.
+public struct AlertOf<Time: Codable & Sendable & Hashable>: Codable, Sendable, Hashable, Identifiable {
     /// The source's identifier of the message (CAP `identifier`, NWS `id`, …).
     public var id: String
     /// `nws`, `meteoalarm`, `openweathermap` or `cap`.
@@ -40,21 +42,21 @@ public struct Alert: Codable, Sendable, Hashable, Identifiable {
     public var headline: String
     public var description: String
     public var instruction: String?
-    public var onset: Date?
-    public var expires: Date?
+    public var onset: Time?
+    public var expires: Time?
     /// The names of the areas it covers.
     public var areas: [String]
     public var url: String?
     /// When the message was sent (an update is newer than what it replaces).
-    public var sent: Date?
+    public var sent: Time?
     /// The language of its texts (CAP's `language`): the reader's where the source offers it, else
     /// the source's own, marked so.
     public var language: String?
 
     public init(
         id: String, source: String, sender: String, event: String, severity: AlertSeverity, urgency: String = "unknown",
-        certainty: String = "unknown", headline: String, description: String, instruction: String? = nil, onset: Date? = nil,
-        expires: Date? = nil, areas: [String] = [], url: String? = nil, sent: Date? = nil, language: String? = nil
+        certainty: String = "unknown", headline: String, description: String, instruction: String? = nil, onset: Time? = nil,
+        expires: Time? = nil, areas: [String] = [], url: String? = nil, sent: Time? = nil, language: String? = nil
     ) {
         self.id = id
         self.source = source
@@ -74,6 +76,19 @@ public struct Alert: Codable, Sendable, Hashable, Identifiable {
         self.language = language
     }
 
+    /// The same warning with each of its times written by `write`.
+    public func withTimes<Other>(_ write: (Time) -> Other) -> AlertOf<Other> {
+        AlertOf<Other>(
+            id: id, source: source, sender: sender, event: event, severity: severity, urgency: urgency, certainty: certainty,
+            headline: headline, description: description, instruction: instruction, onset: onset.map(write),
+            expires: expires.map(write), areas: areas, url: url, sent: sent.map(write), language: language)
+    }
+}
+
+/// A warning as the services keep it.
+public typealias Alert = AlertOf<Date>
+
+extension Alert {
     /// Most severe first; then the most urgent onset first; then by event.
     public static func ordered(_ a: Alert, _ b: Alert) -> Bool {
         if a.severity != b.severity { return a.severity > b.severity }

@@ -1,6 +1,7 @@
 import Foundation
 
-/// A place as `brolly search --json` prints it and `/api/v1/places/search` serves it.
+/// A place as the documents write it: `brolly search --json` and `/api/v1/places/search` (a list
+/// of them), the weather's, accuracy's and alerts' `place`, and a saved place's own fields.
 public struct PlaceDocument: Codable, Sendable, Hashable {
     public var name: String
     public var region: String?
@@ -8,7 +9,11 @@ public struct PlaceDocument: Codable, Sendable, Hashable {
     public var countryCode: String?
     public var latitude: Double
     public var longitude: Double
+    /// Absent only for a place saved before time zones were kept.
     public var timezone: String?
+    /// True when the place is where the request's address is (the browser's location denied,
+    /// slow or unavailable): approximate. Absent otherwise.
+    public var approximate: Bool?
 
     public init(_ p: Place) {
         name = p.name
@@ -18,5 +23,12 @@ public struct PlaceDocument: Codable, Sendable, Hashable {
         latitude = p.latitude
         longitude = p.longitude
         timezone = p.timezone
+    }
+
+    /// The place for weather lookups (UTC when its time zone is not known).
+    public var place: Place {
+        Place(
+            name: name, country: country, countryCode: countryCode, region: region, latitude: latitude, longitude: longitude,
+            timezone: timezone ?? "UTC")
     }
 }

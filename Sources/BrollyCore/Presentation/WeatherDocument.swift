@@ -2,30 +2,8 @@ import Foundation
 
 /// The JSON contract served by `brolly now --json` and `GET /api/v1/weather`, in one unit system.
 public struct WeatherDocument: Codable, Sendable, Hashable {
-    public struct PlaceInfo: Codable, Sendable, Hashable {
-        public var name: String
-        public var country: String
-        public var countryCode: String?
-        public var region: String?
-        public var latitude: Double
-        public var longitude: Double
-        public var timezone: String
-        /// True when the place is where the request's address is (the browser's location denied,
-        /// slow or unavailable): approximate. Absent otherwise.
-        public var approximate: Bool?
-
-        public init(
-            name: String, country: String, countryCode: String?, region: String?, latitude: Double, longitude: Double, timezone: String
-        ) {
-            self.name = name
-            self.country = country
-            self.countryCode = countryCode
-            self.region = region
-            self.latitude = latitude
-            self.longitude = longitude
-            self.timezone = timezone
-        }
-    }
+    /// The place, as every document writes it.
+    public typealias PlaceInfo = PlaceDocument
     public struct ConditionInfo: Codable, Sendable, Hashable {
         public var code: Int
         public var title: String
@@ -225,42 +203,8 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
     /// Warnings in the place's country that could not be matched to it (MeteoAlarm's regions).
     public var alertsElsewhere: AlertsElsewhere?
 
-    public struct AlertInfo: Codable, Sendable, Hashable {
-        public var id: String
-        public var source: String
-        public var sender: String
-        public var event: String
-        public var severity: AlertSeverity
-        public var urgency: String
-        public var certainty: String
-        public var headline: String
-        public var description: String
-        public var instruction: String?
-        public var onset: String?
-        public var expires: String?
-        public var areas: [String]
-        public var url: String?
-        /// The language of its texts (the reader's where the source offers it).
-        public var language: String?
-
-        public init(_ a: Alert, in zone: TimeZone) {
-            id = a.id
-            source = a.source
-            sender = a.sender
-            event = a.event
-            severity = a.severity
-            urgency = a.urgency
-            certainty = a.certainty
-            headline = a.headline
-            description = a.description
-            instruction = a.instruction
-            onset = a.onset.map { LocalTime.iso8601($0, in: zone) }
-            expires = a.expires.map { LocalTime.iso8601($0, in: zone) }
-            areas = a.areas
-            url = a.url
-            language = a.language
-        }
-    }
+    /// A warning with its times in the place's local ISO 8601 (`sent` too).
+    public typealias AlertInfo = AlertOf<String>
     public struct AlertsElsewhere: Codable, Sendable, Hashable {
         public var country: String
         public var alerts: [AlertInfo]
@@ -270,4 +214,9 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
             self.alerts = alerts
         }
     }
+}
+
+extension WeatherDocument.AlertInfo {
+    /// `a` with its times in `zone`.
+    public init(_ a: Alert, in zone: TimeZone) { self = a.withTimes { LocalTime.iso8601($0, in: zone) } }
 }

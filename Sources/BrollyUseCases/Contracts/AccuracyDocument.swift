@@ -55,7 +55,7 @@ public struct AccuracyDocument: Codable, Sendable, Hashable {
         }
     }
 
-    public var place: WeatherDocument.PlaceInfo
+    public var place: PlaceDocument
     /// The local days scored (the most any model's lead had); fewer than 30 when fewer exist.
     public var days: Int
     /// Below this many days nothing is ranked, drawn or corrected.
@@ -101,9 +101,8 @@ public struct AccuracyDocument: Codable, Sendable, Hashable {
             ? nil
             : BrollyConfiguration.choosesModel(chosenModel) || chosenModel == nil
                 ? report.autoModel ?? OpenMeteoProvider.defaultModel : chosenModel
-        self.place = WeatherDocument.PlaceInfo(
-            name: place.name, country: place.country, countryCode: place.countryCode, region: place.region,
-            latitude: place.latitude, longitude: place.longitude, timezone: report.timezone)
+        self.place = PlaceDocument(place)
+        self.place.timezone = report.timezone
         days = report.days
         minimumDays = ForecastScores.minimumDays
         enough = report.isEnough

@@ -3,7 +3,7 @@ import Foundation
 
 /// The official warnings for a place, as `GET /api/v1/alerts` and `brolly alerts --json` show them.
 public struct AlertsDocument: Codable, Sendable, Hashable {
-    public var place: WeatherDocument.PlaceInfo
+    public var place: PlaceDocument
     /// Warnings covering the place, most severe first.
     public var alerts: [WeatherDocument.AlertInfo]
     /// Warnings in the place's country that could not be matched to it; never shown as "here".
@@ -14,9 +14,7 @@ public struct AlertsDocument: Codable, Sendable, Hashable {
 
     public init(place: Place, set: AlertSet) {
         let zone = place.timeZone
-        self.place = WeatherDocument.PlaceInfo(
-            name: place.name, country: place.country, countryCode: place.countryCode, region: place.region,
-            latitude: place.latitude, longitude: place.longitude, timezone: place.timezone)
+        self.place = PlaceDocument(place)
         alerts = set.here.map { WeatherDocument.AlertInfo($0, in: zone) }
         if let country = set.elsewhereCountry, !set.elsewhere.isEmpty {
             elsewhere = WeatherDocument.AlertsElsewhere(

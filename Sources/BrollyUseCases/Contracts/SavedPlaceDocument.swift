@@ -2,25 +2,27 @@ import BrollyCore
 import BrollyStore
 import Foundation
 
-/// A saved place as `brolly places list --json` prints it and `/api/v1/places` serves it. The
-/// database record (`SavedPlace`) stays a storage type: its device id never leaves the store.
+/// A saved place as `brolly places list --json` prints it and `/api/v1/places` serves it: the
+/// place's own fields (`PlaceDocument`, as search answers it) and, beside them in the same object,
+/// what saving it added (`Saving`). The database record (`SavedPlace`) stays a storage type: its
+/// device id never leaves the store.
+@dynamicMemberLookup
 public struct SavedPlaceDocument: Codable, Sendable, Hashable {
-    public var id: Int64
-    public var name: String
-    public var customName: String?
-    /// The custom name when there is one, else the place's own.
-    public var displayName: String
-    public var region: String?
-    public var country: String
-    public var countryCode: String?
-    public var latitude: Double
-    public var longitude: Double
-    public var timezone: String?
-    /// Position in the list, from 0; the first is the default place.
-    public var position: Int
-    /// The weather the cache already has for the place, shown beside its name; nil when the cache
-    /// has none (the list never makes an upstream call).
-    public var now: Glance?
+    public var details: PlaceDocument
+    public var saving: Saving
+
+    /// What saving a place adds to it.
+    public struct Saving: Codable, Sendable, Hashable {
+        public var id: Int64
+        public var customName: String?
+        /// The custom name when there is one, else the place's own.
+        public var displayName: String
+        /// Position in the list, from 0; the first is the default place.
+        public var position: Int
+        /// The weather the cache already has for the place, shown beside its name; nil when the
+        /// cache has none (the list never makes an upstream call).
+        public var now: Glance?
+    }
 
     /// A saved place's weather at a glance: the temperature (°C) and condition of the cached answer.
     public struct Glance: Codable, Sendable, Hashable {
@@ -33,17 +35,28 @@ public struct SavedPlaceDocument: Codable, Sendable, Hashable {
     }
 
     public init(_ p: SavedPlace) {
-        id = p.id ?? 0
-        name = p.name
-        customName = p.customName
-        displayName = p.displayName
-        region = p.region
-        country = p.country
-        countryCode = p.countryCode
-        latitude = p.latitude
-        longitude = p.longitude
-        timezone = p.timezone
-        position = p.orderIndex
+        details = PlaceDocument(p.place)
+        details.timezone = p.timezone
+        saving = Saving(id: p.id ?? 0, customName: p.customName, displayName: p.displayName, position: p.orderIndex)
+    }
+
+    /// The two parts written as one object, and read back from it.
+    public init(from decoder: any Decoder) throws {
+        details = try PlaceDocument(from: decoder)
+        saving = try Saving(from: decoder)
+    }
+    public func encode(to encoder: any Encoder) throws {
+        try details.encode(to: encoder)
+        try saving.encode(to: encoder)
+    }
+
+    public subscript<T>(dynamicMember path: WritableKeyPath<PlaceDocument, T>) -> T {
+        get { details[keyPath: path] }
+        set { details[keyPath: path] = newValue }
+    }
+    public subscript<T>(dynamicMember path: WritableKeyPath<Saving, T>) -> T {
+        get { saving[keyPath: path] }
+        set { saving[keyPath: path] = newValue }
     }
 
     /// The place with the weather `entry` holds (temperature rounded to a tenth, the condition in `language`).
@@ -65,9 +78,5 @@ public struct SavedPlaceDocument: Codable, Sendable, Hashable {
     }
 
     /// The place for weather lookups.
-    public var place: Place {
-        Place(
-            name: name, country: country, countryCode: countryCode, region: region, latitude: latitude, longitude: longitude,
-            timezone: timezone ?? "UTC")
-    }
+    public var place: Place { details.place }
 }
