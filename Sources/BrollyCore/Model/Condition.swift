@@ -4,6 +4,9 @@ import Foundation
 public enum ConditionKind: String, Codable, Sendable, CaseIterable {
     case clear, mostlyClear, partlyCloudy, overcast, fog, drizzle, rain, freezingRain, sleet, snow,
         showers, snowShowers, thunderstorm, unknown
+
+    /// A family this version does not know is read as unknown.
+    public init(from decoder: any Decoder) throws { self = ConditionKind(rawValue: try String(from: decoder)) ?? .unknown }
 }
 
 /// A weather condition as shown to people.
@@ -12,33 +15,22 @@ public enum ConditionKind: String, Codable, Sendable, CaseIterable {
 /// place repeats a handful of conditions, so each hour holds a reference (8 bytes) instead of
 /// three strings and a code (57). Reads and writes look like plain stored properties.
 public struct Condition: Codable, Sendable, Hashable {
+    /// What a condition is, as it is written (`kind` absent in conditions stored before it
+    /// existed: unknown).
+    struct Fields: Codable, Sendable, Hashable {
+        var code: Int
+        var title: String
+        var description: String
+        var icon: String
+        var kind: ConditionKind?
+    }
+
+    /// One shared box per distinct condition.
     final class Storage: Sendable, Hashable {
-        let code: Int
-        let title: String
-        let description: String
-        let icon: String
-        let kind: ConditionKind
-
-        init(code: Int, title: String, description: String, icon: String, kind: ConditionKind) {
-            self.code = code
-            self.title = title
-            self.description = description
-            self.icon = icon
-            self.kind = kind
-        }
-
-        static func == (a: Storage, b: Storage) -> Bool {
-            a === b
-                || (a.code == b.code && a.kind == b.kind && a.title == b.title && a.description == b.description && a.icon == b.icon)
-        }
-
-        func hash(into h: inout Hasher) {
-            h.combine(code)
-            h.combine(title)
-            h.combine(description)
-            h.combine(icon)
-            h.combine(kind)
-        }
+        let fields: Fields
+        init(_ fields: Fields) { self.fields = fields }
+        static func == (a: Storage, b: Storage) -> Bool { a === b || a.fields == b.fields }
+        func hash(into h: inout Hasher) { fields.hash(into: &h) }
     }
 
     /// The interned boxes: few (the WMO codes and OpenWeatherMap ids, by day and night, in the
@@ -48,33 +40,30 @@ public struct Condition: Codable, Sendable, Hashable {
     private var storage: Storage
 
     /// The provider's numeric code (WMO code for Open-Meteo, condition id for OpenWeatherMap).
-    public var code: Int {
-        get { storage.code }
-        set { self = Condition(code: newValue, title: title, description: description, icon: icon, kind: kind) }
-    }
+    public var code: Int { storage.fields.code }
     /// Short group title, e.g. "Rain".
-    public var title: String {
-        get { storage.title }
-        set { self = Condition(code: code, title: newValue, description: description, icon: icon, kind: kind) }
-    }
-    /// Longer description, e.g. "light rain" (may be localized by the provider).
+    public var title: String { storage.fields.title }
+    /// Longer description, e.g. "light rain" (may be localized by the provider). The one field
+    /// ever changed (OpenWeatherMap's several conditions joined): the result is interned anew.
     public var description: String {
-        get { storage.description }
-        set { self = Condition(code: code, title: title, description: newValue, icon: icon, kind: kind) }
+        get { storage.fields.description }
+        set {
+            var fields = storage.fields
+            fields.description = newValue
+            self = Condition(fields)
+        }
     }
     /// Icon name, e.g. "rain", "clear-day", "partly-cloudy-night".
-    public var icon: String {
-        get { storage.icon }
-        set { self = Condition(code: code, title: title, description: description, icon: newValue, kind: kind) }
-    }
+    public var icon: String { storage.fields.icon }
     /// The condition family.
-    public var kind: ConditionKind {
-        get { storage.kind }
-        set { self = Condition(code: code, title: title, description: description, icon: icon, kind: newValue) }
-    }
+    public var kind: ConditionKind { storage.fields.kind ?? .unknown }
 
     public init(code: Int, title: String, description: String, icon: String, kind: ConditionKind) {
-        let box = Storage(code: code, title: title, description: description, icon: icon, kind: kind)
+        self.init(Fields(code: code, title: title, description: description, icon: icon, kind: kind))
+    }
+
+    private init(_ fields: Fields) {
+        let box = Storage(fields)
         storage = Self.interned.withLock { set in
             if let shared = set.firstIndex(of: box).map({ set[$0] }) { return shared }
             if set.count < 4096 { set.insert(box) }
@@ -85,23 +74,12 @@ public struct Condition: Codable, Sendable, Hashable {
     public static func == (a: Condition, b: Condition) -> Bool { a.storage == b.storage }
     public func hash(into h: inout Hasher) { storage.hash(into: &h) }
 
-    enum CodingKeys: String, CodingKey { case code, title, description, icon, kind }
-
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(
-            code: try c.decode(Int.self, forKey: .code), title: try c.decode(String.self, forKey: .title),
-            description: try c.decode(String.self, forKey: .description), icon: try c.decode(String.self, forKey: .icon),
-            kind: (try? c.decode(ConditionKind.self, forKey: .kind)) ?? .unknown)
-    }
-
+    /// Written and read as its fields; an unknown `kind` is read as unknown.
+    public init(from decoder: any Decoder) throws { self.init(try Fields(from: decoder)) }
     public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(code, forKey: .code)
-        try c.encode(title, forKey: .title)
-        try c.encode(description, forKey: .description)
-        try c.encode(icon, forKey: .icon)
-        try c.encode(kind, forKey: .kind)
+        var fields = storage.fields
+        fields.kind = kind
+        try fields.encode(to: encoder)
     }
 
     /// Severity used to pick a day's representative condition.
