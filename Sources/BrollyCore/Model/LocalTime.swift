@@ -10,19 +10,51 @@ public enum LocalTime {
 
     /// `YYYY-MM-DD` of `date` in `zone`.
     public static func dateString(_ date: Date, in zone: TimeZone) -> String {
-        let c = calendar(zone).dateComponents([.year, .month, .day], from: date)
-        return String(format: "%04d-%02d-%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0)
+        guard let wall = wallClock(date, in: zone) else {
+            let c = calendar(zone).dateComponents([.year, .month, .day], from: date)
+            return "\(pad(c.year ?? 0, 4))-\(pad(c.month ?? 0, 2))-\(pad(c.day ?? 0, 2))"
+        }
+        return "\(pad(wall.year, 4))-\(pad(wall.month, 2))-\(pad(wall.day, 2))"
     }
 
     /// Hour of day (0–23) of `date` in `zone`.
     public static func hour(_ date: Date, in zone: TimeZone) -> Int {
-        calendar(zone).component(.hour, from: date)
+        wallClock(date, in: zone).map { $0.seconds / 3600 } ?? calendar(zone).component(.hour, from: date)
     }
 
     /// `HH:mm` of `date` in `zone`.
     public static func clock(_ date: Date, in zone: TimeZone) -> String {
-        let c = calendar(zone).dateComponents([.hour, .minute], from: date)
-        return String(format: "%02d:%02d", c.hour ?? 0, c.minute ?? 0)
+        guard let wall = wallClock(date, in: zone) else {
+            let c = calendar(zone).dateComponents([.hour, .minute], from: date)
+            return "\(pad(c.hour ?? 0, 2)):\(pad(c.minute ?? 0, 2))"
+        }
+        return "\(pad(wall.seconds / 3600, 2)):\(pad(wall.seconds / 60 % 60, 2))"
+    }
+
+    /// The wall clock of `date` in `zone`: its proleptic Gregorian date and the whole seconds into
+    /// that day, from the zone's offset at that instant and integer arithmetic (Howard Hinnant's
+    /// `civil_from_days`). A week of hours is grouped and printed by these several hundred times
+    /// per answer, and Foundation's `Calendar` is far slower at it. Nil for an instant too far off
+    /// to be a forecast's (the callers then ask `Calendar`).
+    static func wallClock(_ date: Date, in zone: TimeZone) -> (year: Int, month: Int, day: Int, seconds: Int)? {
+        let t = date.timeIntervalSince1970
+        guard t.isFinite, abs(t) < 1e11 else { return nil }
+        let local = Int(t.rounded(.down)) + zone.secondsFromGMT(for: date)
+        let days = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let m = (5 * dayOfYear + 2) / 153
+        let month = m < 10 ? m + 3 : m - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, dayOfYear - (153 * m + 2) / 5 + 1, local - days * 86_400)
+    }
+
+    /// `n` written with at least `width` digits.
+    static func pad(_ n: Int, _ width: Int) -> String {
+        let digits = String(n.magnitude)
+        return (n < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - digits.count)) + digits
     }
 
     /// Whole days from `from` to `to` (both `YYYY-MM-DD`); nil when either cannot be read.
@@ -49,13 +81,17 @@ public enum LocalTime {
 
     /// ISO 8601 with the zone's offset at that instant, e.g. `2026-11-21T14:00:00+10:00`.
     public static func iso8601(_ date: Date, in zone: TimeZone) -> String {
-        let c = calendar(zone).dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
         let offset = zone.secondsFromGMT(for: date)
-        let sign = offset < 0 ? "-" : "+"
         let m = abs(offset) / 60
-        return String(
-            format: "%04d-%02d-%02dT%02d:%02d:%02d%@%02d:%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0,
-            c.hour ?? 0, c.minute ?? 0, c.second ?? 0, sign, m / 60, m % 60)
+        let zoneText = (offset < 0 ? "-" : "+") + pad(m / 60, 2) + ":" + pad(m % 60, 2)
+        guard let wall = wallClock(date, in: zone) else {
+            let c = calendar(zone).dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+            return "\(pad(c.year ?? 0, 4))-\(pad(c.month ?? 0, 2))-\(pad(c.day ?? 0, 2))T\(pad(c.hour ?? 0, 2)):"
+                + "\(pad(c.minute ?? 0, 2)):\(pad(c.second ?? 0, 2))\(zoneText)"
+        }
+        let s = wall.seconds
+        return "\(pad(wall.year, 4))-\(pad(wall.month, 2))-\(pad(wall.day, 2))T\(pad(s / 3600, 2)):\(pad(s / 60 % 60, 2)):\(pad(s % 60, 2))"
+            + zoneText
     }
 
     /// Parses a local wall-clock time without an offset — `YYYY-MM-DD`, `YYYY-MM-DDTHH:mm` or
