@@ -7,10 +7,11 @@ import Testing
 /// (summer time, half- and quarter-hour offsets, a half-hour summer shift, fixed offsets), before
 /// and after 1970, on the hours a transition skips or repeats, at fractions of a second.
 @Suite struct LocalTimeTests {
-    static let zones = [
-        "UTC", "Europe/Berlin", "America/New_York", "America/St_Johns", "Asia/Kathmandu", "Australia/Lord_Howe", "Pacific/Chatham",
-        "Pacific/Kiritimati", "America/Santiago", "Europe/London",
-    ].compactMap(TimeZone.init(identifier:)) + [TimeZone(secondsFromGMT: -9000)!]
+    static let zones =
+        [
+            "UTC", "Europe/Berlin", "America/New_York", "America/St_Johns", "Asia/Kathmandu", "Australia/Lord_Howe", "Pacific/Chatham",
+            "Pacific/Kiritimati", "America/Santiago", "Europe/London",
+        ].compactMap(TimeZone.init(identifier:)) + [TimeZone(secondsFromGMT: -9000)!]
 
     func reference(_ date: Date, in zone: TimeZone) -> (date: String, clock: String, hour: Int, iso: String) {
         var calendar = Calendar(identifier: .gregorian)
