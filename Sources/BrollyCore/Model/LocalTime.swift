@@ -35,11 +35,12 @@ public enum LocalTime {
     /// that day, from the zone's offset at that instant and integer arithmetic (Howard Hinnant's
     /// `civil_from_days`). A week of hours is grouped and printed by these several hundred times
     /// per answer, and Foundation's `Calendar` is far slower at it. Nil for an instant too far off
-    /// to be a forecast's (the callers then ask `Calendar`).
-    static func wallClock(_ date: Date, in zone: TimeZone) -> (year: Int, month: Int, day: Int, seconds: Int)? {
+    /// to be a forecast's (the callers then ask `Calendar`). `offset`: the zone's at that instant,
+    /// when the caller has it already.
+    static func wallClock(_ date: Date, in zone: TimeZone, offset: Int? = nil) -> (year: Int, month: Int, day: Int, seconds: Int)? {
         let t = date.timeIntervalSince1970
         guard t.isFinite, abs(t) < 1e11 else { return nil }
-        let local = Int(t.rounded(.down)) + zone.secondsFromGMT(for: date)
+        let local = Int(t.rounded(.down)) + (offset ?? zone.secondsFromGMT(for: date))
         let days = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
@@ -84,7 +85,7 @@ public enum LocalTime {
         let offset = zone.secondsFromGMT(for: date)
         let m = abs(offset) / 60
         let zoneText = (offset < 0 ? "-" : "+") + pad(m / 60, 2) + ":" + pad(m % 60, 2)
-        guard let wall = wallClock(date, in: zone) else {
+        guard let wall = wallClock(date, in: zone, offset: offset) else {
             let c = calendar(zone).dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
             return "\(pad(c.year ?? 0, 4))-\(pad(c.month ?? 0, 2))-\(pad(c.day ?? 0, 2))T\(pad(c.hour ?? 0, 2)):"
                 + "\(pad(c.minute ?? 0, 2)):\(pad(c.second ?? 0, 2))\(zoneText)"
