@@ -360,7 +360,7 @@ def test_scoring_counts_against_open_meteos_budget_and_gives_way_when_it_is_spen
 # ---------- issue 37: an independent reference, honest statistics, a corrected forecast ----------
 
 POKHARA = (28.21, 83.99)  # no station within 25 km
-MUNICH_AIRPORT = (48.36, 11.77)  # EDDM 1.3 km away, reporting for three and a half days only
+MUNICH_AIRPORT = (48.36, 11.77)  # EDDM 1.3 km away, reporting for three whole local days (and today) only
 
 
 def test_a_model_as_warm_in_its_own_latest_run_is_two_degrees_off_and_the_one_off_by_one_is_best(server, cli, double):

@@ -50,6 +50,7 @@ from datetime import datetime, timedelta, timezone
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlparse
 from zoneinfo import ZoneInfo
+from zoneinfo import ZoneInfo
 
 # name, admin1, country, code, lat, lon, tz
 GAZETTEER = [
@@ -81,8 +82,20 @@ STATIONS = [
     ("YSSY", "Sydney Intl Arpt, NS, AU", -33.946, 151.177),
     ("EDDM", "Munich Arpt, BY, DE", 48.354, 11.786),
 ]
-# Stations that began reporting lately: id → hours of reports kept.
-STATION_HOURS = {"EDDM": 86}
+# Stations that began reporting recently: EDDM has exactly three whole local days before today at
+# any hour (it began six hours before local midnight three days before today: that first evening is
+# too short to count), so "has only 3 whole days" holds whenever the tests run.
+STATION_SINCE = {"EDDM": ("Europe/Berlin", 3)}
+
+
+def station_start(ident, now):
+    """When a recently started station's first report was, or None for one reporting all along."""
+    if ident not in STATION_SINCE:
+        return None
+    zone, days = STATION_SINCE[ident]
+    local = now.astimezone(ZoneInfo(zone))
+    midnight = local.replace(hour=0, minute=0, second=0, microsecond=0) - timedelta(days=days)
+    return (midnight - timedelta(hours=6)).astimezone(timezone.utc)
 
 # A 1×1 PNG, what the radar double's tiles are.
 RADAR_TILE = __import__("base64").b64decode(
@@ -442,7 +455,8 @@ def metar(q):
     for ident, name, lat, lon in stations:
         newest = last - timedelta(hours=3) if ident in STATE["silent"] else last
         t = newest
-        while t > now - timedelta(hours=min(hours, STATION_HOURS.get(ident, hours))):
+        start = max(now - timedelta(hours=hours), station_start(ident, now) or now - timedelta(hours=hours))
+        while t > start:
             temp = round(analysis_temp(lat, lon, t))
             reports.append({
                 "icaoId": ident, "receiptTime": iso(t + timedelta(minutes=3)), "obsTime": int(t.timestamp()),
