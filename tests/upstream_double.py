@@ -50,7 +50,6 @@ from datetime import datetime, timedelta, timezone
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlparse
 from zoneinfo import ZoneInfo
-from zoneinfo import ZoneInfo
 
 # name, admin1, country, code, lat, lon, tz
 GAZETTEER = [
