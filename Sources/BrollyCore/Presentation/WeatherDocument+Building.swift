@@ -93,7 +93,7 @@ extension WeatherDocument {
         }
         func iso(_ d: Date?) -> String? { d.map { LocalTime.iso8601($0, in: zone) } }
         let cur = v.current, raw = report.current
-        place = PlaceInfo(report.place)
+        place = PlaceDocument(report.place)
         current = Current(
             time: LocalTime.iso8601(cur.time, in: zone), temperature: t(cur.temperature), feelsLike: cur.feelsLike.map(t),
             temperatureMin: t(cur.low), temperatureMax: t(cur.high), humidity: cur.humidity.map { Rounding.round($0, 0) },

@@ -2,8 +2,6 @@ import Foundation
 
 /// The JSON contract served by `brolly now --json` and `GET /api/v1/weather`, in one unit system.
 public struct WeatherDocument: Codable, Sendable, Hashable {
-    /// The place, as every document writes it.
-    public typealias PlaceInfo = PlaceDocument
     public struct ConditionInfo: Codable, Sendable, Hashable {
         public var code: Int
         public var title: String
@@ -185,7 +183,7 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
         public var pollen: [String: Double]?
     }
 
-    public var place: PlaceInfo
+    public var place: PlaceDocument
     public var current: Current
     public var days: [Day]
     public var hours: [Hour]
