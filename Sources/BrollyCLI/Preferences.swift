@@ -12,11 +12,6 @@ public struct Preferences: Codable, Sendable, Hashable {
     /// The remembered place (from the one-time IP lookup or a choice).
     public var defaultPlace: Place?
 
-    public init(units: UnitSystem? = nil, defaultPlace: Place? = nil) {
-        self.units = units
-        self.defaultPlace = defaultPlace
-    }
-
     public static func load(from directory: URL) -> Preferences {
         let url = directory.appendingPathComponent("preferences.json")
         guard let data = try? Data(contentsOf: url) else { return Preferences() }

@@ -42,11 +42,6 @@ public struct EncodedDocument: Encodable, Sendable {
     public var bytes: [UInt8]
     public var contentType: String
 
-    public init(bytes: [UInt8], contentType: String) {
-        self.bytes = bytes
-        self.contentType = contentType
-    }
-
     /// Never JSON: the server sends `bytes` as they are.
     public func encode(to encoder: any Encoder) throws {
         throw EncodingError.invalidValue(self, .init(codingPath: [], debugDescription: "binary document, sent as it is"))
@@ -111,12 +106,6 @@ public struct CompatibleRefusal: Error, Sendable {
     /// A past local day (`2026-11-02`) the answer needs and the weather given did not hold: the
     /// server asks for that day and writes the document again from it (else refuses with `message`).
     public var pastDay: String?
-
-    public init(status: Int, message: String, pastDay: String? = nil) {
-        self.status = status
-        self.message = message
-        self.pastDay = pastDay
-    }
 
     public static func badRequest(_ message: String) -> CompatibleRefusal { CompatibleRefusal(status: 400, message: message) }
 }

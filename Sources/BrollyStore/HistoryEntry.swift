@@ -23,19 +23,6 @@ public struct HistoryEntry: Codable, Sendable, Hashable, FetchableRecord, Mutabl
         public static let createdAt = Column(CodingKeys.createdAt)
     }
 
-    public init(
-        deviceId: String, createdAt: Date, latitude: Double, longitude: Double, placeName: String, address: Address?,
-        weather: WeatherReport
-    ) {
-        self.deviceId = deviceId
-        self.createdAt = createdAt
-        self.latitude = latitude
-        self.longitude = longitude
-        self.placeName = placeName
-        self.address = address
-        self.weather = weather
-    }
-
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 
     public var coordinate: Coordinate { Coordinate(latitude: latitude, longitude: longitude) }

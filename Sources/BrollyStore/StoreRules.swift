@@ -70,13 +70,6 @@ public enum StoreRules {
         public var createdAt: Date
         /// Which answer its snapshot holds, when the engine read it (`AnswerStamp`).
         public var answer: AnswerStamp?
-
-        public init(id: Int64, coordinate: Coordinate, createdAt: Date, answer: AnswerStamp? = nil) {
-            self.id = id
-            self.coordinate = coordinate
-            self.createdAt = createdAt
-            self.answer = answer
-        }
     }
 
     /// What tells one weather answer from another without reading the whole snapshot: when it
@@ -90,26 +83,6 @@ public enum StoreRules {
         public var placeName: String?
         public var language: String?
         public var temperature: Double?
-
-        public init(
-            fetchedAt: Double, model: String?, modelSelection: String?, placeName: String?, language: String?, temperature: Double?
-        ) {
-            self.fetchedAt = fetchedAt
-            self.model = model
-            self.modelSelection = modelSelection
-            self.placeName = placeName
-            self.language = language
-            self.temperature = temperature
-        }
-
-        /// The stamp of `report`; nil for a corrected forecast (re-derived from scores that change
-        /// while the answer stays the same, so its snapshot is always written).
-        public init?(_ report: WeatherReport) {
-            guard report.correction == nil else { return nil }
-            self.init(
-                fetchedAt: report.fetchedAt.timeIntervalSince1970 * 1000, model: report.model, modelSelection: report.modelSelection,
-                placeName: report.place.name, language: report.language, temperature: report.current.temperature)
-        }
 
         /// The same answer: the times within a millisecond's rounding, the rest equal.
         public func isSameAnswer(as other: AnswerStamp) -> Bool {
@@ -209,5 +182,16 @@ public enum StoreRules {
             result.append(place)
         }
         return (result, changed)
+    }
+}
+
+extension StoreRules.AnswerStamp {
+    /// The stamp of `report`; nil for a corrected forecast (re-derived from scores that change
+    /// while the answer stays the same, so its snapshot is always written).
+    public init?(_ report: WeatherReport) {
+        guard report.correction == nil else { return nil }
+        self.init(
+            fetchedAt: report.fetchedAt.timeIntervalSince1970 * 1000, model: report.model, modelSelection: report.modelSelection,
+            placeName: report.place.name, language: report.language, temperature: report.current.temperature)
     }
 }

@@ -6,12 +6,6 @@ public struct Directories: Sendable, Hashable {
     public var config: URL
     public var data: URL
 
-    public init(cache: URL, config: URL, data: URL) {
-        self.cache = cache
-        self.config = config
-        self.data = data
-    }
-
     /// `BROLLY_CACHE_DIR` (else `$XDG_CACHE_HOME/brolly`, else `~/.cache/brolly`), and likewise
     /// `BROLLY_CONFIG_DIR` / `XDG_CONFIG_HOME` and `BROLLY_DATA_DIR` / `XDG_DATA_HOME`.
     public static func fromEnvironment(_ env: [String: String]) -> Directories {

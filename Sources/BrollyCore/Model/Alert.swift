@@ -101,23 +101,13 @@ extension Alert {
 /// The alerts for a place: those that cover it, and those of its country that could not be
 /// matched to it (MeteoAlarm's regions), which are never shown as "here".
 public struct AlertSet: Codable, Sendable, Hashable {
-    public var here: [Alert]
-    public var elsewhere: [Alert]
+    public var here: [Alert] = []
+    public var elsewhere: [Alert] = []
     /// The country `elsewhere` is in.
     public var elsewhereCountry: String?
     /// The sources that were asked and answered, and those that failed (the weather is shown anyway).
-    public var sources: [String]
-    public var failedSources: [String]
-
-    public init(
-        here: [Alert] = [], elsewhere: [Alert] = [], elsewhereCountry: String? = nil, sources: [String] = [], failedSources: [String] = []
-    ) {
-        self.here = here
-        self.elsewhere = elsewhere
-        self.elsewhereCountry = elsewhereCountry
-        self.sources = sources
-        self.failedSources = failedSources
-    }
+    public var sources: [String] = []
+    public var failedSources: [String] = []
 
     /// The most severe alert here.
     public var mostSevere: Alert? { here.first }

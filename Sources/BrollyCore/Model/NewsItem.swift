@@ -25,12 +25,5 @@ public struct NewsFeed: Codable, Sendable, Hashable {
     public var region: String
     public var code: String
     /// The language of the items (`en`, `ru`): the reader's where a feed in it exists, else English.
-    public var language: String
-
-    public init(source: String, region: String, code: String, language: String = "en") {
-        self.source = source
-        self.region = region
-        self.code = code
-        self.language = language
-    }
+    public var language: String = "en"
 }

@@ -1,17 +1,19 @@
 import Foundation
 
-/// Current conditions, always stored in metric units (°C, m/s, hPa, mm, m).
-public struct CurrentConditions: Codable, Sendable, Hashable {
-    public var time: Date
+/// The conditions now. The services keep them metric (°C, m/s, hPa, mm, m) with instants and a
+/// condition (`CurrentConditions`); the weather document writes the same fields in the reader's
+/// units, with local ISO 8601 times and the condition's texts (`WeatherDocument.Current`).
+public struct CurrentOf<Time: Codable & Sendable & Hashable, Weather: Codable & Sendable & Hashable>: Codable, Sendable, Hashable {
+    public var time: Time
     public var temperature: Double
     public var feelsLike: Double?
     public var temperatureMin: Double
     public var temperatureMax: Double
     /// Relative humidity, %.
     public var humidity: Double?
-    /// Sea-level pressure, hPa.
+    /// Sea-level pressure (hPa in `CurrentConditions`).
     public var pressure: Double?
-    /// m/s.
+    /// m/s in `CurrentConditions`.
     public var windSpeed: Double?
     /// Meteorological degrees: where the wind comes from.
     public var windDirection: Double?
@@ -20,23 +22,23 @@ public struct CurrentConditions: Codable, Sendable, Hashable {
     public var clouds: Double?
     /// Metres.
     public var visibility: Double?
-    /// Latest rain volume, mm.
+    /// Latest rain volume (mm in `CurrentConditions`).
     public var rain: Double?
-    /// Latest snow volume, mm.
+    /// Latest snow volume (mm in `CurrentConditions`).
     public var snow: Double?
-    public var condition: Condition
-    public var sunrise: Date?
-    public var sunset: Date?
-    /// The temperature at this hour yesterday (°C), when the provider gives it in the same answer
+    public var condition: Weather
+    public var sunrise: Time?
+    public var sunset: Time?
+    /// The temperature at this hour yesterday, when the provider gives it in the same answer
     /// (Open-Meteo's `past_days=1`); nil otherwise — never guessed.
     public var temperatureYesterday: Double?
 
     public init(
-        time: Date, temperature: Double, feelsLike: Double? = nil, temperatureMin: Double,
+        time: Time, temperature: Double, feelsLike: Double? = nil, temperatureMin: Double,
         temperatureMax: Double, humidity: Double?, pressure: Double?, windSpeed: Double?,
         windDirection: Double?, windGust: Double? = nil, clouds: Double? = nil,
-        visibility: Double? = nil, rain: Double? = nil, snow: Double? = nil, condition: Condition,
-        sunrise: Date? = nil, sunset: Date? = nil
+        visibility: Double? = nil, rain: Double? = nil, snow: Double? = nil, condition: Weather,
+        sunrise: Time? = nil, sunset: Time? = nil, temperatureYesterday: Double? = nil
     ) {
         self.time = time
         self.temperature = temperature
@@ -55,26 +57,33 @@ public struct CurrentConditions: Codable, Sendable, Hashable {
         self.condition = condition
         self.sunrise = sunrise
         self.sunset = sunset
+        self.temperatureYesterday = temperatureYesterday
     }
 }
 
-/// One local calendar day of forecast, metric.
-public struct DayForecast: Codable, Sendable, Hashable {
+/// Current conditions, always stored in metric units (°C, m/s, hPa, mm, m).
+public typealias CurrentConditions = CurrentOf<Date, Condition>
+
+/// One local calendar day of forecast. The services keep it metric with instants and conditions
+/// (`DayForecast`); the weather document writes the same fields in the reader's units, with local
+/// ISO 8601 times and the condition's texts (`WeatherDocument.Day`).
+public struct DayOf<Time: Codable & Sendable & Hashable, Weather: Codable & Sendable & Hashable>: Codable, Sendable, Hashable {
     /// Local date, `YYYY-MM-DD`, in the place's time zone.
     public var date: String
     public var temperatureMin: Double
     public var temperatureMax: Double
-    /// Total precipitation, mm.
+    /// Total precipitation (mm in a `DayForecast`).
     public var precipitation: Double?
     public var precipitationProbability: Double?
-    public var condition: Condition
-    public var sunrise: Date?
-    public var sunset: Date?
+    public var condition: Weather
+    /// Nil in a polar day or night.
+    public var sunrise: Time?
+    public var sunset: Time?
 
     public init(
         date: String, temperatureMin: Double, temperatureMax: Double, precipitation: Double? = nil,
-        precipitationProbability: Double? = nil, condition: Condition, sunrise: Date? = nil,
-        sunset: Date? = nil
+        precipitationProbability: Double? = nil, condition: Weather, sunrise: Time? = nil,
+        sunset: Time? = nil
     ) {
         self.date = date
         self.temperatureMin = temperatureMin
@@ -86,6 +95,9 @@ public struct DayForecast: Codable, Sendable, Hashable {
         self.sunset = sunset
     }
 }
+
+/// One local calendar day of forecast, metric.
+public typealias DayForecast = DayOf<Date, Condition>
 
 /// Identifies a weather provider.
 public enum ProviderID: String, Codable, Sendable, CaseIterable {

@@ -95,14 +95,15 @@ extension WeatherDocument {
         let cur = v.current, raw = report.current
         place = PlaceDocument(report.place)
         current = Current(
-            time: LocalTime.iso8601(cur.time, in: zone), temperature: t(cur.temperature), feelsLike: cur.feelsLike.map(t),
-            temperatureMin: t(cur.low), temperatureMax: t(cur.high), humidity: cur.humidity.map { Rounding.round($0, 0) },
-            pressure: cur.pressure?.rounded(), windSpeed: cur.wind?.rounded(),
-            windDirection: cur.windDirection.map { Rounding.round($0, 0) },
-            windGust: cur.gust?.rounded(), clouds: cur.clouds, visibility: raw.visibility, rain: p(cur.rain),
-            // The contract gives fresh snow in the precipitation unit (mm or in), as the provider counts it.
-            snow: p(raw.snow.map { Measure($0, in: u.precipitation) }), condition: c(cur.condition),
-            sunrise: iso(raw.sunrise), sunset: iso(raw.sunset), temperatureYesterday: cur.yesterday.map(t))
+            CurrentOf(
+                time: LocalTime.iso8601(cur.time, in: zone), temperature: t(cur.temperature), feelsLike: cur.feelsLike.map(t),
+                temperatureMin: t(cur.low), temperatureMax: t(cur.high), humidity: cur.humidity.map { Rounding.round($0, 0) },
+                pressure: cur.pressure?.rounded(), windSpeed: cur.wind?.rounded(),
+                windDirection: cur.windDirection.map { Rounding.round($0, 0) },
+                windGust: cur.gust?.rounded(), clouds: cur.clouds, visibility: raw.visibility, rain: p(cur.rain),
+                // The contract gives fresh snow in the precipitation unit (mm or in), as the provider counts it.
+                snow: p(raw.snow.map { Measure($0, in: u.precipitation) }), condition: c(cur.condition),
+                sunrise: iso(raw.sunrise), sunset: iso(raw.sunset), temperatureYesterday: cur.yesterday.map(t)))
         days = v.days.map {
             Day(
                 date: $0.date, temperatureMin: t($0.low), temperatureMax: t($0.high), precipitation: p($0.precipitation),

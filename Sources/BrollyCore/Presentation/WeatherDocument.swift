@@ -15,31 +15,38 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
             self.icon = icon
         }
     }
+    /// The conditions now in the document's units (local ISO 8601 times), and beside them, in the
+    /// same JSON object, what the document adds: the station's measurement and the Beaufort force.
+    @dynamicMemberLookup
     public struct Current: Codable, Sendable, Hashable {
-        public var time: String
-        public var temperature: Double
-        public var feelsLike: Double?
-        public var temperatureMin: Double
-        public var temperatureMax: Double
-        public var humidity: Double?
-        public var pressure: Double?
-        public var windSpeed: Double?
-        public var windDirection: Double?
-        public var windGust: Double?
-        public var clouds: Double?
-        public var visibility: Double?
-        public var rain: Double?
-        public var snow: Double?
-        public var condition: ConditionInfo
-        public var sunrise: String?
-        public var sunset: String?
-        /// The temperature at this hour yesterday, when the provider gives it (Open-Meteo).
-        public var temperatureYesterday: Double?
+        public var reading: CurrentOf<String, ConditionInfo>
         /// What the nearest station within 25 km measured in the last 90 minutes.
         public var measured: Measured?
         /// The wind on the Beaufort scale (0–12) and its name in the document's language.
         public var windForce: Int?
         public var windForceName: String?
+
+        public init(_ reading: CurrentOf<String, ConditionInfo>) { self.reading = reading }
+
+        private enum CodingKeys: String, CodingKey { case measured, windForce, windForceName }
+        public init(from decoder: any Decoder) throws {
+            reading = try CurrentOf(from: decoder)
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            measured = try c.decodeIfPresent(Measured.self, forKey: .measured)
+            windForce = try c.decodeIfPresent(Int.self, forKey: .windForce)
+            windForceName = try c.decodeIfPresent(String.self, forKey: .windForceName)
+        }
+        public func encode(to encoder: any Encoder) throws {
+            try reading.encode(to: encoder)
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encodeIfPresent(measured, forKey: .measured)
+            try c.encodeIfPresent(windForce, forKey: .windForce)
+            try c.encodeIfPresent(windForceName, forKey: .windForceName)
+        }
+        public subscript<T>(dynamicMember path: WritableKeyPath<CurrentOf<String, ConditionInfo>, T>) -> T {
+            get { reading[keyPath: path] }
+            set { reading[keyPath: path] = newValue }
+        }
     }
     /// A station's latest observation, in the document's units.
     public struct Measured: Codable, Sendable, Hashable {
@@ -68,17 +75,8 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
             public var base: Double?
         }
     }
-    public struct Day: Codable, Sendable, Hashable {
-        public var date: String
-        public var temperatureMin: Double
-        public var temperatureMax: Double
-        public var precipitation: Double?
-        public var precipitationProbability: Double?
-        public var condition: ConditionInfo
-        /// Local times (ISO 8601 with the offset); nil in a polar day or night.
-        public var sunrise: String?
-        public var sunset: String?
-    }
+    /// A day in the document's units; local ISO 8601 times.
+    public typealias Day = DayOf<String, ConditionInfo>
     public struct Hour: Codable, Sendable, Hashable {
         public var time: String
         public var temperature: Double

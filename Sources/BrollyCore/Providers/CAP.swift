@@ -12,28 +12,14 @@ public struct CAPMessage: Codable, Sendable, Hashable {
     public var sender: String
     public var sent: Date?
     /// `Actual`, `Exercise`, `System`, `Test`, `Draft`.
-    public var status: String
+    public var status: String = "Actual"
     /// `Alert`, `Update`, `Cancel`, `Ack`, `Error`.
-    public var msgType: String
+    public var msgType: String = "Alert"
     /// The identifiers of the messages this one updates or cancels.
-    public var references: [String]
+    public var references: [String] = []
     public var infos: [CAPInfo]
     /// `nws`, `meteoalarm`, `cap`, `openweathermap`.
     public var source: String
-
-    public init(
-        identifier: String, sender: String, sent: Date?, status: String = "Actual", msgType: String = "Alert",
-        references: [String] = [], infos: [CAPInfo], source: String
-    ) {
-        self.identifier = identifier
-        self.sender = sender
-        self.sent = sent
-        self.status = status
-        self.msgType = msgType
-        self.references = references
-        self.infos = infos
-        self.source = source
-    }
 
     /// The identifiers in CAP's `references` (`sender,identifier,sent` triples separated by spaces).
     public static func referencedIdentifiers(_ text: String) -> [String] {
@@ -45,11 +31,11 @@ public struct CAPMessage: Codable, Sendable, Hashable {
 }
 
 public struct CAPInfo: Codable, Sendable, Hashable {
-    public var language: String
+    public var language: String = "en"
     public var event: String
     public var severity: String
-    public var urgency: String
-    public var certainty: String
+    public var urgency: String = "Unknown"
+    public var certainty: String = "Unknown"
     public var headline: String
     public var description: String
     public var instruction: String?
@@ -59,30 +45,8 @@ public struct CAPInfo: Codable, Sendable, Hashable {
     public var senderName: String?
     public var web: String?
     /// `valueName` → `value` (`awareness_level` → `2; yellow; Moderate`).
-    public var parameters: [String: String]
-    public var areas: [CAPArea]
-
-    public init(
-        language: String = "en", event: String, severity: String, urgency: String = "Unknown", certainty: String = "Unknown",
-        headline: String, description: String, instruction: String? = nil, effective: Date? = nil, onset: Date? = nil,
-        expires: Date? = nil, senderName: String? = nil, web: String? = nil, parameters: [String: String] = [:], areas: [CAPArea] = []
-    ) {
-        self.language = language
-        self.event = event
-        self.severity = severity
-        self.urgency = urgency
-        self.certainty = certainty
-        self.headline = headline
-        self.description = description
-        self.instruction = instruction
-        self.effective = effective
-        self.onset = onset
-        self.expires = expires
-        self.senderName = senderName
-        self.web = web
-        self.parameters = parameters
-        self.areas = areas
-    }
+    public var parameters: [String: String] = [:]
+    public var areas: [CAPArea] = []
 
     /// MeteoAlarm's "no warning" level: `awareness_level` 1 (green).
     public var isNoWarning: Bool {
@@ -95,21 +59,14 @@ public struct CAPInfo: Codable, Sendable, Hashable {
 public struct CAPArea: Codable, Sendable, Hashable {
     public var description: String
     /// Closed rings of points.
-    public var polygons: [[Coordinate]]
-    public var circles: [Circle]
+    public var polygons: [[Coordinate]] = []
+    public var circles: [Circle] = []
     /// `valueName` → values (`EMMA_ID` → [`NL018`], `UGC` → [`FLC069`]).
-    public var geocodes: [String: [String]]
+    public var geocodes: [String: [String]] = [:]
 
     public struct Circle: Codable, Sendable, Hashable {
         public var center: Coordinate
         public var radiusKilometres: Double
-    }
-
-    public init(description: String, polygons: [[Coordinate]] = [], circles: [Circle] = [], geocodes: [String: [String]] = [:]) {
-        self.description = description
-        self.polygons = polygons
-        self.circles = circles
-        self.geocodes = geocodes
     }
 
     /// CAP's `polygon`: `lat,lon lat,lon …`.

@@ -4,11 +4,6 @@ import Foundation
 public struct MeasuredWeather: Codable, Sendable, Hashable {
     public var observation: Observation
     public var distanceKm: Double
-
-    public init(observation: Observation, distanceKm: Double) {
-        self.observation = observation
-        self.distanceKm = distanceKm
-    }
 }
 
 /// Scores forecasts per place: one Previous Runs call (each model's forecasts 1…7 days before

@@ -25,23 +25,6 @@ public struct Observation: Codable, Sendable, Hashable {
     public var cover: String?
     public var cloudBase: Double?
 
-    public init(
-        stationID: String, stationName: String, latitude: Double, longitude: Double, time: Date, temperature: Double? = nil,
-        dewPoint: Double? = nil, windSpeed: Double? = nil, windDirection: Double? = nil, windGust: Double? = nil, pressure: Double? = nil
-    ) {
-        self.stationID = stationID
-        self.stationName = stationName
-        self.latitude = latitude
-        self.longitude = longitude
-        self.time = time
-        self.temperature = temperature
-        self.dewPoint = dewPoint
-        self.windSpeed = windSpeed
-        self.windDirection = windDirection
-        self.windGust = windGust
-        self.pressure = pressure
-    }
-
     public var coordinate: Coordinate { Coordinate(latitude: latitude, longitude: longitude) }
 }
 
@@ -53,14 +36,6 @@ public struct StationInfo: Codable, Sendable, Hashable {
     /// Where it is (absent in answers kept before it was recorded).
     public var latitude: Double?
     public var longitude: Double?
-
-    public init(id: String, name: String, distanceKm: Double, latitude: Double? = nil, longitude: Double? = nil) {
-        self.id = id
-        self.name = name
-        self.distanceKm = distanceKm
-        self.latitude = latitude
-        self.longitude = longitude
-    }
 
     /// The same station, its distance measured from `c` (the place asked about rather than its cell).
     public func measured(from c: Coordinate) -> StationInfo {

@@ -26,12 +26,6 @@ public struct PreviousRuns: Sendable, Hashable {
     public static let leads = 0...7
     public static let variables = ["temperature_2m", "precipitation"]
 
-    public init(hours: [String], temperature: [String: [Int: [Double?]]], precipitation: [String: [Int: [Double?]]]) {
-        self.hours = hours
-        self.temperature = temperature
-        self.precipitation = precipitation
-    }
-
     /// The `hourly=` list to ask for: each variable at every lead.
     public static var hourlyParameter: String {
         variables.flatMap { v in leads.map { $0 == 0 ? v : "\(v)_previous_day\($0)" } }.joined(separator: ",")

@@ -76,11 +76,6 @@ public struct Reanalysis: Codable, Sendable, Hashable {
     public var days: [String: DayValues]
     public var gridPoint: Coordinate?
 
-    public init(days: [String: DayValues], gridPoint: Coordinate?) {
-        self.days = days
-        self.gridPoint = gridPoint
-    }
-
     public static func decode(_ data: Data) throws -> Reanalysis {
         let json = try JSONValue.parse(data, provider: "Open-Meteo archive")
         if json["error"]?.bool == true {
