@@ -25,8 +25,30 @@ public struct HourColumns: Codable, Sendable, Hashable {
             wrappedValue = try [HourForecast](from: decoder)
             return
         }
-        let times = try c.decode([Double].self, forKey: .time)
-        let temperatures = try c.decode([Double].self, forKey: .temperature)
+        // Numbers are read one by one with the container's own `Double` call: `[Double?]`'s generic
+        // decoding goes through the decoder's generic path for every value (a third of this
+        // decoding's time when measured).
+        func numbers(_ key: Column) throws -> [Double?]? {
+            guard c.contains(key), try !c.decodeNil(forKey: key) else { return nil }
+            var list = try c.nestedUnkeyedContainer(forKey: key)
+            var values: [Double?] = []
+            values.reserveCapacity(list.count ?? 0)
+            while !list.isAtEnd { values.append(try list.decodeNil() ? nil : try list.decode(Double.self)) }
+            return values
+        }
+        func required(_ key: Column) throws -> [Double] {
+            guard let values = try numbers(key) else {
+                throw DecodingError.keyNotFound(key, .init(codingPath: c.codingPath, debugDescription: "no \(key.stringValue) column"))
+            }
+            return try values.map { value in
+                guard let value else {
+                    throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "an hour without \(key.stringValue)")
+                }
+                return value
+            }
+        }
+        let times = try required(.time)
+        let temperatures = try required(.temperature)
         let conditions = try c.decode([Condition].self, forKey: .conditions)
         let which = try c.decode([Int].self, forKey: .condition)
         func unreadable(_ column: Column) -> DecodingError {
@@ -37,7 +59,7 @@ public struct HourColumns: Codable, Sendable, Hashable {
         guard which.count == times.count, which.allSatisfy(conditions.indices.contains) else { throw unreadable(.condition) }
         /// A quantity's column; all nil when no hour has it.
         func column(_ key: Column) throws -> [Double?] {
-            guard let values = try c.decodeIfPresent([Double?].self, forKey: key) else { return Array(repeating: nil, count: times.count) }
+            guard let values = try numbers(key) else { return Array(repeating: nil, count: times.count) }
             guard values.count == times.count else { throw unreadable(key) }
             return values
         }

@@ -52,6 +52,24 @@ public enum LocalTime {
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, dayOfYear - (153 * m + 2) / 5 + 1, local - days * 86_400)
     }
 
+    /// `YYYY-MM-DD HH:MM:SS.SSS` in UTC: how GRDB stores a `Date` in SQLite, written without the
+    /// `DateFormatter` it uses (whose ICU set-up costs a short command like `brolly now --offline`
+    /// more than its history write). The milliseconds are counted as Foundation hands the instant to
+    /// ICU, which rounds them to the nearest. Nil for an instant too far off (the caller binds the `Date`).
+    public static func sqlTimestamp(_ date: Date) -> String? {
+        let milliseconds = ((date.timeIntervalSinceReferenceDate + 978_307_200) * 1000).rounded()
+        guard milliseconds.isFinite, abs(milliseconds) < 1e14 else { return nil }
+        let whole = Int(milliseconds)
+        let seconds = whole >= 0 ? whole / 1000 : (whole - 999) / 1000
+        guard let wall = wallClock(Date(timeIntervalSince1970: Double(seconds)), in: TimeZone(secondsFromGMT: 0)!, offset: 0) else {
+            return nil
+        }
+        let s = wall.seconds
+        return
+            "\(pad(wall.year, 4))-\(pad(wall.month, 2))-\(pad(wall.day, 2)) \(pad(s / 3600, 2)):\(pad(s / 60 % 60, 2)):\(pad(s % 60, 2))."
+            + pad(whole - seconds * 1000, 3)
+    }
+
     /// `n` written with at least `width` digits.
     static func pad(_ n: Int, _ width: Int) -> String {
         let digits = String(n.magnitude)

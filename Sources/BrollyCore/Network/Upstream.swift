@@ -74,7 +74,7 @@ public enum Upstream: String, Sendable, CaseIterable, Hashable {
 
     /// The environment variable that overrides the budget: `BROLLY_OPEN_METEO_BUDGET`, …
     public var budgetVariable: String {
-        "BROLLY_" + rawValue.uppercased().replacingOccurrences(of: "-", with: "_") + "_BUDGET"
+        "BROLLY_" + String(rawValue.uppercased().map { $0 == "-" ? "_" : $0 }) + "_BUDGET"
     }
 
     /// The default budget, from each provider's published terms (or conservative where the terms
@@ -139,7 +139,7 @@ public struct Budget: Sendable, Hashable, CustomStringConvertible {
         ]
         var limits: [RateLimit] = []
         for item in text.split(separator: ",") {
-            let parts = item.split(separator: "/").map { $0.trimmingCharacters(in: .whitespaces) }
+            let parts = item.split(separator: "/").map { $0.trimmedOfSpace }
             guard parts.count == 2, let count = Int(parts[0]), count > 0, count <= 10_000_000, let period = units[parts[1].lowercased()]
             else { throw BrollyError.invalidInput("a budget is like 600/min,5000/h,10000/day; cannot read '\(item)'") }
             limits.append(RateLimit(count, per: period))

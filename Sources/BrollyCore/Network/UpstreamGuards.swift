@@ -52,7 +52,7 @@ public final class UpstreamGuards: Sendable {
     public static func budgets(from env: [String: String]) throws -> [Upstream: Budget] {
         var budgets: [Upstream: Budget] = [:]
         for upstream in Upstream.allCases {
-            guard let raw = env[upstream.budgetVariable]?.trimmingCharacters(in: .whitespaces), !raw.isEmpty else { continue }
+            guard let raw = env[upstream.budgetVariable]?.trimmedOfSpace, !raw.isEmpty else { continue }
             do { budgets[upstream] = try Budget.parse(raw) } catch let error as BrollyError {
                 throw BrollyError.invalidInput("\(upstream.budgetVariable): \(error.message)")
             }

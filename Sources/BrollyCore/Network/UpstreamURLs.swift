@@ -54,7 +54,7 @@ public struct UpstreamURLs: Sendable, Hashable {
     public static func fromEnvironment(_ env: [String: String]) throws -> UpstreamURLs {
         var urls = UpstreamURLs()
         func read(_ name: String, into keyPath: WritableKeyPath<UpstreamURLs, URL>) throws {
-            guard let raw = env[name]?.trimmingCharacters(in: .whitespaces), !raw.isEmpty else { return }
+            guard let raw = env[name]?.trimmedOfSpace, !raw.isEmpty else { return }
             guard let url = URL(string: raw), let scheme = url.scheme?.lowercased(),
                 scheme == "http" || scheme == "https", url.host != nil
             else { throw BrollyError.invalidInput("\(name) is not an http(s) URL: \(raw)") }

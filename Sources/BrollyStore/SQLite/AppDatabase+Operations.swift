@@ -22,14 +22,18 @@ extension AppDatabase {
                 sql: """
                     INSERT INTO device (id, createdAt, lastSeenAt) VALUES (?, ?, ?)
                     ON CONFLICT(id) DO UPDATE SET lastSeenAt = excluded.lastSeenAt
-                    """, arguments: [id, now, now])
+                    """, arguments: [id, Self.stored(now), Self.stored(now)])
         }
     }
+
+    /// A time as GRDB stores one (`LocalTime.sqlTimestamp`), without its date formatter: the
+    /// history write of a short command is the only date it writes.
+    static func stored(_ date: Date) -> any DatabaseValueConvertible { LocalTime.sqlTimestamp(date) ?? date }
 
     static func ensureDevice(_ id: String, db: Database, now: Date) throws {
         try db.execute(
             sql: "INSERT INTO device (id, createdAt, lastSeenAt) VALUES (?, ?, ?) ON CONFLICT(id) DO NOTHING",
-            arguments: [id, now, now])
+            arguments: [id, Self.stored(now), Self.stored(now)])
     }
 }
 
@@ -168,7 +172,7 @@ extension AppDatabase {
             // The same answer again: its snapshot is already there.
             try db.execute(
                 sql: "UPDATE history SET createdAt = ?, placeName = ?, address = COALESCE(?, address) WHERE id = ?",
-                arguments: [entry.createdAt, entry.placeName, address, id])
+                arguments: [Self.stored(entry.createdAt), entry.placeName, address, id])
             return entry
         }
         let weather = try json(entry.weather, column: "weather")
@@ -176,14 +180,16 @@ extension AppDatabase {
         case .update(let id, _):
             try db.execute(
                 sql: "UPDATE history SET createdAt = ?, weather = ?, placeName = ?, address = COALESCE(?, address) WHERE id = ?",
-                arguments: [entry.createdAt, weather, entry.placeName, address, id])
+                arguments: [Self.stored(entry.createdAt), weather, entry.placeName, address, id])
         case .insert:
             try db.execute(
                 sql: """
                     INSERT INTO history (deviceId, createdAt, latitude, longitude, placeName, address, weather)
                     VALUES (?, ?, ?, ?, ?, ?, ?)
                     """,
-                arguments: [entry.deviceId, entry.createdAt, entry.latitude, entry.longitude, entry.placeName, address, weather])
+                arguments: [
+                    entry.deviceId, Self.stored(entry.createdAt), entry.latitude, entry.longitude, entry.placeName, address, weather,
+                ])
             entry.id = db.lastInsertedRowID
         }
         return entry
