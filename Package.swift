@@ -98,7 +98,14 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .executableTarget(name: "brolly", dependencies: ["BrollyCLI"]),
+        // The release binary is linked by lld with packed relative relocations (DT_RELR, glibc
+        // 2.36+): the static binary's 155,000 relocations shrink from 3.7 MB to 30 KB, and a short
+        // command's start loses ~1.5 ms of relocating (README, "the command's start").
+        .executableTarget(
+            name: "brolly", dependencies: ["BrollyCLI"],
+            linkerSettings: [
+                .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"], .when(platforms: [.linux], configuration: .release))
+            ]),
         // A day of constructed rain over 100 to 10,000 saved places through the real rain watcher
         // on a simulated clock: upstream calls, onsets warned on time, missed (README).
         .executableTarget(
