@@ -49,7 +49,7 @@ let package = Package(
         .target(
             name: "BrollyStore",
             dependencies: [
-                "BrollyCore",
+                "BrollyCore", "CBrollySQLite",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -101,6 +101,8 @@ let package = Package(
         // The release binary is linked by lld with packed relative relocations (DT_RELR, glibc
         // 2.36+): the static binary's 155,000 relocations shrink from 3.7 MB to 30 KB, and a short
         // command's start loses ~1.5 ms of relocating (README, "the command's start").
+        // One SQLite setting Swift cannot make (a variadic C call), for the store.
+        .target(name: "CBrollySQLite", linkerSettings: [.linkedLibrary("sqlite3")]),
         .executableTarget(
             name: "brolly", dependencies: ["BrollyCLI"],
             linkerSettings: [
