@@ -40,16 +40,7 @@ WORK=$(mktemp -d)
 cleanup() { kill "${SERVER:-}" "${DOUBLE:-}" "${REF:-}" "${AUX:-}" 2>/dev/null || true; rm -rf "$WORK"; }
 trap cleanup EXIT
 
-python3 tests/upstream_double.py --port 0 > "$WORK/double.out" &
-DOUBLE=$!
-for _ in $(seq 50); do grep -q PORT "$WORK/double.out" 2>/dev/null && break; sleep 0.1; done
-UP="http://127.0.0.1:$(awk '/PORT/ {print $2}' "$WORK/double.out")"
-# Every upstream is the double (air quality and the alert sources too: an answer missing them is
-# not memoized, so leaving them at the real, unreachable addresses measures the slow path).
-export BROLLY_OPEN_METEO_URL=$UP BROLLY_OPEN_METEO_GEOCODING_URL=$UP BROLLY_NOMINATIM_URL=$UP BROLLY_BBC_FEEDS_URL=$UP
-export BROLLY_OPEN_METEO_AIR_QUALITY_URL=$UP BROLLY_NWS_URL=$UP BROLLY_METEOALARM_URL=$UP BROLLY_NEWSAPI_URL=$UP
-export BROLLY_GOOGLE_GEOCODING_URL=$UP BROLLY_OPENWEATHERMAP_URL=$UP BROLLY_IP_LOCATION_URL=$UP/json
-export BROLLY_CACHE_DIR=$WORK/cache BROLLY_CONFIG_DIR=$WORK/config BROLLY_DATA_DIR=$WORK/data BROLLY_LOG_LEVEL=warning
+source scripts/upstream-double.sh
 
 PORT=18099
 REF_PORT=18098
