@@ -98,11 +98,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // One SQLite setting Swift cannot make (a variadic C call), for the store.
+        .target(name: "CBrollySQLite", linkerSettings: [.linkedLibrary("sqlite3")]),
         // The release binary is linked by lld with packed relative relocations (DT_RELR, glibc
         // 2.36+): the static binary's 155,000 relocations shrink from 3.7 MB to 30 KB, and a short
         // command's start loses ~1.5 ms of relocating (README, "the command's start").
-        // One SQLite setting Swift cannot make (a variadic C call), for the store.
-        .target(name: "CBrollySQLite", linkerSettings: [.linkedLibrary("sqlite3")]),
         .executableTarget(
             name: "brolly", dependencies: ["BrollyCLI"],
             linkerSettings: [
