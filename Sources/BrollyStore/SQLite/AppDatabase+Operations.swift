@@ -20,9 +20,9 @@ extension AppDatabase {
         try await writer.write { db in
             try db.execute(
                 sql: """
-                    INSERT INTO device (id, createdAt, lastSeenAt) VALUES (?, ?, ?)
+                    INSERT INTO device (id, createdAt, lastSeenAt) VALUES (?1, ?2, ?2)
                     ON CONFLICT(id) DO UPDATE SET lastSeenAt = excluded.lastSeenAt
-                    """, arguments: [id, Self.stored(now), Self.stored(now)])
+                    """, arguments: [id, Self.stored(now)])
         }
     }
 
@@ -32,8 +32,8 @@ extension AppDatabase {
 
     static func ensureDevice(_ id: String, db: Database, now: Date) throws {
         try db.execute(
-            sql: "INSERT INTO device (id, createdAt, lastSeenAt) VALUES (?, ?, ?) ON CONFLICT(id) DO NOTHING",
-            arguments: [id, Self.stored(now), Self.stored(now)])
+            sql: "INSERT INTO device (id, createdAt, lastSeenAt) VALUES (?1, ?2, ?2) ON CONFLICT(id) DO NOTHING",
+            arguments: [id, Self.stored(now)])
     }
 }
 
