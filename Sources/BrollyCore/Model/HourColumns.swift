@@ -36,16 +36,13 @@ public struct HourColumns: Codable, Sendable, Hashable {
             while !list.isAtEnd { values.append(try list.decodeNil() ? nil : try list.decode(Double.self)) }
             return values
         }
+        /// A column every hour has: a missing column or a null in it is a decoding error.
         func required(_ key: Column) throws -> [Double] {
-            guard let values = try numbers(key) else {
-                throw DecodingError.keyNotFound(key, .init(codingPath: c.codingPath, debugDescription: "no \(key.stringValue) column"))
-            }
-            return try values.map { value in
-                guard let value else {
-                    throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "an hour without \(key.stringValue)")
-                }
-                return value
-            }
+            var list = try c.nestedUnkeyedContainer(forKey: key)
+            var values: [Double] = []
+            values.reserveCapacity(list.count ?? 0)
+            while !list.isAtEnd { values.append(try list.decode(Double.self)) }
+            return values
         }
         let times = try required(.time)
         let temperatures = try required(.temperature)
