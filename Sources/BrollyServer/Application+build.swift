@@ -192,10 +192,14 @@ public func buildApplication(
         let sender = PushSender(
             useCases: useCases, vapid: vapid, transport: transport, allowInsecure: settings.pushAllowInsecure, logger: logger)
         let scheduler = PushScheduler(
-            useCases: useCases, sender: sender, interval: settings.alertPollSeconds, logger: logger,
-            holder: "\(ProcessInfo.processInfo.hostName):\(settings.port):\(getpid())",
+            useCases: useCases,
             watcher: PushWatcher(
-                useCases: useCases, interval: settings.watchSeconds, budget: settings.watchBudget, grid: settings.watchGrid))
+                useCases: useCases, interval: settings.watchSeconds, budget: settings.watchBudget, grid: settings.watchGrid),
+            interval: settings.alertPollSeconds, sender: sender,
+            lease: ClusterLease(
+                name: "alert-poller", holder: "\(ProcessInfo.processInfo.hostName):\(settings.port):\(getpid())",
+                store: useCases.services.store, clock: useCases.services.clock),
+            logger: logger)
         if let watcher = scheduler.watcher { metrics.watch(watcher, delivered: sender.watchPushes) }
         services.append(scheduler)
     }

@@ -48,19 +48,25 @@ import Testing
             windSpeed: 4.17, condition: Conditions.wmo(61))
         #expect(precise.temperature == -12.3 && precise.precipitation == 0.25 && precise.windSpeed == 4.17)
         #expect(precise.time == Date(timeIntervalSince1970: 1_795_608_000) && precise.precipitationProbability == 55)
-        let data = try JSONEncoder().encode(hour)
+        // Stored in columns, a quantity no hour has is left out.
+        let data = try JSONEncoder().encode(HourColumns(wrappedValue: [hour]))
         let text = String(decoding: data, as: UTF8.self)
-        #expect(!text.contains("precipitationProbability") && text.contains("\"precipitation\":0"))
-        let back = try JSONDecoder().decode(HourForecast.self, from: data)
+        #expect(!text.contains("precipitationProbability") && text.contains("\"precipitation\":[0]"))
+        // The older stored form, one object per hour, is still read: a value left out is nil.
+        let condition = String(decoding: try JSONEncoder().encode(hour.condition), as: UTF8.self)
+        let old = Data(#"[{"time":-978307200,"temperature":1.5,"precipitation":0,"condition":\#(condition)}]"#.utf8)
+        let back = try JSONDecoder().decode(HourColumns.self, from: old).wrappedValue[0]
         #expect(back == hour && back.precipitationProbability == nil && back.precipitation == 0)
+        #expect(try JSONDecoder().decode(HourColumns.self, from: data).wrappedValue == [hour])
         // The detail an app reads from an hour, in tenths or whole numbers; out of range clamped, not lost.
         let detailed = HourForecast(
             time: Date(timeIntervalSince1970: 0), temperature: 3, condition: Conditions.wmo(3), feelsLike: -4.26, humidity: 104,
             pressure: 1013.25, clouds: 40, windDirection: -90, windGust: 12.34, uvIndex: 3.27)
         #expect(detailed.feelsLike == -4.3 && detailed.humidity == 100 && detailed.pressure == 1013.3 && detailed.clouds == 40)
         #expect(detailed.windDirection == 270 && detailed.windGust == 12.3 && detailed.uvIndex == 3.3)
-        let detailedBack = try JSONDecoder().decode(HourForecast.self, from: try JSONEncoder().encode(detailed))
-        #expect(detailedBack == detailed && back.feelsLike == nil && back.uvIndex == nil && back.windDirection == nil)
+        let columns = try JSONDecoder().decode(
+            HourColumns.self, from: try JSONEncoder().encode(HourColumns(wrappedValue: [detailed, hour])))
+        #expect(columns.wrappedValue == [detailed, hour] && back.feelsLike == nil && back.uvIndex == nil && back.windDirection == nil)
         var changed = back.condition
         changed.description = "grey"
         #expect(changed.description == "grey" && back.condition.description == "overcast" && changed != back.condition)

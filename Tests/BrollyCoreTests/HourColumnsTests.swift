@@ -45,7 +45,18 @@ import Testing
         var report = sampleReport()
         report.hours = hours()
         var object = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(report)) as? [String: Any])
-        object["hours"] = try JSONSerialization.jsonObject(with: JSONEncoder().encode(report.hours))
+        // The older form, written here from the columns as the builds before wrote it: an object per
+        // hour, its time in the coder's date strategy (seconds since 2001), a value no hour has left out.
+        let columns = try #require(object["hours"] as? [String: Any])
+        let times = try #require(columns["time"] as? [Double])
+        let conditions = try #require(columns["conditions"] as? [Any]), which = try #require(columns["condition"] as? [Int])
+        object["hours"] = times.indices.map { i in
+            var hour: [String: Any] = ["time": times[i] - 978_307_200, "condition": conditions[which[i]]]
+            for (key, column) in columns where !["time", "conditions", "condition"].contains(key) {
+                if let value = (column as? [Any])?[i], !(value is NSNull) { hour[key] = value }
+            }
+            return hour
+        }
         let older = try JSONSerialization.data(withJSONObject: object)
         #expect(try JSONDecoder().decode(WeatherReport.self, from: older).hours == report.hours)
     }

@@ -1,4 +1,3 @@
-import BrollyCore
 import BrollyTestSupport
 import BrollyUseCases
 import Foundation
@@ -7,6 +6,7 @@ import HummingbirdTesting
 import Logging
 import Testing
 
+@testable import BrollyCore
 @testable import BrollyServer
 @testable import BrollyStore
 

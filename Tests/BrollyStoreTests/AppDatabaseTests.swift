@@ -1,9 +1,9 @@
-import BrollyCore
 import BrollyTestSupport
 import Foundation
 import GRDB
 import Testing
 
+@testable import BrollyCore
 @testable import BrollyStore
 
 func place(_ name: String, _ lat: Double = 10, _ lon: Double = 20) -> Place {

@@ -1,8 +1,8 @@
-import BrollyCore
 import BrollyTestSupport
 import Foundation
 import Testing
 
+@testable import BrollyCore
 @testable import BrollyTerminal
 
 /// A Berlin answer with every value the one-line codes read.

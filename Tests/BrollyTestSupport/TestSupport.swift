@@ -1,7 +1,8 @@
-import BrollyCore
 import BrollyStore
 import BrollyUseCases
 import Foundation
+
+@testable import BrollyCore
 
 // The doubles and helpers the Swift suites share: transports that answer from a script, by
 // route or in each provider's real format, a fake provider, a hand-moved clock, sample data, and

@@ -1,9 +1,9 @@
-import BrollyCore
 import BrollyStore
 import BrollyTestSupport
 import Foundation
 import Testing
 
+@testable import BrollyCore
 @testable import BrollyUseCases
 
 /// A forecast double whose place is in the zone its latitude names (one place per zone), so the

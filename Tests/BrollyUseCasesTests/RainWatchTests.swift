@@ -1,9 +1,9 @@
-import BrollyCore
 import BrollyStore
 import BrollyTestSupport
 import Foundation
 import Testing
 
+@testable import BrollyCore
 @testable import BrollyUseCases
 
 /// 15-minute slots from `first` (the start of the first slot), one per amount.

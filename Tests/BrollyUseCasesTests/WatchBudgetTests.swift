@@ -1,9 +1,9 @@
-import BrollyCore
 import BrollyStore
 import BrollyTestSupport
 import Foundation
 import Testing
 
+@testable import BrollyCore
 @testable import BrollyUseCases
 
 /// Issue 40, item 2: when the watcher's budget cannot reach every place, whole places are left out

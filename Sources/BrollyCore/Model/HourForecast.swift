@@ -8,7 +8,7 @@ import Foundation
 /// 16 bits (feels-like, gusts, pressure, wind direction, humidity, cloud cover, UV: what the apps
 /// that read an hour's detail ask for), a missing value as NaN or the type's sentinel, the
 /// condition shared.
-public struct HourForecast: Codable, Sendable, Hashable {
+public struct HourForecast: Decodable, Sendable, Hashable {
     private var seconds: UInt32
     private var celsius: Float
     private var probability: Float
@@ -30,7 +30,7 @@ public struct HourForecast: Codable, Sendable, Hashable {
     public var condition: Condition
 
     /// A stored value as it was given (to a thousandth).
-    private static func read(_ f: Float) -> Double? { f.isNaN ? nil : (Double(f) * 1000).rounded() / 1000 }
+    private static func read(_ f: Float) -> Double? { f.isNaN ? nil : Rounding.round(Double(f), 3) }
     private static func store(_ d: Double?) -> Float { d.map { Float($0) } ?? .nan }
     /// A value kept as a whole number of `1/scale` in `T`, the sentinel `missing` when nil (a value
     /// out of `T`'s range is clamped to it, never taken for the sentinel).
@@ -148,23 +148,6 @@ public struct HourForecast: Codable, Sendable, Hashable {
             feelsLike: try optional(.feelsLike), humidity: try optional(.humidity), pressure: try optional(.pressure),
             clouds: try optional(.clouds), windDirection: try optional(.windDirection), windGust: try optional(.windGust),
             uvIndex: try optional(.uvIndex))
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(time, forKey: .time)
-        try c.encode(temperature, forKey: .temperature)
-        try c.encodeIfPresent(precipitationProbability, forKey: .precipitationProbability)
-        try c.encodeIfPresent(precipitation, forKey: .precipitation)
-        try c.encodeIfPresent(windSpeed, forKey: .windSpeed)
-        try c.encode(condition, forKey: .condition)
-        try c.encodeIfPresent(feelsLike, forKey: .feelsLike)
-        try c.encodeIfPresent(humidity, forKey: .humidity)
-        try c.encodeIfPresent(pressure, forKey: .pressure)
-        try c.encodeIfPresent(clouds, forKey: .clouds)
-        try c.encodeIfPresent(windDirection, forKey: .windDirection)
-        try c.encodeIfPresent(windGust, forKey: .windGust)
-        try c.encodeIfPresent(uvIndex, forKey: .uvIndex)
     }
 
     public static func == (a: HourForecast, b: HourForecast) -> Bool {

@@ -7,14 +7,6 @@ public struct NewsItem: Codable, Sendable, Hashable {
     public var publishedAt: Date
     public var url: String
     public var source: String
-
-    public init(title: String, summary: String, publishedAt: Date, url: String, source: String) {
-        self.title = title
-        self.summary = summary
-        self.publishedAt = publishedAt
-        self.url = url
-        self.source = source
-    }
 }
 
 /// Where a place's news comes from: BBC News publishes by region (`code`: `uk`, `us-and-canada`,

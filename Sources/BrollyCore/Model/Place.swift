@@ -39,7 +39,7 @@ public struct Coordinate: Codable, Sendable, Hashable {
 
     /// The coordinate snapped to a grid of about 1 km (0.01°), used as a cache key.
     public var rounded: Coordinate {
-        Coordinate(latitude: Self.round2(latitude), longitude: Self.round2(longitude))
+        Coordinate(latitude: Rounding.round(latitude, 2), longitude: Rounding.round(longitude, 2))  // never -0 in keys
     }
 
     /// A stable key such as `52.52_13.41` for the rounded coordinate.
@@ -58,11 +58,6 @@ public struct Coordinate: Codable, Sendable, Hashable {
         var fraction = String(magnitude % UInt(scale))
         while fraction.count < places { fraction = "0" + fraction }
         return (units < 0 ? "-" : "") + String(magnitude / UInt(scale)) + "." + fraction
-    }
-
-    private static func round2(_ value: Double) -> Double {
-        let r = (value * 100).rounded() / 100
-        return r == 0 ? 0 : r  // no negative zero in keys
     }
 }
 

@@ -31,7 +31,8 @@ public struct PushSettings: Codable, Sendable, Hashable {
         public var leadMinutes = 20
         public var minimum = RainMinimum.light
         /// In the place's local time; nil: none.
-        public var quietHours: QuietHours? = QuietHours(from: ClockTime(hour: 22, minute: 0), to: ClockTime(hour: 7, minute: 0))
+        @WrittenAsNull public var quietHours: QuietHours? = QuietHours(
+            from: ClockTime(hour: 22, minute: 0), to: ClockTime(hour: 7, minute: 0))
 
         public init() {}
 
@@ -44,14 +45,6 @@ public struct PushSettings: Codable, Sendable, Hashable {
             minimum = try c.decodeIfPresent(RainMinimum.self, forKey: .minimum) ?? minimum
             // Left out: the default quiet hours; `null`: none.
             if c.contains(.quietHours) { quietHours = try c.decodeIfPresent(QuietHours.self, forKey: .quietHours) }
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(enabled, forKey: .enabled)
-            try c.encode(leadMinutes, forKey: .leadMinutes)
-            try c.encode(minimum, forKey: .minimum)
-            try c.encode(quietHours, forKey: .quietHours)
         }
     }
 

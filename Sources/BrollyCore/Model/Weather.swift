@@ -32,33 +32,6 @@ public struct CurrentOf<Time: Codable & Sendable & Hashable, Weather: Codable & 
     /// The temperature at this hour yesterday, when the provider gives it in the same answer
     /// (Open-Meteo's `past_days=1`); nil otherwise — never guessed.
     public var temperatureYesterday: Double?
-
-    public init(
-        time: Time, temperature: Double, feelsLike: Double? = nil, temperatureMin: Double,
-        temperatureMax: Double, humidity: Double?, pressure: Double?, windSpeed: Double?,
-        windDirection: Double?, windGust: Double? = nil, clouds: Double? = nil,
-        visibility: Double? = nil, rain: Double? = nil, snow: Double? = nil, condition: Weather,
-        sunrise: Time? = nil, sunset: Time? = nil, temperatureYesterday: Double? = nil
-    ) {
-        self.time = time
-        self.temperature = temperature
-        self.feelsLike = feelsLike
-        self.temperatureMin = temperatureMin
-        self.temperatureMax = temperatureMax
-        self.humidity = humidity
-        self.pressure = pressure
-        self.windSpeed = windSpeed
-        self.windDirection = windDirection
-        self.windGust = windGust
-        self.clouds = clouds
-        self.visibility = visibility
-        self.rain = rain
-        self.snow = snow
-        self.condition = condition
-        self.sunrise = sunrise
-        self.sunset = sunset
-        self.temperatureYesterday = temperatureYesterday
-    }
 }
 
 /// Current conditions, always stored in metric units (°C, m/s, hPa, mm, m).
@@ -79,21 +52,6 @@ public struct DayOf<Time: Codable & Sendable & Hashable, Weather: Codable & Send
     /// Nil in a polar day or night.
     public var sunrise: Time?
     public var sunset: Time?
-
-    public init(
-        date: String, temperatureMin: Double, temperatureMax: Double, precipitation: Double? = nil,
-        precipitationProbability: Double? = nil, condition: Weather, sunrise: Time? = nil,
-        sunset: Time? = nil
-    ) {
-        self.date = date
-        self.temperatureMin = temperatureMin
-        self.temperatureMax = temperatureMax
-        self.precipitation = precipitation
-        self.precipitationProbability = precipitationProbability
-        self.condition = condition
-        self.sunrise = sunrise
-        self.sunset = sunset
-    }
 }
 
 /// One local calendar day of forecast, metric.
@@ -128,6 +86,8 @@ public enum ProviderID: String, Codable, Sendable, CaseIterable {
 }
 
 /// Everything known about the weather at a place, as one provider answered, in metric units.
+/// The model's values (this report, its conditions, days and nowcast) are made by the providers in
+/// this module, so, like WeatherKit's, they have no public initializer: an app reads them.
 public struct WeatherReport: Codable, Sendable, Hashable {
     public var place: Place
     public var current: CurrentConditions
@@ -157,19 +117,6 @@ public struct WeatherReport: Codable, Sendable, Hashable {
     /// What correcting the forecast for the place did (`modelSelection` `corrected`); nil when it
     /// is a model's own.
     public var correction: CorrectionNote?
-
-    public init(
-        place: Place, current: CurrentConditions, days: [DayForecast], hours: [HourForecast],
-        provider: ProviderID, fetchedAt: Date, nowcast: [NowcastSlot]? = nil
-    ) {
-        self.place = place
-        self.current = current
-        self.days = days
-        self.hours = hours
-        self.provider = provider
-        self.fetchedAt = fetchedAt
-        self.nowcast = nowcast
-    }
 }
 
 /// One 15-minute slot of the next hours' precipitation: what falls in the quarter hour that ends at
@@ -180,12 +127,6 @@ public struct NowcastSlot: Codable, Sendable, Hashable {
     public var precipitation: Double
     /// cm of snow in the slot, when the provider says.
     public var snowfall: Double?
-
-    public init(end: Date, precipitation: Double, snowfall: Double? = nil) {
-        self.end = end
-        self.precipitation = precipitation
-        self.snowfall = snowfall
-    }
 
     public var start: Date { end.addingTimeInterval(-900) }
     /// 0.1 mm in a quarter hour (0.4 mm/h) or more: rain a person notices.

@@ -88,9 +88,6 @@ extension WeatherDocument {
         // Precipitation keeps the provider's precision (OpenWeatherMap's 0.25 mm stays 0.25):
         // 2 decimals in mm, 4 in inches. Only displays round further.
         func p(_ m: Measure<PrecipitationUnit>?) -> Double? { m.map { Rounding.round($0.value, $0.unit == .inch ? 4 : 2) } }
-        func c(_ c: WeatherView.ConditionView) -> ConditionInfo {
-            ConditionInfo(code: c.condition.code, title: c.title, description: c.description, icon: c.condition.icon)
-        }
         func iso(_ d: Date?) -> String? { d.map { LocalTime.iso8601($0, in: zone) } }
         let cur = v.current, raw = report.current
         place = PlaceDocument(report.place)
@@ -102,17 +99,18 @@ extension WeatherDocument {
                 windDirection: cur.windDirection.map { Rounding.round($0, 0) },
                 windGust: cur.gust?.rounded(), clouds: cur.clouds, visibility: raw.visibility, rain: p(cur.rain),
                 // The contract gives fresh snow in the precipitation unit (mm or in), as the provider counts it.
-                snow: p(raw.snow.map { Measure($0, in: u.precipitation) }), condition: c(cur.condition),
+                snow: p(raw.snow.map { Measure($0, in: u.precipitation) }), condition: ConditionDocument(cur.condition),
                 sunrise: iso(raw.sunrise), sunset: iso(raw.sunset), temperatureYesterday: cur.yesterday.map(t)))
         days = v.days.map {
             Day(
                 date: $0.date, temperatureMin: t($0.low), temperatureMax: t($0.high), precipitation: p($0.precipitation),
-                precipitationProbability: $0.chance, condition: c($0.condition), sunrise: iso($0.sunrise), sunset: iso($0.sunset))
+                precipitationProbability: $0.chance, condition: ConditionDocument($0.condition), sunrise: iso($0.sunrise),
+                sunset: iso($0.sunset))
         }
         hours = v.hours.prefix(count).map {
             Hour(
                 time: LocalTime.iso8601($0.time, in: zone), temperature: t($0.temperature), precipitationProbability: $0.chance,
-                precipitation: p($0.precipitation), windSpeed: $0.wind?.rounded(), condition: c($0.condition))
+                precipitation: p($0.precipitation), windSpeed: $0.wind?.rounded(), condition: ConditionDocument($0.condition))
         }
         if let force = cur.windForce {
             current.windForce = force

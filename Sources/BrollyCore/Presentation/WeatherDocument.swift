@@ -2,31 +2,18 @@ import Foundation
 
 /// The JSON contract served by `brolly now --json` and `GET /api/v1/weather`, in one unit system.
 public struct WeatherDocument: Codable, Sendable, Hashable {
-    public struct ConditionInfo: Codable, Sendable, Hashable {
-        public var code: Int
-        public var title: String
-        public var description: String
-        public var icon: String
-
-        public init(code: Int, title: String, description: String, icon: String) {
-            self.code = code
-            self.title = title
-            self.description = description
-            self.icon = icon
-        }
-    }
     /// The conditions now in the document's units (local ISO 8601 times), and beside them, in the
     /// same JSON object, what the document adds: the station's measurement and the Beaufort force.
     @dynamicMemberLookup
     public struct Current: Codable, Sendable, Hashable {
-        public var reading: CurrentOf<String, ConditionInfo>
+        public var reading: CurrentOf<String, ConditionDocument>
         /// What the nearest station within 25 km measured in the last 90 minutes.
         public var measured: Measured?
         /// The wind on the Beaufort scale (0–12) and its name in the document's language.
         public var windForce: Int?
         public var windForceName: String?
 
-        public init(_ reading: CurrentOf<String, ConditionInfo>) { self.reading = reading }
+        public init(_ reading: CurrentOf<String, ConditionDocument>) { self.reading = reading }
 
         private enum CodingKeys: String, CodingKey { case measured, windForce, windForceName }
         public init(from decoder: any Decoder) throws {
@@ -43,7 +30,7 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
             try c.encodeIfPresent(windForce, forKey: .windForce)
             try c.encodeIfPresent(windForceName, forKey: .windForceName)
         }
-        public subscript<T>(dynamicMember path: WritableKeyPath<CurrentOf<String, ConditionInfo>, T>) -> T {
+        public subscript<T>(dynamicMember path: WritableKeyPath<CurrentOf<String, ConditionDocument>, T>) -> T {
             get { reading[keyPath: path] }
             set { reading[keyPath: path] = newValue }
         }
@@ -76,7 +63,7 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
         }
     }
     /// A day in the document's units; local ISO 8601 times.
-    public typealias Day = DayOf<String, ConditionInfo>
+    public typealias Day = DayOf<String, ConditionDocument>
     public struct Hour: Codable, Sendable, Hashable {
         public var time: String
         public var temperature: Double
@@ -84,7 +71,7 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
         public var precipitation: Double?
         /// In the document's wind unit.
         public var windSpeed: Double?
-        public var condition: ConditionInfo
+        public var condition: ConditionDocument
     }
     public struct Units: Codable, Sendable, Hashable {
         public var temperature: String

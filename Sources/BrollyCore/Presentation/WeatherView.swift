@@ -35,6 +35,13 @@ public struct WeatherView: Sendable {
         public let description: String
         public var kind: ConditionKind { condition.kind }
         public var isSnow: Bool { condition.kind.isSnow }
+
+        /// `condition`, one of `report`'s, named in `language` (the provider's own text when it
+        /// wrote it in that language).
+        public init(_ condition: Condition, of report: WeatherReport, in language: LanguagePack) {
+            self.condition = condition
+            (title, description) = language.localized(condition, provider: report.provider, textLanguage: report.language)
+        }
     }
 
     public struct Reading: Sendable {
@@ -232,10 +239,7 @@ public struct WeatherView: Sendable {
         func t(_ c: Double) -> Measure<TemperatureUnit> { Measure(c, in: u.temperature) }
         func p(_ mm: Double?) -> Measure<PrecipitationUnit>? { mm.map { Measure($0, in: u.precipitation) } }
         func w(_ ms: Double?) -> Measure<WindUnit>? { ms.map { Measure($0, in: u.wind) } }
-        func c(_ condition: Condition) -> ConditionView {
-            let (title, description) = l.localized(condition, provider: report.provider, textLanguage: report.language)
-            return ConditionView(condition: condition, title: title, description: description)
-        }
+        func c(_ condition: Condition) -> ConditionView { ConditionView(condition, of: report, in: l) }
         var daylight = Daylight(place: report.place)
         let cur = report.current
         current = Reading(
@@ -276,10 +280,7 @@ public struct WeatherView: Sendable {
         var daylight = Daylight(place: report.place)
         let u = units, l = language, report = report
         return report.hours.map { h in
-            let (title, description) = l.localized(h.condition, provider: report.provider, textLanguage: report.language)
-            return Hour(
-                h, units: u, condition: ConditionView(condition: h.condition, title: title, description: description),
-                isDay: daylight.isDay(h.time), isNow: false)
+            Hour(h, units: u, condition: ConditionView(h.condition, of: report, in: l), isDay: daylight.isDay(h.time), isNow: false)
         }
     }
 

@@ -62,12 +62,12 @@ public final class AccuracyService: Sendable {
                 })?.value,
             let (observation, distance) = METAR.nearest(reports, to: c, now: now())
         else { return nil }
-        return MeasuredWeather(observation: observation, distanceKm: (distance * 10).rounded() / 10)
+        return MeasuredWeather(observation: observation, distanceKm: Rounding.round(distance, 1))
     }
 
     /// The place's cell: 0.1° (about 11 km, the scale of the models' grids).
     public static func cell(_ c: Coordinate) -> Coordinate {
-        Coordinate(latitude: (c.latitude * 10).rounded() / 10, longitude: (c.longitude * 10).rounded() / 10)
+        Coordinate(latitude: Rounding.round(c.latitude, 1), longitude: Rounding.round(c.longitude, 1))
     }
 
     public func key(for c: Coordinate) -> String { Self.cellKey("accuracy2-", c) }
@@ -155,7 +155,7 @@ public final class AccuracyService: Sendable {
             days = r.days
             reference = .init(
                 kind: "reanalysis", id: OpenMeteoArchive.model, name: "ERA5 / ERA5-Land",
-                distanceKm: r.gridPoint.map { (cell.distanceKm(to: $0) * 10).rounded() / 10 }, latitude: r.gridPoint?.latitude,
+                distanceKm: r.gridPoint.map { Rounding.round(cell.distanceKm(to: $0), 1) }, latitude: r.gridPoint?.latitude,
                 longitude: r.gridPoint?.longitude,
                 days: days.keys.filter { $0 < today }.count)
         }

@@ -15,7 +15,6 @@ public final class OpenMeteoPassthrough: Sendable {
     let network: NetworkService
     let baseURL: URL
     let fetcher: CachedFetcher<Passed>
-    let now: @Sendable () -> Date
 
     public init(
         network: NetworkService, baseURL: URL, cache: FileCache, keepsEntriesInMemory: Bool = false,
@@ -23,7 +22,6 @@ public final class OpenMeteoPassthrough: Sendable {
     ) {
         self.network = network
         self.baseURL = baseURL
-        self.now = now
         fetcher = CachedFetcher(
             cache: cache, freshFor: 900, usableFor: 6 * 3600, failures: FailureMemory(base: 10, max: 300),
             keepsEntriesInMemory: keepsEntriesInMemory, memoryEntries: 32, shared: true, now: now)
@@ -46,7 +44,7 @@ public final class OpenMeteoPassthrough: Sendable {
     /// refusal of a parameter comes back as `invalidInput` with its reason.
     public func answer(normalized: [(String, String)]) async throws -> (body: Data, isStale: Bool) {
         let url = baseURL.appending(providerPath: "/v1/forecast", query: normalized)
-        let answer = try await fetcher.value(key(for: normalized), stamp: { $0.fetchedAt }) { [network, now] in
+        let answer = try await fetcher.value(key(for: normalized), stamp: { $0.fetchedAt }) { [network, now = fetcher.now] in
             let response = try await network.get(url, provider: "Open-Meteo", classify: Self.classify)
             guard response.body.count <= Self.maxAnswerBytes else {
                 throw BrollyError.invalidInput(

@@ -27,7 +27,6 @@ public final class RadarService: Sendable {
     let network: NetworkService
     let baseURL: URL
     let fetcher: CachedFetcher<Frames>
-    let now: @Sendable () -> Date
 
     /// RainViewer's free terms since 2026: past two hours, zoom ≤ 7, one colour scheme.
     public static let maxZoom = 7
@@ -37,7 +36,6 @@ public final class RadarService: Sendable {
     public init(network: NetworkService, baseURL: URL, cache: FileCache, now: @escaping @Sendable () -> Date = { Date() }) {
         self.network = network
         self.baseURL = baseURL
-        self.now = now
         fetcher = CachedFetcher(
             cache: cache, freshFor: 300, usableFor: 1800, failures: FailureMemory(base: 30, max: 600), keepsEntriesInMemory: true,
             memoryEntries: 4, shared: true, now: now)
@@ -47,7 +45,7 @@ public final class RadarService: Sendable {
     /// than half an hour). `grace`: how long a caller waits for a call under way.
     public func frames(grace: TimeInterval? = 3) async -> Frames? {
         let url = baseURL.appending(providerPath: "/public/weather-maps.json", query: [])
-        let answer = await fetcher.answer("radar-frames", grace: grace, stamp: { $0.fetchedAt }) { [network, now] in
+        let answer = await fetcher.answer("radar-frames", grace: grace, stamp: { $0.fetchedAt }) { [network, now = fetcher.now] in
             let response = try await network.get(url, provider: "Radar")
             return try Self.decode(response.body, fetchedAt: now())
         }

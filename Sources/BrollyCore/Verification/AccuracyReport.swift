@@ -70,7 +70,7 @@ public struct AccuracyReport: Codable, Sendable, Hashable {
     public func measured(from c: Coordinate) -> AccuracyReport {
         var r = self
         if let lat = reference.latitude, let lon = reference.longitude {
-            r.reference.distanceKm = (c.distanceKm(to: Coordinate(latitude: lat, longitude: lon)) * 10).rounded() / 10
+            r.reference.distanceKm = Rounding.round(c.distanceKm(to: Coordinate(latitude: lat, longitude: lon)), 1)
         }
         if let p = passedOver { r.passedOver?.station = p.station.measured(from: c) }
         return r

@@ -41,7 +41,7 @@ public struct StationInfo: Codable, Sendable, Hashable {
     public func measured(from c: Coordinate) -> StationInfo {
         guard let latitude, let longitude else { return self }
         var s = self
-        s.distanceKm = (c.distanceKm(to: Coordinate(latitude: latitude, longitude: longitude)) * 10).rounded() / 10
+        s.distanceKm = Rounding.round(c.distanceKm(to: Coordinate(latitude: latitude, longitude: longitude)), 1)
         return s
     }
 }

@@ -9,41 +9,32 @@ import ServiceLifecycle
 /// warnings every `interval` seconds (every new or updated warning at or above a subscription's
 /// severity, once: what was sent is stored, so a restart does not resend) and, with a `watcher`, a
 /// round of rain alerts and morning summaries every `watcher.tick` (a minute, or
-/// `BROLLY_WATCH_SECONDS` when shorter; a cell is asked upstream once per `BROLLY_WATCH_SECONDS`). What a round finds goes to the `sender`. Stops cleanly on SIGTERM.
-///
-/// Several servers on one PostgreSQL push once for the cluster: the holder renews the lease every
-/// `leaseCheck` seconds (and during a long round); the others try to take it as often, so when the
-/// holder dies its lease runs out after `leaseSeconds` and another instance takes over within
-/// `leaseSeconds + leaseCheck` (under a minute). One server alone always holds it. Its time is the
-/// services' clock.
+/// `BROLLY_WATCH_SECONDS` when shorter; a cell is asked upstream once per `BROLLY_WATCH_SECONDS`).
+/// What a round finds goes to the `sender`. Stops cleanly on SIGTERM. Its time is the services'
+/// clock.
 struct PushScheduler: Service {
     let useCases: UseCases
-    /// Where what a round finds goes (Web Push).
-    let sender: PushSender
-    /// Seconds between the alert rounds.
-    let interval: Double
-    let logger: Logger
-    /// This instance's name in the lease (host, port and process).
-    let holder: String
-    static let leaseName = "alert-poller"
-    let leaseSeconds: Double = 40
-    let leaseCheck: Double = 10
-    /// When the lease was last renewed during a round.
-    let renewedAt = Locked<Date>(.distantPast)
     /// Rain alerts and morning summaries; nil: none.
     let watcher: PushWatcher?
+    /// Seconds between the alert rounds.
+    let interval: Double
+    /// Where what a round finds goes (Web Push).
+    let sender: PushSender
+    /// Several servers on one PostgreSQL push once for the cluster: the rounds run while this holds.
+    let lease: ClusterLease
+    let logger: Logger
     var clock: any WallClock { useCases.services.clock }
 
     func run() async throws {
-        logger.info("alert poller: every \(interval) s (as \(holder))")
+        logger.info("alert poller: every \(interval) s (as \(lease.holder))")
         await cancelWhenGracefulShutdown {
             var lastPoll: Date?
             var lastWatch: Date?
             var held = false
             while !Task.isCancelled {
-                let holds = await renewLease()
+                let holds = await lease.renew()
                 if holds != held {
-                    logger.info(holds ? "alert poller: this instance (\(holder)) polls" : "alert poller: another instance polls")
+                    logger.info(holds ? "alert poller: this instance (\(lease.holder)) polls" : "alert poller: another instance polls")
                     held = holds
                 }
                 if holds, lastPoll.map({ clock.now.timeIntervalSince($0) >= interval }) ?? true {
@@ -60,22 +51,9 @@ struct PushScheduler: Service {
                         "watcher: round done (\(counts.watched) places watched, \(counts.unwatched) not, \(counts.calls) calls, \(counts.pushes) pushes)"
                     )
                 }
-                try? await clock.sleep(min(interval, leaseCheck, watcher?.tick ?? .infinity))
+                try? await clock.sleep(min(interval, lease.check, watcher?.tick ?? .infinity))
             }
         }
-    }
-
-    /// Takes or renews the lease; false when another instance has it or the database is away.
-    func renewLease() async -> Bool {
-        let held = (try? await useCases.services.store.acquireLease(Self.leaseName, holder: holder, duration: leaseSeconds)) ?? false
-        if held { renewedAt.withLock { $0 = clock.now } }
-        return held
-    }
-
-    /// A long round keeps its lease; one that lost it stops (another instance pushes now).
-    func keepsLease() async -> Bool {
-        if clock.now.timeIntervalSince(renewedAt.withLock { $0 }) > leaseCheck { return await renewLease() }
-        return true
     }
 
     /// The warnings round: what is pending, pushed, and each delivery recorded.
@@ -97,7 +75,7 @@ struct PushScheduler: Service {
                 record: .alert(key: push.alertKey))
         }
         let store = useCases.services.store
-        await sender.deliver(messages, keepsLease: keepsLease) { push, status in
+        await sender.deliver(messages, keepsLease: lease.keep) { push, status in
             guard case .alert(let key) = push.record else { return }
             try? await store.recordDelivery(subscription: push.subscription.id, alertKey: key, status: status ?? 0)
         }
@@ -110,7 +88,7 @@ struct PushScheduler: Service {
             logger.error("watcher: \(error)")
             return
         }
-        await sender.deliver(messages, keepsLease: keepsLease) { push, status in
+        await sender.deliver(messages, keepsLease: lease.keep) { push, status in
             try? await watcher.delivered(push)
             if (200..<300).contains(status ?? 0) { sender.watchPushes.withLock { $0[push.payload.type, default: 0] += 1 } }
         }

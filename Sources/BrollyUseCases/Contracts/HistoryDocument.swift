@@ -14,7 +14,7 @@ public struct HistoryDocument: Codable, Sendable {
     public var address: Address?
     /// °C.
     public var temperature: Double
-    public var condition: WeatherDocument.ConditionInfo
+    public var condition: ConditionDocument
     public var weather: WeatherDocument?
 
     public init(_ e: HistoryEntry, weather: WeatherDocument? = nil) {

@@ -27,7 +27,7 @@ public struct SavedPlaceDocument: Codable, Sendable, Hashable {
     /// A saved place's weather at a glance: the temperature (°C) and condition of the cached answer.
     public struct Glance: Codable, Sendable, Hashable {
         public var temperature: Double
-        public var condition: WeatherDocument.ConditionInfo
+        public var condition: ConditionDocument
         /// When the provider's answer arrived (ISO 8601, the place's offset).
         public var fetchedAt: String
         /// Past the cache's freshness: shown, marked as old.
@@ -66,12 +66,9 @@ public struct SavedPlaceDocument: Codable, Sendable, Hashable {
         guard let entry else { return self }
         var copy = self
         let report = entry.value
-        let (title, description) = language.localized(
-            report.current.condition, provider: report.provider, textLanguage: report.language)
-        let c = report.current.condition
         copy.now = Glance(
-            temperature: (report.current.temperature * 10).rounded() / 10,
-            condition: WeatherDocument.ConditionInfo(code: c.code, title: title, description: description, icon: c.icon),
+            temperature: Rounding.round(report.current.temperature, 1),
+            condition: ConditionDocument(.init(report.current.condition, of: report, in: language)),
             fetchedAt: LocalTime.iso8601(report.fetchedAt, in: report.place.timeZone),
             stale: now.timeIntervalSince(report.fetchedAt) >= freshFor)
         return copy

@@ -49,8 +49,8 @@ extension PushWatcher {
     public func cell(of place: Place) -> (key: String, place: Place) {
         let size = max(0.01, grid)
         var centre = place
-        centre.latitude = ((place.latitude / size).rounded() * size * 100).rounded() / 100
-        centre.longitude = ((place.longitude / size).rounded() * size * 100).rounded() / 100
+        centre.latitude = Rounding.round((place.latitude / size).rounded() * size, 2)
+        centre.longitude = Rounding.round((place.longitude / size).rounded() * size, 2)
         return (centre.coordinate.cacheKey, centre)
     }
 
