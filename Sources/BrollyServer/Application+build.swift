@@ -7,32 +7,32 @@ import HummingbirdCore
 import Logging
 import ServiceLifecycle
 
-/// What the routers of one server share: the use cases, the settings, the metrics, the client
-/// limits, the device tokens and the table of routes (for `405`).
+/// What the routers of one server share: the use cases, the settings and the page they serve; the
+/// metrics, the table of routes (for `405`) and the device middleware (the device cookie and each
+/// client's allowance) around them.
 struct ServerParts: Sendable {
     let useCases: UseCases
     let settings: ServerSettings
-    let metrics: ServerMetrics
-    /// Each client's allowance of calls and of new devices per minute.
-    let limits: ClientLimits
-    /// Signs and checks the device cookie.
-    let tokens: DeviceTokens
-    /// Every route's path and methods, for `405` and its `Allow`.
-    let routes: RouteTable
     /// The page in every language, made once for both routers (nil without a web directory).
     let page: WebPage?
+    let metrics: ServerMetrics
+    /// Every route's path and methods, for `405` and its `Allow`.
+    let routes = RouteTable()
+    /// Signs and checks the device cookie and holds each client's allowance of calls and of new
+    /// devices per minute: one value for both routers.
+    let devices: DeviceMiddleware
 
     init(useCases: UseCases, settings: ServerSettings, metrics: ServerMetrics) {
         self.useCases = useCases
         self.settings = settings
-        self.metrics = metrics
-        limits = ClientLimits(
-            callsPerMinute: settings.clientCallsPerMinute, devicesPerMinute: settings.newDevicesPerMinute,
-            shared: useCases.services.guards.shared)
-        let store = useCases.services.store
-        tokens = DeviceTokens(secret: settings.deviceSecret, isKnownDevice: { (try? await store.deviceExists($0)) ?? false })
-        routes = RouteTable()
         page = WebPage(webDirectory: settings.webDirectory)
+        self.metrics = metrics
+        let store = useCases.services.store
+        devices = DeviceMiddleware(
+            tokens: DeviceTokens(secret: settings.deviceSecret, isKnownDevice: { (try? await store.deviceExists($0)) ?? false }),
+            limits: ClientLimits(
+                callsPerMinute: settings.clientCallsPerMinute, devicesPerMinute: settings.newDevicesPerMinute,
+                shared: useCases.services.guards.shared))
         metrics.watch(guards: useCases.services.guards, history: useCases.historyWriter, store: useCases.services.store)
     }
 }
@@ -52,7 +52,7 @@ func makeRouter(_ p: ServerParts, api: Bool, site: Bool) -> Router<AppRequestCon
     if p.settings.logLevel <= .info { router.add(middleware: RequestLogMiddleware(level: .info)) }
     router.add(middleware: ProblemMiddleware(routes: p.routes))
     if site || !p.settings.trustedProxies.isEmpty {
-        router.add(middleware: ClientMiddleware(limits: p.limits, trustedProxies: p.settings.trustedProxies, setsAllowance: site))
+        router.add(middleware: ClientMiddleware(limits: p.devices.limits, trustedProxies: p.settings.trustedProxies, setsAllowance: site))
     }
     if site {
         router.add(middleware: TerminalRootMiddleware())
@@ -82,7 +82,7 @@ func makeRouter(_ p: ServerParts, api: Bool, site: Bool) -> Router<AppRequestCon
         // paint's data (texts, the conversion table) inline — so that no unit constant and no
         // English is written in the page's code — its device cookie, and a returning browser's card.
         if let page {
-            router.group().add(middleware: DeviceMiddleware(tokens: p.tokens, limits: p.limits))
+            router.group().add(middleware: p.devices)
                 .addRoutes(PageController(page: page, useCases: p.useCases).routes)
         }
         router.get("/healthz") { _, _ -> Response in
@@ -101,14 +101,14 @@ func makeRouter(_ p: ServerParts, api: Bool, site: Bool) -> Router<AppRequestCon
                 status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: OpenAPIDocument.json)))
         }
         router.addRoutes(WidgetController(webDirectory: p.settings.webDirectory, page: page).routes)
-        router.addRoutes(ManifestController(useCases: p.useCases, webDirectory: p.settings.webDirectory, tokens: p.tokens).routes)
+        router.addRoutes(ManifestController(useCases: p.useCases, webDirectory: p.settings.webDirectory, tokens: p.devices.tokens).routes)
         router.addRoutes(TerminalController(useCases: p.useCases, webDirectory: p.settings.webDirectory, metrics: p.metrics).routes)
     }
     if api {
         let group = router.group("/api/v1")
             .add(middleware: ETagMiddleware())
             .add(middleware: SameOriginMiddleware(allowedOrigins: p.settings.allowedOrigins))
-            .add(middleware: DeviceMiddleware(tokens: p.tokens, limits: p.limits))
+            .add(middleware: p.devices)
         let documents = WeatherController.documents(useCases: p.useCases)
         group.addRoutes(WeatherController(documents: documents, metrics: p.metrics).routes)
         group.addRoutes(PlacesController(useCases: p.useCases).routes)
@@ -125,7 +125,7 @@ func makeRouter(_ p: ServerParts, api: Bool, site: Bool) -> Router<AppRequestCon
             let controller = CompatibleController(
                 surface: surface, index: index, documents: documents, metrics: p.metrics, useCases: p.useCases,
                 keys: p.settings.keys(for: surface.name),
-                limits: p.limits)
+                limits: p.devices.limits)
             router.addRoutes(controller.routes, atPath: RouterPath(surface.mount))
         }
     }

@@ -24,7 +24,7 @@ struct WebPage: Sendable {
 
     init?(webDirectory: String) {
         guard let data = FileManager.default.contents(atPath: webDirectory + "/index.html") else { return nil }
-        let template = String(decoding: data, as: UTF8.self)
+        let template = Self.withUnitChoices(String(decoding: data, as: UTF8.self))
         // The stylesheet as scripts/bundle.sh minified it (else as written).
         let style =
             (FileManager.default.contents(atPath: webDirectory + "/app/style.css")
@@ -68,6 +68,22 @@ struct WebPage: Sendable {
         self.pages = pages
         self.boots = boots
         self.cardTexts = cardTexts
+    }
+
+    /// The unit choices' options (`<select data-units="wind">`), one per unit of Core's table: the page
+    /// lists no unit of its own. Their names are keys (`unit_kmh`), filled in each language.
+    static func withUnitChoices(_ html: String) -> String {
+        func options<U: MeasureUnit>(_: U.Type) -> String {
+            U.allCases.map { u in
+                "<option value=\"\(u.rawValue)\" data-i18n=\"\(u.rawValue == "bft" ? "beaufortScale" : "unit_" + u.rawValue)\"></option>"
+            }.joined()
+        }
+        return [
+            ("wind", options(WindUnit.self)), ("pressure", options(PressureUnit.self)), ("precipitation", options(PrecipitationUnit.self)),
+        ]
+        .reduce(html) { html, choice in
+            html.replacingOccurrences(of: "data-units=\"\(choice.0)\"></select>", with: "data-units=\"\(choice.0)\">\(choice.1)</select>")
+        }
     }
 
     /// Whether the page's code uses a text: its key is a word of the bundle or the widget's script
