@@ -133,7 +133,7 @@ public enum OneCallFormat {
                 dewPoint: dew(c.temperature, c.humidity), uvi: result.airQuality?.airQuality.uvIndex ?? v.hours.first?.uvIndex,
                 clouds: c.clouds.map { Int($0.rounded()) }, visibility: c.visibility.map { Int(min($0.base, 10_000).rounded()) },
                 windSpeed: speed(c.wind), windDeg: OpenWeatherMapFormat.degrees(c.windDirection), windGust: speed(c.gust),
-                weather: [OpenWeatherMapFormat.item(c.condition, of: v, isDay: c.isDay)],
+                weather: [OpenWeatherMapFormat.WeatherItem(c.condition, of: v, isDay: c.isDay)],
                 rain: c.rain.flatMap { $0.base > 0 ? ["1h": r($0.base)] : nil },
                 snow: c.snow.flatMap { $0.base > 0 ? ["1h": r(SnowUnit.water(ofDepth: $0.base))] : nil })
         }
@@ -153,7 +153,8 @@ public enum OneCallFormat {
                     pressure: h.pressure.map { r($0.base) }, humidity: h.humidity, dewPoint: dew(h.temperature, h.humidity),
                     uvi: h.uvIndex, clouds: h.clouds.map { Int($0.rounded()) }, windSpeed: speed(h.wind),
                     windDeg: OpenWeatherMapFormat.degrees(h.windDirection), windGust: speed(h.gust),
-                    weather: [OpenWeatherMapFormat.item(h.condition, of: v, isDay: h.isDay)], rain: h.condition.isSnow ? nil : fallen,
+                    weather: [OpenWeatherMapFormat.WeatherItem(h.condition, of: v, isDay: h.isDay)],
+                    rain: h.condition.isSnow ? nil : fallen,
                     snow: h.condition.isSnow ? fallen : nil, pop: h.chance.map { r($0 / 100) })
             }
         }
@@ -180,7 +181,8 @@ public enum OneCallFormat {
                     pressure: h?.pressure.map { r($0.base) }, humidity: h?.humidity.map { $0.rounded() },
                     windSpeed: speed(h?.windMax),
                     windDeg: OpenWeatherMapFormat.degrees(h?.windDirection), windGust: speed(h?.gustMax),
-                    weather: [OpenWeatherMapFormat.item(day.condition, of: v, isDay: true)], clouds: h?.clouds.map { Int($0.rounded()) },
+                    weather: [OpenWeatherMapFormat.WeatherItem(day.condition, of: v, isDay: true)],
+                    clouds: h?.clouds.map { Int($0.rounded()) },
                     pop: day.chance.map { r($0 / 100) }, rain: day.condition.isSnow ? nil : fallen,
                     snow: day.condition.isSnow ? fallen : nil,
                     uvi: h?.uvMax)

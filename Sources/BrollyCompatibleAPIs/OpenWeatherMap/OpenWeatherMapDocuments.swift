@@ -28,6 +28,27 @@ public enum OpenWeatherMapFormat {
         public var main: String
         public var description: String
         public var icon: String
+
+        /// A condition of the view as OpenWeatherMap's weather item: its id, group and icon, and the
+        /// view's text (already in the reader's language).
+        init(_ c: WeatherView.ConditionView, of v: WeatherView, isDay: Bool) {
+            id = owmID(c.condition, provider: v.report.provider)
+            let group: (main: String, icon: String) =
+                switch id {
+                case 200..<300: ("Thunderstorm", "11")
+                case 300..<400: ("Drizzle", "09")
+                case 511: ("Rain", "13")
+                case 500..<520: ("Rain", "10")
+                case 520..<600: ("Rain", "09")
+                case 600..<700: ("Snow", "13")
+                case 700..<800: (id == 741 ? "Fog" : "Mist", "50")
+                case 800: ("Clear", "01")
+                case 801: ("Clouds", "02")
+                case 802: ("Clouds", "03")
+                default: ("Clouds", "04")
+                }
+            (main, description, icon) = (group.main, c.description, group.icon + (isDay ? "d" : "n"))
+        }
     }
 
     public struct Main: Codable, Sendable, Hashable {
@@ -151,27 +172,6 @@ public enum OpenWeatherMapFormat {
         }
     }
 
-    /// A condition of the view as OpenWeatherMap's weather item: its id, group and icon, and the
-    /// view's text (already in the reader's language).
-    static func item(_ c: WeatherView.ConditionView, of v: WeatherView, isDay: Bool) -> WeatherItem {
-        let id = owmID(c.condition, provider: v.report.provider)
-        let (main, icon): (String, String) =
-            switch id {
-            case 200..<300: ("Thunderstorm", "11")
-            case 300..<400: ("Drizzle", "09")
-            case 511: ("Rain", "13")
-            case 500..<520: ("Rain", "10")
-            case 520..<600: ("Rain", "09")
-            case 600..<700: ("Snow", "13")
-            case 700..<800: (id == 741 ? "Fog" : "Mist", "50")
-            case 800: ("Clear", "01")
-            case 801: ("Clouds", "02")
-            case 802: ("Clouds", "03")
-            default: ("Clouds", "04")
-            }
-        return WeatherItem(id: id, main: main, description: c.description, icon: icon + (isDay ? "d" : "n"))
-    }
-
     /// The current weather document, written from the one view of the weather in OpenWeatherMap's
     /// units (its rain and snow stay in mm, as OpenWeatherMap gives them whatever the units).
     public static func current(_ result: WeatherResult, units u: Units, language l: LanguagePack, now: Date = Date()) -> Current {
@@ -179,7 +179,7 @@ public enum OpenWeatherMapFormat {
         let place = v.place, c = v.current, sky = v.sky
         func t(_ m: Measure<TemperatureUnit>) -> Double { r(m.value) }
         return Current(
-            coord: Coord(lon: place.longitude, lat: place.latitude), weather: [item(c.condition, of: v, isDay: c.isDay)],
+            coord: Coord(lon: place.longitude, lat: place.latitude), weather: [WeatherItem(c.condition, of: v, isDay: c.isDay)],
             main: Main(
                 temp: t(c.temperature), feelsLike: c.feelsLike.map(t), tempMin: t(c.low), tempMax: t(c.high),
                 pressure: c.pressure.map { r($0.base) }, seaLevel: c.pressure.map { r($0.base) }, humidity: c.humidity.map { $0.rounded() }),
@@ -230,7 +230,7 @@ public enum OpenWeatherMapFormat {
                 main: Main(
                     temp: temp, feelsLike: h.feelsLike.map { r($0.value) }, tempMin: temp, tempMax: temp, pressure: pressure,
                     seaLevel: pressure, humidity: h.humidity.map { $0.rounded() }),
-                weather: [item(h.condition, of: v, isDay: h.isDay)],
+                weather: [WeatherItem(h.condition, of: v, isDay: h.isDay)],
                 wind: Wind(
                     speed: h.wind.map { r($0.value) }, deg: degrees(h.windDirection),
                     gust: h.gust.map { r($0.value) }),
