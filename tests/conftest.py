@@ -361,6 +361,22 @@ def wait_quiet(double, quiet=0.5, timeout=15):
     raise AssertionError(f"the upstream double was still being called after {timeout} s")
 
 
+def wait_page_quiet(browser, quiet=2.0, timeout=20):
+    """Waits until the page has made no API call for `quiet` seconds: what it does after the weather
+    arrives (the history again 1.2 s later and the entries it keeps whole, the accuracy, the news)
+    is over, so that a count taken now moves only by what the test does next."""
+    deadline = time.time() + timeout
+    count, since = browser.js("return window.brolly.fetchCount"), time.time()
+    while time.time() < deadline:
+        time.sleep(0.1)
+        now = browser.js("return window.brolly.fetchCount")
+        if now != count:
+            count, since = now, time.time()
+        elif time.time() - since >= quiet:
+            return count
+    raise AssertionError(f"the page was still making calls after {timeout} s")
+
+
 def call(url, method="GET", headers=None, body=None, timeout=30):
     data = json.dumps(body).encode() if body is not None else None
     h = dict(headers or {})

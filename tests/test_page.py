@@ -4,7 +4,7 @@ browsers kept apart."""
 
 import time
 import pytest
-from conftest import BERLIN, BERLIN_C, js_round, assert_zoomed_to, wait_for_service_worker, first_good_visit, wait_quiet
+from conftest import BERLIN, BERLIN_C, js_round, assert_zoomed_to, wait_for_service_worker, first_good_visit, wait_quiet, wait_page_quiet
 
 
 def place_names(b):
@@ -27,6 +27,7 @@ def test_unit_switch_makes_no_network_call(server, browser_factory, double):
     c = BERLIN_C
     # The helpers the page asks after the weather (news, accuracy) have had their answers.
     wait_quiet(double)
+    wait_page_quiet(b)
     fetches, upstream = b.js("return window.brolly.fetchCount"), double.calls()
     b.click("unit-F")
     assert b.text("temperature") == f"{js_round(c * 9 / 5 + 32)}°F"

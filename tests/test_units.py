@@ -60,7 +60,7 @@ def test_the_cli_takes_each_unit_remembers_it_and_defaults_to_the_region(cli, do
 
 
 def test_the_page_has_a_units_panel_that_converts_without_a_call_and_follows_the_region(server, browser_factory, double):
-    from conftest import wait_quiet
+    from conftest import wait_quiet, wait_page_quiet
     b = browser_factory(server.url)
     b.allow_location(*BERLIN)
     b.open()
@@ -71,6 +71,7 @@ def test_the_page_has_a_units_panel_that_converts_without_a_call_and_follows_the
     assert b.js("return document.getElementById('pressure').textContent").endswith(" hPa")
     # Snow as metric readers count it: centimetres where rain is in millimetres.
     assert b.js("return document.getElementById('snow').textContent").endswith(" cm")
+    wait_page_quiet(b)
     fetches, upstream = b.js("return window.brolly.fetchCount"), double.calls()
     b.js("document.querySelector('[data-testid=unit-panel]').open = true")
     for testid, value in (("unit-wind", "bft"), ("unit-pressure", "mmhg"), ("unit-precipitation", "in")):
