@@ -12,8 +12,8 @@ public struct PlaceDocument: Codable, Sendable, Hashable {
     /// Absent only for a place saved before time zones were kept.
     public var timezone: String?
     /// True when the place is where the request's address is (the browser's location denied,
-    /// slow or unavailable): approximate. Absent otherwise.
-    public var approximate: Bool?
+    /// slow or unavailable): approximate. Absent otherwise (no column in the saved places' table).
+    @LeftOutWhenNil public var approximate: Bool? = nil
 
     public init(_ p: Place) {
         name = p.name

@@ -100,7 +100,7 @@ extension WeatherDocument {
                 windGust: cur.gust?.rounded(), clouds: cur.clouds, visibility: raw.visibility, rain: p(cur.rain),
                 // The contract gives fresh snow in the precipitation unit (mm or in), as the provider counts it.
                 snow: p(raw.snow.map { Measure($0, in: u.precipitation) }), condition: ConditionDocument(cur.condition),
-                sunrise: iso(raw.sunrise), sunset: iso(raw.sunset), temperatureYesterday: cur.yesterday.map(t)))
+                sunrise: iso(raw.sunrise), sunset: iso(raw.sunset), temperatureYesterday: cur.yesterday.map(t)), Beside())
         days = v.days.map {
             Day(
                 date: $0.date, temperatureMin: t($0.low), temperatureMax: t($0.high), precipitation: p($0.precipitation),

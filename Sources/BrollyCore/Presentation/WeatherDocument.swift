@@ -3,37 +3,16 @@ import Foundation
 /// The JSON contract served by `brolly now --json` and `GET /api/v1/weather`, in one unit system.
 public struct WeatherDocument: Codable, Sendable, Hashable {
     /// The conditions now in the document's units (local ISO 8601 times), and beside them, in the
-    /// same JSON object, what the document adds: the station's measurement and the Beaufort force.
-    @dynamicMemberLookup
-    public struct Current: Codable, Sendable, Hashable {
-        public var reading: CurrentOf<String, ConditionDocument>
+    /// same JSON object, what the document adds (`Beside`).
+    public typealias Current = SideBySide<CurrentOf<String, ConditionDocument>, Beside>
+    /// What the document writes beside the conditions now: the station's measurement and the
+    /// Beaufort force.
+    public struct Beside: Codable, Sendable, Hashable {
         /// What the nearest station within 25 km measured in the last 90 minutes.
         public var measured: Measured?
         /// The wind on the Beaufort scale (0–12) and its name in the document's language.
         public var windForce: Int?
         public var windForceName: String?
-
-        public init(_ reading: CurrentOf<String, ConditionDocument>) { self.reading = reading }
-
-        private enum CodingKeys: String, CodingKey { case measured, windForce, windForceName }
-        public init(from decoder: any Decoder) throws {
-            reading = try CurrentOf(from: decoder)
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            measured = try c.decodeIfPresent(Measured.self, forKey: .measured)
-            windForce = try c.decodeIfPresent(Int.self, forKey: .windForce)
-            windForceName = try c.decodeIfPresent(String.self, forKey: .windForceName)
-        }
-        public func encode(to encoder: any Encoder) throws {
-            try reading.encode(to: encoder)
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encodeIfPresent(measured, forKey: .measured)
-            try c.encodeIfPresent(windForce, forKey: .windForce)
-            try c.encodeIfPresent(windForceName, forKey: .windForceName)
-        }
-        public subscript<T>(dynamicMember path: WritableKeyPath<CurrentOf<String, ConditionDocument>, T>) -> T {
-            get { reading[keyPath: path] }
-            set { reading[keyPath: path] = newValue }
-        }
     }
     /// A station's latest observation, in the document's units.
     public struct Measured: Codable, Sendable, Hashable {

@@ -7,7 +7,7 @@ import Hummingbird
 // the context's response encoder.
 extension WeatherDocument: ResponseEncodable {}
 extension PlaceDocument: ResponseEncodable {}
-extension SavedPlaceDocument: ResponseEncodable {}
+extension SideBySide: ResponseEncodable {}  // a saved place (`SavedPlaceDocument`)
 extension HistoryDocument: ResponseEncodable {}
 extension HistoryListDocument: ResponseEncodable {}
 extension NewsDocument: ResponseEncodable {}

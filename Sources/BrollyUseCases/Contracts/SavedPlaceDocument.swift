@@ -4,25 +4,21 @@ import Foundation
 
 /// A saved place as `brolly places list --json` prints it and `/api/v1/places` serves it: the
 /// place's own fields (`PlaceDocument`, as search answers it) and, beside them in the same object,
-/// what saving it added (`Saving`). The database record (`SavedPlace`) stays a storage type: its
+/// what saving it added (`PlaceSaving`). The database record (`SavedPlace`) stays a storage type: its
 /// device id never leaves the store.
-@dynamicMemberLookup
-public struct SavedPlaceDocument: Codable, Sendable, Hashable {
-    public var details: PlaceDocument
-    public var saving: Saving
+public typealias SavedPlaceDocument = SideBySide<PlaceDocument, PlaceSaving>
 
-    /// What saving a place adds to it.
-    public struct Saving: Codable, Sendable, Hashable {
-        public var id: Int64
-        public var customName: String?
-        /// The custom name when there is one, else the place's own.
-        public var displayName: String
-        /// Position in the list, from 0; the first is the default place.
-        public var position: Int
-        /// The weather the cache already has for the place, shown beside its name; nil when the
-        /// cache has none (the list never makes an upstream call).
-        public var now: Glance?
-    }
+/// What saving a place adds to it, as the documents show it.
+public struct PlaceSaving: Codable, Sendable, Hashable {
+    public var id: Int64
+    public var customName: String?
+    /// The custom name when there is one, else the place's own.
+    public var displayName: String
+    /// Position in the list, from 0; the first is the default place.
+    public var position: Int
+    /// The weather the cache already has for the place, shown beside its name; nil when the
+    /// cache has none (the list never makes an upstream call).
+    public var now: Glance?
 
     /// A saved place's weather at a glance: the temperature (°C) and condition of the cached answer.
     public struct Glance: Codable, Sendable, Hashable {
@@ -33,30 +29,11 @@ public struct SavedPlaceDocument: Codable, Sendable, Hashable {
         /// Past the cache's freshness: shown, marked as old.
         public var stale: Bool
     }
+}
 
+extension SideBySide where Main == PlaceDocument, Added == PlaceSaving {
     public init(_ p: SavedPlace) {
-        details = PlaceDocument(p.place)
-        details.timezone = p.timezone
-        saving = Saving(id: p.id ?? 0, customName: p.customName, displayName: p.displayName, position: p.orderIndex)
-    }
-
-    /// The two parts written as one object, and read back from it.
-    public init(from decoder: any Decoder) throws {
-        details = try PlaceDocument(from: decoder)
-        saving = try Saving(from: decoder)
-    }
-    public func encode(to encoder: any Encoder) throws {
-        try details.encode(to: encoder)
-        try saving.encode(to: encoder)
-    }
-
-    public subscript<T>(dynamicMember path: WritableKeyPath<PlaceDocument, T>) -> T {
-        get { details[keyPath: path] }
-        set { details[keyPath: path] = newValue }
-    }
-    public subscript<T>(dynamicMember path: WritableKeyPath<Saving, T>) -> T {
-        get { saving[keyPath: path] }
-        set { saving[keyPath: path] = newValue }
+        self.init(p.row.main, PlaceSaving(id: p.id ?? 0, customName: p.customName, displayName: p.displayName, position: p.orderIndex))
     }
 
     /// The place with the weather `entry` holds (temperature rounded to a tenth, the condition in `language`).
@@ -66,7 +43,7 @@ public struct SavedPlaceDocument: Codable, Sendable, Hashable {
         guard let entry else { return self }
         var copy = self
         let report = entry.value
-        copy.now = Glance(
+        copy.now = PlaceSaving.Glance(
             temperature: Rounding.round(report.current.temperature, 1),
             condition: ConditionDocument(.init(report.current.condition, of: report, in: language)),
             fetchedAt: LocalTime.iso8601(report.fetchedAt, in: report.place.timeZone),
@@ -75,5 +52,5 @@ public struct SavedPlaceDocument: Codable, Sendable, Hashable {
     }
 
     /// The place for weather lookups.
-    public var place: Place { details.place }
+    public var place: Place { main.place }
 }
