@@ -63,21 +63,7 @@ func makeRouter(_ p: ServerParts, api: Bool, site: Bool) -> Router<AppRequestCon
         router.add(
             middleware: FileMiddleware(
                 p.settings.webDirectory, cacheControl: .init([(MediaType(type: .any), [.noCache])]), searchForIndexHtml: true))
-        // The page's texts: one file per language (BrollyCore's Languages), and the list of them.
-        router.get("/lang/index.json") { _, _ -> Response in
-            let list = Localization.codes.map { ["code": $0, "name": Localization.pack(code: $0)!.name] }
-            let body = try JSONSerialization.data(withJSONObject: list, options: [.sortedKeys])
-            return Response(
-                status: .ok, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "public, max-age=3600"],
-                body: .init(byteBuffer: ByteBuffer(bytes: body)))
-        }
-        router.get("/lang/:file") { _, context -> Response in
-            let file = context.parameters.get("file") ?? ""
-            guard file.hasSuffix(".json"), let data = Localization.file(String(file.dropLast(5))) else { throw HTTPError(.notFound) }
-            return Response(
-                status: .ok, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "public, no-cache"],
-                body: .init(byteBuffer: ByteBuffer(bytes: data)))
-        }
+        router.addRoutes(LanguageController().routes)
         // Written by the server, not a file: the page in the reader's language with its first
         // paint's data (texts, the conversion table) inline — so that no unit constant and no
         // English is written in the page's code — its device cookie, and a returning browser's card.
@@ -85,21 +71,7 @@ func makeRouter(_ p: ServerParts, api: Bool, site: Bool) -> Router<AppRequestCon
             router.group().add(middleware: p.devices)
                 .addRoutes(PageController(page: page, useCases: p.useCases).routes)
         }
-        router.get("/healthz") { _, _ -> Response in
-            Response(
-                status: .ok, headers: [.contentType: "text/plain", .cacheControl: "no-store"],
-                body: .init(byteBuffer: ByteBuffer(string: "ok\n")))
-        }
-        router.get("/metrics") { request, context -> Response in
-            try MetricsAccess.check(request, context: context, token: p.settings.metricsToken)
-            return Response(
-                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
-                body: .init(byteBuffer: ByteBuffer(bytes: p.metrics.render())))
-        }
-        router.get("/api/openapi.json") { _, _ -> Response in
-            Response(
-                status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: OpenAPIDocument.json)))
-        }
+        router.addRoutes(OperationsController(metrics: p.metrics, metricsToken: p.settings.metricsToken).routes)
         router.addRoutes(WidgetController(webDirectory: p.settings.webDirectory, page: page).routes)
         router.addRoutes(ManifestController(useCases: p.useCases, webDirectory: p.settings.webDirectory, tokens: p.devices.tokens).routes)
         router.addRoutes(TerminalController(useCases: p.useCases, webDirectory: p.settings.webDirectory, metrics: p.metrics).routes)
@@ -148,25 +120,6 @@ struct TwoLaneResponder: HTTPResponder {
             return try await api.respond(to: request, context: context)
         }
         return try await site.respond(to: request, context: context)
-    }
-}
-
-/// `/metrics` is for operators: loopback clients only, unless `BROLLY_METRICS_TOKEN` is set,
-/// then anyone presenting it as a bearer token.
-enum MetricsAccess {
-    static func check(_ request: Request, context: AppRequestContext, token: String?) throws {
-        if let token {
-            guard let auth = request.headers[.authorization], constantTimeEqual(Array(auth.utf8), Array(("Bearer " + token).utf8)) else {
-                throw Problem(.unauthorized, code: .unauthorized, title: "Unauthorized", detail: "the metrics need the bearer token")
-            }
-            return
-        }
-        let peer = context.peerIP
-        guard peer.isEmpty || peer == "::1" || peer.hasPrefix("127.") || peer == "::ffff:127.0.0.1" else {
-            throw Problem(
-                .forbidden, code: .forbidden, title: "Forbidden",
-                detail: "the metrics are served to loopback only (or set BROLLY_METRICS_TOKEN)")
-        }
     }
 }
 

@@ -185,11 +185,7 @@ public struct DarkSkyDocument: Codable, Sendable, Hashable {
         if !exclude.contains("hourly") {
             let from = underWay?.time ?? now
             let hours = timeline.filter { $0.time >= from }.prefix(hourlyCount)
-            let points = hours.map(Self.point)
-            let worst = Condition.worst(hours.prefix(24).map(\.condition.condition))
-            hourly = DataBlock(
-                summary: hours.prefix(24).first { $0.condition.condition == worst }?.condition.title,
-                icon: worst.map { Self.icon($0.kind, isDay: true) }, data: points)
+            hourly = DataBlock(worstOf: hours.prefix(24).map(\.condition), data: hours.map(Self.point))
         }
 
         if !exclude.contains("daily") {
@@ -228,11 +224,7 @@ public struct DarkSkyDocument: Codable, Sendable, Hashable {
                 }
                 return p
             }
-            let worst = Condition.worst(days.map(\.condition.condition))
-            daily = DataBlock(
-                summary: days.first { $0.condition.condition == worst }?.condition.title,
-                icon: worst.map { Self.icon($0.kind, isDay: true) },
-                data: points)
+            daily = DataBlock(worstOf: days.map(\.condition), data: points)
         }
 
         if !exclude.contains("alerts") {
@@ -336,10 +328,7 @@ public struct DarkSkyDocument: Codable, Sendable, Hashable {
             d.currently = now
         }
         if d.hourly != nil {
-            let worst = Condition.worst(dayHours.map(\.condition.condition))
-            d.hourly = DataBlock(
-                summary: dayHours.first { $0.condition.condition == worst }?.condition.title,
-                icon: worst.map { Self.icon($0.kind, isDay: true) }, data: dayHours.map(point))
+            d.hourly = DataBlock(worstOf: dayHours.map(\.condition), data: dayHours.map(point))
         }
         if let daily = d.daily {
             let midnight = LocalTime.parse(day + "T00:00", in: zone).map { Int($0.timeIntervalSince1970) }

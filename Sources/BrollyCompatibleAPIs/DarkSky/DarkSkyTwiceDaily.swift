@@ -48,3 +48,13 @@ extension DarkSkyDocument {
         return DataBlock(summary: head.summary, icon: head.icon, data: points)
     }
 }
+
+extension DarkSkyDocument.DataBlock {
+    /// A block summed up by the worst of its conditions: that condition's text and day icon.
+    init(worstOf conditions: [WeatherView.ConditionView], data: [DarkSkyDocument.DataPoint]) {
+        let worst = Condition.worst(conditions.map(\.condition))
+        self.init(
+            summary: conditions.first { $0.condition == worst }?.title, icon: worst.map { DarkSkyDocument.icon($0.kind, isDay: true) },
+            data: data)
+    }
+}
