@@ -21,8 +21,10 @@ public final class WeatherAnswerMemo<Encoded: Sendable>: Sendable {
     /// Encoded bodies by what they were made from: a cached answer is encoded once per unit
     /// system, language and place label, not on every request.
     let encoded = MemoryCache<Encoded>(capacity: 512)
-    /// The latest answer to each request while it answers.
-    let answers = MemoryCache<Answer>(capacity: 2048)
+    /// The latest answer to each request while it answers. Each holds its encoded body (~35 KB for
+    /// a week with 48 hours) beside its report, so the memo keeps as many as the encoded bodies'
+    /// (512): with 2,048 a flood of distinct places held ~70 MB of bodies here alone.
+    let answers = MemoryCache<Answer>(capacity: 512)
     /// How long an answer lacking a helper's part (name, air quality, warnings) is kept.
     public static var incompleteSeconds: TimeInterval { 5 }
 
