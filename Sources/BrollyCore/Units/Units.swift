@@ -35,9 +35,12 @@ extension MeasureUnit {
 
 /// Rounding, once.
 public enum Rounding {
+    static let scales: [Double] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000]
+
     /// `value` rounded to `decimals` decimals (halves away from zero), never `-0`.
     public static func round(_ value: Double, _ decimals: Int) -> Double {
-        let scale = pow(10, Double(decimals))
+        // The scale from a table, not `pow` (a report's hours read their values through here).
+        let scale = decimals >= 0 && decimals < scales.count ? scales[decimals] : pow(10, Double(decimals))
         let r = (value * scale).rounded() / scale
         return r == 0 ? 0 : r
     }
