@@ -19,7 +19,13 @@ import Testing
             Date(timeIntervalSince1970: 1_582_934_400),  // 2020-02-29
             Date(timeIntervalSince1970: 4_102_444_799.999),  // the last millisecond of 2099
             Date(timeIntervalSince1970: -1.5), Date(timeIntervalSinceReferenceDate: 0.0004),
+            Date(timeIntervalSince1970: -489_548_228.6615),  // a half before 1970: GRDB writes .339
         ]
+        for _ in 0..<5_000 {
+            // Halves of a millisecond exactly, before 1970 and after, where the rounding rules part ways.
+            let milliseconds = Double(Int.random(in: -631_152_000_000...4_102_444_800_000, using: &generator))
+            instants.append(Date(timeIntervalSince1970: (milliseconds + 0.5) / 1000))
+        }
         for _ in 0..<5_000 {
             // 1950–2100, with a fraction of a millisecond, where a floor and a round part ways.
             instants.append(Date(timeIntervalSince1970: Double.random(in: -631_152_000...4_102_444_800, using: &generator)))

@@ -55,9 +55,11 @@ public enum LocalTime {
     /// `YYYY-MM-DD HH:MM:SS.SSS` in UTC: how GRDB stores a `Date` in SQLite, written without the
     /// `DateFormatter` it uses (whose ICU set-up costs a short command like `brolly now --offline`
     /// more than its history write). The milliseconds are counted as Foundation hands the instant to
-    /// ICU, which rounds them to the nearest. Nil for an instant too far off (the caller binds the `Date`).
+    /// ICU: half a millisecond added, then floored, so a half goes to the later millisecond before
+    /// 1970 as after it (rounding a half away from zero wrote 1954's `.338` where GRDB writes `.339`).
+    /// Nil for an instant too far off (the caller binds the `Date`).
     public static func sqlTimestamp(_ date: Date) -> String? {
-        let milliseconds = ((date.timeIntervalSinceReferenceDate + 978_307_200) * 1000).rounded()
+        let milliseconds = ((date.timeIntervalSinceReferenceDate + 978_307_200) * 1000 + 0.5).rounded(.down)
         guard milliseconds.isFinite, abs(milliseconds) < 1e14 else { return nil }
         let whole = Int(milliseconds)
         let seconds = whole >= 0 ? whole / 1000 : (whole - 999) / 1000
