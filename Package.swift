@@ -71,7 +71,7 @@ let package = Package(
         .target(
             name: "BrollyServer",
             dependencies: [
-                "BrollyCore", "BrollyHTTP", "BrollyStore", "BrollyUseCases", "BrollyTerminal", "BrollyCompatibleAPIs",
+                "BrollyCore", "BrollyHTTP", "BrollyStore", "BrollyUseCases", "BrollyTerminal", "BrollyCompatibleAPIs", "CBrollyHeap",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 // HTTPS and HTTP/2 (`--tls-cert`/`--tls-key`): Hummingbird's HTTP/2 channel over NIOSSL.
@@ -100,6 +100,9 @@ let package = Package(
         ),
         // One SQLite setting Swift cannot make (a variadic C call), for the store.
         .target(name: "CBrollySQLite", linkerSettings: [.linkedLibrary("sqlite3")]),
+        // glibc's allocator statistics and trim (`malloc.h`, which Swift's Glibc module leaves out),
+        // for the server's HeapTrimmer.
+        .target(name: "CBrollyHeap"),
         // The release binary is linked by lld with packed relative relocations (DT_RELR, glibc
         // 2.36+): the static binary's 155,000 relocations shrink from 3.7 MB to 30 KB, and a short
         // command's start loses ~1.5 ms of relocating (README, "the command's start").

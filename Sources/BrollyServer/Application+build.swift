@@ -136,7 +136,10 @@ public func buildApplication(
         lastToStop + [
             CacheJanitor(cache: useCases.services.cache, maxBytes: useCases.services.configuration.cacheMaxBytes, logger: logger)
         ]
-    if exitsByShutdownDeadline { services.append(ShutdownDeadline(seconds: 9, history: useCases.historyWriter, logger: logger)) }
+    if exitsByShutdownDeadline {
+        services.append(ShutdownDeadline(seconds: 9, history: useCases.historyWriter, logger: logger))
+        services.append(HeapTrimmer())
+    }
     if let writer = useCases.historyWriter { services.append(HistoryFlusher(writer: writer)) }
     if let vapid = settings.vapid, let transport = pushTransport {
         if settings.pushAllowInsecure {

@@ -6,7 +6,13 @@ import Hummingbird
 /// (cached answers are always served), and each IP address may be given `devicesPerMinute` new
 /// devices a minute. A client is its device when it comes back with one (with its IP address as a
 /// backstop, allowed four times as much, so that minting devices does not multiply the share),
-/// else its IP address: a request without a cookie gets a new device, but the IP's share. The buckets live in an LRU, so a flood of clients cannot grow memory without bound.
+/// else its IP address: a request without a cookie gets a new device, but the IP's share.
+///
+/// The windows live in an LRU of `capacity` (25,000: ~400 bytes each, ~10 MB), so a flood of
+/// clients cannot grow memory without bound. With 100,000 a flood from 20,000 addresses held
+/// ~40 MB of windows, a third of the server's memory (measured: 150 MB after the flood, 111 MB
+/// with 500). A client pushed out starts a fresh window when it comes back; what all clients
+/// together may cause is bounded by the upstream budgets whatever this holds.
 final class ClientLimits: Sendable {
     let callsPerMinute: Int
     let devicesPerMinute: Int
@@ -14,7 +20,7 @@ final class ClientLimits: Sendable {
     /// The cluster's buckets (several servers on one PostgreSQL); nil: this process alone.
     let shared: (any SharedLimiter)?
 
-    init(callsPerMinute: Int = 30, devicesPerMinute: Int = 30, capacity: Int = 100_000, shared: (any SharedLimiter)? = nil) {
+    init(callsPerMinute: Int = 30, devicesPerMinute: Int = 30, capacity: Int = 25_000, shared: (any SharedLimiter)? = nil) {
         self.callsPerMinute = callsPerMinute
         self.devicesPerMinute = devicesPerMinute
         buckets = MemoryCache(capacity: capacity)
