@@ -125,9 +125,9 @@ struct TwoLaneResponder: HTTPResponder {
 
 /// Builds the application on `settings.host:settings.port` over `useCases`, with the background
 /// services that run beside it (the batched history writes, the disk cache's eviction, and — for
-/// `brolly serve`, `exitsByShutdownDeadline` — the shutdown deadline). `services` run too and stop
-/// last (the database, the HTTP client). Tests build the server this way over their own use cases;
-/// `buildApplication(configuration:…)` builds everything.
+/// `brolly serve`, `exitsByShutdownDeadline` — the shutdown deadline and the heap trimmer).
+/// `services` run too and stop last (the database, the HTTP client). Tests build the server this
+/// way over their own use cases; `buildApplication(configuration:…)` builds everything.
 public func buildApplication(
     useCases: UseCases, settings: ServerSettings, logger: Logger, metrics: ServerMetrics = ServerMetrics(),
     exitsByShutdownDeadline: Bool = false, pushTransport: (any HTTPTransport)? = nil, services lastToStop: [any Service] = []

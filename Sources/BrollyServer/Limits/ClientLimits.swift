@@ -10,7 +10,7 @@ import Hummingbird
 ///
 /// The windows live in an LRU of `capacity` (25,000: ~400 bytes each, ~10 MB), so a flood of
 /// clients cannot grow memory without bound. With 100,000 a flood from 20,000 addresses held
-/// ~40 MB of windows, a third of the server's memory (measured: 150 MB after the flood, 111 MB
+/// ~40 MB of windows, a quarter of the server's memory (measured: 150 MB after the flood, 111 MB
 /// with 500). A client pushed out starts a fresh window when it comes back; what all clients
 /// together may cause is bounded by the upstream budgets whatever this holds.
 final class ClientLimits: Sendable {
