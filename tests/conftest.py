@@ -346,35 +346,32 @@ def wait_until(predicate, timeout=20, what="condition", interval=0.1):
     raise AssertionError(f"timed out after {timeout} s waiting for {what}; last: {last!r}")
 
 
-def wait_quiet(double, quiet=0.5, timeout=15):
-    """Waits until the upstream double has had no call for `quiet` seconds: the background work a
-    request started (air quality, warnings, names, refreshes) is over, however long it took."""
+def wait_still(read, quiet, timeout, step, what):
+    """Waits until the count `read()` returns has not moved for `quiet` seconds, and returns it."""
     deadline = time.time() + timeout
-    count, since = double.calls(), time.time()
+    count, since = read(), time.time()
     while time.time() < deadline:
-        time.sleep(0.05)
-        now = double.calls()
+        time.sleep(step)
+        now = read()
         if now != count:
             count, since = now, time.time()
         elif time.time() - since >= quiet:
             return count
-    raise AssertionError(f"the upstream double was still being called after {timeout} s")
+    raise AssertionError(f"{what} after {timeout} s")
+
+
+def wait_quiet(double, quiet=0.5, timeout=15):
+    """Waits until the upstream double has had no call for `quiet` seconds: the background work a
+    request started (air quality, warnings, names, refreshes) is over, however long it took."""
+    return wait_still(double.calls, quiet, timeout, 0.05, "the upstream double was still being called")
 
 
 def wait_page_quiet(browser, quiet=2.0, timeout=20):
     """Waits until the page has made no API call for `quiet` seconds: what it does after the weather
     arrives (the history again 1.2 s later and the entries it keeps whole, the accuracy, the news)
     is over, so that a count taken now moves only by what the test does next."""
-    deadline = time.time() + timeout
-    count, since = browser.js("return window.brolly.fetchCount"), time.time()
-    while time.time() < deadline:
-        time.sleep(0.1)
-        now = browser.js("return window.brolly.fetchCount")
-        if now != count:
-            count, since = now, time.time()
-        elif time.time() - since >= quiet:
-            return count
-    raise AssertionError(f"the page was still making calls after {timeout} s")
+    return wait_still(lambda: browser.js("return window.brolly.fetchCount"), quiet, timeout, 0.1,
+                      "the page was still making calls")
 
 
 def call(url, method="GET", headers=None, body=None, timeout=30):
