@@ -212,20 +212,31 @@ def test_two_instances_on_postgresql_push_each_rain_event_once(cluster_factory, 
     start = quarter() + 1800
     double.nowcast(*TOKYO, start=start, end=start + 1800)
     c = cluster_factory(n=2, env={"BROLLY_PUSH_ALLOW_INSECURE": "1", "BROLLY_WATCH_SECONDS": "1", "BROLLY_ALERT_POLL_SECONDS": "1"})
-    one, two = c.servers
+    # One instance watches (the alert poller's lease); the subscription is made through the other,
+    # after the watcher has listed the place saved through its own instance: the watcher's list is
+    # read again for a change made anywhere in the cluster, not only for one made through itself.
+    watching = wait_until(lambda: [s for s in c.servers if "alert poller: this instance" in s.logs()], timeout=30,
+                          what="an instance holding the lease")
+    assert len(watching) == 1
+    one = watching[0]
+    two = next(s for s in c.servers if s is not one)
     phone = Browser()
     assert phone.request(one, "POST", "/api/v1/places", {"latitude": TOKYO[0], "longitude": TOKYO[1]})[0] == 201
+    wait_watch_rounds(one, 2)
     status, _, sub = phone.request(two, "POST", "/api/v1/push/subscriptions",
                                    dict(push_service.subscription("phone"), rain={"leadMinutes": 60, "quietHours": None}))
     assert status == 201, sub
     assert wait_until(lambda: rain_pushes(push_service, "phone"), timeout=30, what="the rain push")
-    # Both instances run; one watches (the alert poller's lease), and the push is sent once.
-    wait_until(lambda: sum(s.logs().count("watcher: round done") for s in c.servers) >= 5, timeout=30, what="more watcher rounds")
+    # Both instances run; one watches, and the push is sent once.
+    wait_watch_rounds(one, 5)
     assert [p["status"] for p in rain_pushes(push_service, "phone")] == ["starting"]
-    assert sum("watcher: round done" in s.logs() for s in c.servers) == 1
-    # Changed through the other instance: read by whichever watches.
-    status, _, changed = phone.request(one, "PATCH", f"/api/v1/push/subscriptions/{sub['id']}", {"rain": {"minimum": "moderate"}})
+    assert "watcher: round done" not in two.logs()
+    # Changed through the other instance: read by the one that watches.
+    status, _, changed = phone.request(two, "PATCH", f"/api/v1/push/subscriptions/{sub['id']}", {"rain": {"minimum": "moderate"}})
     assert status == 200 and changed["rain"]["minimum"] == "moderate"
+    status, _, changed = phone.request(two, "PATCH", f"/api/v1/push/subscriptions/{sub['id']}", {"rain": {"enabled": False}})
+    assert status == 200 and changed["rain"]["enabled"] is False
+    wait_until(lambda: "watcher: round done (0 places watched" in one.logs(), timeout=30, what="the place no longer watched")
 
 
 def test_the_page_sends_the_rain_settings_and_the_service_worker_shows_a_rain_push(server_factory, double, push_service,

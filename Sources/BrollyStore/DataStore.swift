@@ -62,6 +62,12 @@ public protocol DataStore: Sendable {
     /// (the alert poller) runs only while its instance holds the lease; when that instance dies,
     /// the lease expires and another takes it over. One process alone always has it.
     func acquireLease(_ name: String, holder: String, duration: TimeInterval) async throws -> Bool
+    /// Marks, for every instance, that the watched places changed (a subscription or a saved place
+    /// was added, changed or removed): the rain watcher, on whichever instance holds the lease,
+    /// reads its list again. Nothing for SQLite: one process, which counts its own changes.
+    func markWatchedChange() async throws
+    /// How many changes were marked so far (0 for SQLite).
+    func watchedChanges() async throws -> Int64
 
     /// Closes connections (PostgreSQL); nothing for SQLite.
     func close() async
@@ -122,6 +128,9 @@ extension AppDatabase: DataStore {
 
     /// One process: the lease is always its own.
     public func acquireLease(_ name: String, holder: String, duration: TimeInterval) async throws -> Bool { true }
+    /// One process: its own changes are counted in memory (`UseCases.watchVersion`).
+    public func markWatchedChange() async throws {}
+    public func watchedChanges() async throws -> Int64 { 0 }
 
     public func close() async {}
 }

@@ -72,7 +72,7 @@ extension UseCases {
             id: UUID().uuidString.lowercased(), deviceId: device, endpoint: endpoint.absoluteString, p256dh: p256dh, auth: auth,
             minimumSeverity: minimumSeverity, createdAt: now(), settings: try change.applied(to: PushSettings()))
         let saved = try await services.store.subscribe(subscription, now: now())
-        watchedChanged()
+        await watchedChanged()
         return try await document(saved)
     }
 
@@ -87,7 +87,7 @@ extension UseCases {
             let saved = try await store.updateSubscription(
                 id: id, device: device, settings: settings, minimumSeverity: try change.severity())
         else { throw BrollyError.noSuchItem("no push subscription \(id)") }
-        watchedChanged()
+        await watchedChanged()
         return try await document(saved)
     }
 
@@ -119,7 +119,7 @@ extension UseCases {
         guard try await services.store.unsubscribe(id: id, device: device) else {
             throw BrollyError.noSuchItem("no push subscription \(id)")
         }
-        watchedChanged()
+        await watchedChanged()
     }
 
     /// Every alert at or above each subscription's severity, at each saved place of its device,

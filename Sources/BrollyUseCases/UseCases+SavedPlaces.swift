@@ -86,7 +86,7 @@ extension UseCases {
             throw BrollyError.invalidInput("at most \(Self.maxSavedPlaces) places can be saved")
         }
         let added = try await services.store.addPlace(placed, customName: customName, device: device, now: now())
-        watchedChanged()
+        await watchedChanged()
         return (SavedPlaceDocument(added), true)
     }
 
@@ -94,7 +94,7 @@ extension UseCases {
         guard let customName, customName != saved.customName, let id = saved.id,
             let renamed = try await services.store.renamePlace(id: id, customName: customName, device: device)
         else { return SavedPlaceDocument(saved) }
-        watchedChanged()
+        await watchedChanged()
         return SavedPlaceDocument(renamed)
     }
 
@@ -110,7 +110,7 @@ extension UseCases {
         let name: String?? = try customName.map { try TextField.validated($0, field: "customName") }
         guard let list = try await services.store.updatePlace(id: id, PlaceChange(customName: name, position: position), device: device)
         else { throw Self.noSuchPlace(id) }
-        watchedChanged()
+        await watchedChanged()
         return list.map(SavedPlaceDocument.init)
     }
 
@@ -134,7 +134,7 @@ extension UseCases {
     /// Removes a saved place.
     public func removePlace(id: Int64, device: String) async throws {
         guard try await services.store.removePlace(id: id, device: device) else { throw Self.noSuchPlace(id) }
-        watchedChanged()
+        await watchedChanged()
     }
 
     static func noSuchPlace(_ id: Int64) -> BrollyError { .noSuchItem("there is no saved place #\(id)") }

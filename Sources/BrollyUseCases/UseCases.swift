@@ -22,11 +22,18 @@ public final class UseCases: Sendable {
     /// written by a task of its own.
     public let historyWriter: HistoryWriter?
     /// Counts the changes to subscriptions and saved places made through this instance: the rain
-    /// watcher reads its list of places again when it moves.
+    /// watcher reads its list of places again when it (or the store's count of the changes made
+    /// through every instance) moves.
     public let watchVersion = Locked(0)
 
-    /// Tells the rain watcher that what it watches changed.
-    public func watchedChanged() { watchVersion.withLock { $0 += 1 } }
+    /// Tells the rain watcher that what it watches changed: this instance's (at once) and, through
+    /// the store, the one on whichever instance holds the lease (at its next round). The change
+    /// itself is already written; when the mark cannot be, the watcher sees the change within
+    /// `PushWatcher.indexAge`.
+    public func watchedChanged() async {
+        watchVersion.withLock { $0 += 1 }
+        try? await services.store.markWatchedChange()
+    }
 
     public init(
         services: Services, now: (@Sendable () -> Date)? = nil, historyWriter: HistoryWriter? = nil,

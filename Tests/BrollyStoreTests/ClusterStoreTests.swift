@@ -107,6 +107,18 @@ struct ClusterStoreTests {
         await b.close()
     }
 
+    @Test func aChangeMarkedOnOneInstanceIsCountedOnTheOther() async throws {
+        let (a, b) = try await two()
+        let before = try await b.watchedChanges()
+        try await a.markWatchedChange()
+        let once = try await b.watchedChanges()
+        #expect(once > before)
+        try await b.markWatchedChange()
+        #expect(try await a.watchedChanges() > once)
+        await a.close()
+        await b.close()
+    }
+
     @Test func theCacheTierKeepsTheNewerAnswer() async throws {
         let (a, b) = try await two()
         let key = "test-\(UUID())"

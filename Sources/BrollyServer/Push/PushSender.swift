@@ -110,13 +110,13 @@ struct PushSender: Sendable {
             return .delivered
         case .some(404), .some(410):
             try? await useCases.services.store.removeSubscription(id: subscription)
-            useCases.watchedChanged()
+            await useCases.watchedChanged()
             logger.info("push: subscription \(subscription) is gone (\(answer)): removed")
             return .gone
         case nil, .some(300..<400), .some(500...):
             if pushServiceFailed(subscription) {
                 try? await useCases.services.store.removeSubscription(id: subscription)
-                useCases.watchedChanged()
+                await useCases.watchedChanged()
                 logger.warning(
                     "push: subscription \(subscription) removed: its push service failed \(Self.maxFailures) rounds in a row (\(answer))")
                 return .gone

@@ -30,6 +30,21 @@ extension PostgresDatabase {
         }
     }
 
+    /// A sequence: not transactional and never locked, so marking costs no waiting on another
+    /// writer, and its last value is read by every session.
+    public func markWatchedChange() async throws {
+        try await run { client in _ = try await client.query("SELECT nextval('watched_change')").collect() }
+    }
+
+    public func watchedChanges() async throws -> Int64 {
+        try await run { client in
+            // A sequence never used holds its start (1) too: `is_called` tells them apart.
+            try await Self.column(
+                client.query("SELECT CASE WHEN is_called THEN last_value ELSE 0 END AS n FROM watched_change"), "n", as: Int64.self
+            ).first ?? 0
+        }
+    }
+
     /// `operation` for the shared tier: the database being away is `SharedTierUnavailable`.
     @discardableResult
     func forSharedTier<T: Sendable>(_ operation: () async throws -> T) async throws -> T {

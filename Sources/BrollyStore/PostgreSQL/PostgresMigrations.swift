@@ -73,6 +73,13 @@ extension PostgresDatabase {
                 """,
             ]
         ),
+        (
+            "v4-watched-change",
+            [
+                // Counts the changes to what the rain watcher watches, for the instance that watches.
+                "CREATE SEQUENCE watched_change"
+            ]
+        ),
     ]
 
     /// Applies the migrations not yet applied, on one connection, in one transaction.

@@ -57,11 +57,13 @@ extension PushWatcher {
     /// The watched cells, most subscribers first: read again when the settings changed through
     /// this instance or after `indexAge`.
     func cells(now: Date) async throws -> [(key: String, cell: Cell)] {
-        let version = useCases.watchVersion.current
-        if let index = index.withLock({ $0 }), index.version == version, now.timeIntervalSince(index.builtAt) < Self.indexAge {
-            return index.cells
-        }
         let store = useCases.services.store
+        let known = index.withLock { $0 }
+        // The changes through this instance and through every instance (PostgreSQL); when the
+        // store cannot say, the count last read (the list is read again within `indexAge`).
+        let version = Index.Version(
+            local: useCases.watchVersion.current, shared: (try? await store.watchedChanges()) ?? known?.version.shared ?? 0)
+        if let known, known.version == version, now.timeIntervalSince(known.builtAt) < Self.indexAge { return known.cells }
         var cells: [String: Cell] = [:]
         var byDevice: [String: [PushSubscription]] = [:]
         for s in try await store.allSubscriptions() where s.settings.rain.enabled || s.settings.morning.enabled {

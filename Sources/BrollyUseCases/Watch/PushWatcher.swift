@@ -113,7 +113,14 @@ public final class PushWatcher: Sendable {
     struct Index: Sendable {
         var cells: [(key: String, cell: Cell)]
         var builtAt: Date
-        var version: Int
+        var version: Version
+
+        /// The changes to what is watched when the list was read: those made through this
+        /// instance, and those the store counted for every instance.
+        struct Version: Sendable, Equatable {
+            var local: Int
+            var shared: Int64
+        }
     }
 
     /// One round: the pushes due now. State changes that push nothing are written at once.
