@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the tests need on a fresh Debian machine, skipping what is already there:
 # Chromium and its driver, Leaflet (Debian's libjs-leaflet), wrk (the flood test), esbuild (the page's
-# bundle), PostgreSQL, and pytest,
-# Selenium and schemathesis from PyPI.
+# bundle), PostgreSQL, and pytest, pytest-xdist (the cases in parallel), Selenium and schemathesis
+# from PyPI.
 set -euo pipefail
 
 SUDO=""
@@ -26,9 +26,9 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q "${missing[@]}"
 fi
 
-if ! python3 -c "import pytest, selenium, jsonschema, openapi_spec_validator, schemathesis, http_ece, cryptography, axe_selenium_python" >/dev/null 2>&1; then
-  echo "installing Python packages: pytest selenium jsonschema openapi-spec-validator schemathesis http-ece cryptography axe-selenium-python"
-  python3 -m pip install -q --disable-pip-version-check pytest selenium jsonschema openapi-spec-validator schemathesis http-ece cryptography axe-selenium-python
+if ! python3 -c "import pytest, xdist, selenium, jsonschema, openapi_spec_validator, schemathesis, http_ece, cryptography, axe_selenium_python" >/dev/null 2>&1; then
+  echo "installing Python packages: pytest pytest-xdist selenium jsonschema openapi-spec-validator schemathesis http-ece cryptography axe-selenium-python"
+  python3 -m pip install -q --disable-pip-version-check pytest pytest-xdist selenium jsonschema openapi-spec-validator schemathesis http-ece cryptography axe-selenium-python
 fi
 
 # The weather clients people already run, for the compatible APIs' tests (tests/test_compatible_apis.py):

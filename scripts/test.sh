@@ -32,5 +32,10 @@ BROLLY_TEST_DATABASE_URL="$BROLLY_TEST_DATABASE_URL" \
   BROLLY_UPSTREAM_DOUBLE_URL="http://127.0.0.1:$(sed -n 's/^PORT //p' "$double_out")" swift test --skip-build
 kill "$double_pid" 2>/dev/null || true
 bash scripts/postgres.sh stop "$pg_dir/data" || true
-echo "== pytest (CLI end to end, API, browser, three servers on one PostgreSQL)"
-python3 -m pytest -q -p no:cacheprovider tests
+echo "== pytest (CLI end to end, API, browser, three servers on one PostgreSQL), in parallel"
+# Most cases wait on servers, browsers and time-outs rather than on the CPU: BROLLY_TEST_WORKERS
+# (4) pytest-xdist workers. The README's tests stay on one worker, first (their xdist group);
+# the cases that measure speed or memory run afterwards by themselves (the `alone` marker).
+python3 -m pytest -q -p no:cacheprovider -n "${BROLLY_TEST_WORKERS:-4}" --dist loadgroup -m "not alone" --durations=15 tests
+echo "== pytest: the cases that measure speed or memory, by themselves"
+python3 -m pytest -q -p no:cacheprovider -m alone --durations=5 tests

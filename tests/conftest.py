@@ -18,6 +18,26 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "artifacts"
 
+# pytest-xdist's workers are given the controller's terminal width in COLUMNS, which the CLI reads:
+# its text would be cut at that width in the parallel run and not in a plain one.
+os.environ.pop("COLUMNS", None)
+os.environ.pop("LINES", None)
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "alone: measures speed or memory, or waits on a slow cold answer; "
+                            "scripts/test.sh runs these by themselves, after the parallel run (-m alone)")
+    config.addinivalue_line("markers", "xdist_group(name): run on one pytest-xdist worker, in order (--dist loadgroup)")
+
+
+def pytest_collection_modifyitems(config, items):
+    """The longest chain first: the README's tests build the release binary that the later ones
+    run, all on one worker (their xdist group), so they start before everything else."""
+    def first(item):
+        return 0 if any(m.kwargs.get("name", m.args[0] if m.args else None) == "readme"
+                        for m in item.iter_markers("xdist_group")) else 1
+    items.sort(key=first)
+
 
 def brolly_binary():
     explicit = os.environ.get("BROLLY_BIN")

@@ -28,6 +28,7 @@ def timed_get(url, timeout=10):
         return r.status, time.time() - start
 
 
+@pytest.mark.alone
 def test_slow_clients_cannot_hold_the_server(server_factory):
     """Slowloris: 1,100 connections from one address, each with half a request head. The cached
     weather stays fast for everybody else; the address's connections beyond its cap are closed at

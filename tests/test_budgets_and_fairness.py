@@ -6,6 +6,9 @@ import json
 import signal
 import subprocess
 import time
+
+import pytest
+
 from conftest import http_json, call, rss_mb, place, cookie_of, wait_quiet
 
 
@@ -83,6 +86,7 @@ def test_a_spent_budget_serves_stale_data_or_503_with_retry_after(server_factory
     assert double.calls("/v1/forecast") == forecasts
 
 
+@pytest.mark.alone
 def test_the_breaker_stops_calling_a_failing_provider(server_factory, double):
     s = server_factory(args=("--timeout", "2"), extra_env={"BROLLY_TRUSTED_PROXIES": "127.0.0.1"})
     double.fault("500", times=-1)
@@ -108,6 +112,7 @@ def test_the_breaker_stops_calling_a_failing_provider(server_factory, double):
         'provider="open-meteo",outcome="circuit_open"', 'outcome="circuit_open",provider="open-meteo"')
 
 
+@pytest.mark.alone
 def test_memory_stays_bounded_under_a_flood_of_distinct_places(server_factory, double, tmp_path):
     """100,000 requests over 20,000 distinct places from many addresses (wrk): memory settles
     under 150 MB, upstream calls stay within the budgets, and a new client's place is named."""

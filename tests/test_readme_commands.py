@@ -25,6 +25,10 @@ import pytest
 
 from conftest import ROOT, Double, brolly_binary, free_port
 
+# On one worker, in order, first (tests/conftest.py): the run command's test builds the release
+# binary that the bench and cluster scripts' tests run, and the cluster script takes fixed ports.
+pytestmark = pytest.mark.xdist_group("readme")
+
 README = ROOT / "README.md"
 # A fresh release build on 2 cores takes about 15 minutes; the script must be done well within this.
 BUILD_DEADLINE = 45 * 60

@@ -89,6 +89,7 @@ def test_with_openweathermap_keyed_and_both_namers_missing_everybody_gets_the_we
     assert all(r[2]["place"]["name"] == "44.400, 26.100" for r in results)
 
 
+@pytest.mark.alone
 def test_a_hanging_namer_right_after_a_burst_costs_a_new_place_at_most_the_naming_deadline(server_factory, double):
     s = server_factory(args=("--timeout", "3"), extra_env=PROXY)
     double.fault("500", path="/reverse", times=-1)
@@ -134,6 +135,7 @@ def test_a_failing_address_service_is_asked_once_per_point(server_factory, doubl
 
 # ---------- auxiliary failures remembered ----------
 
+@pytest.mark.alone
 @pytest.mark.parametrize("how", ["unreachable", "hanging"])
 def test_cached_weather_stays_fast_while_air_quality_and_alerts_are_down(server_factory, double, how):
     env = dict(PROXY)
