@@ -220,7 +220,9 @@ def stop_group(proc):
 def test_the_readme_run_command_builds_and_serves(tmp_path):
     """`bash scripts/serve.sh --port P`, exactly as a new user runs it: a new HOME (so the default
     cache and data directories under it), no BROLLY_BIN, only the upstreams pointed at the double.
-    It builds the release binary statically (as the README's install line does), then serves."""
+    It builds the release binary statically (as the README's install line does), then serves.
+    scripts/test.sh has run that build line already, before the parallel cases: here it is then
+    SwiftPM finding nothing to do."""
     double = Double()
     port = free_port()
     env = {k: v for k, v in os.environ.items()
