@@ -54,8 +54,8 @@ extension PushWatcher {
         return (centre.coordinate.cacheKey, centre)
     }
 
-    /// The watched cells, most subscribers first: read again when the settings changed through
-    /// this instance or after `indexAge`.
+    /// The watched cells, most subscribers first: read again when the subscriptions or saved
+    /// places changed through this instance or, as the store counts, any other, or after `indexAge`.
     func cells(now: Date) async throws -> [(key: String, cell: Cell)] {
         let store = useCases.services.store
         let known = index.withLock { $0 }
