@@ -87,7 +87,9 @@ def test_the_page_has_no_english_left(server, browser_factory, double, code):
              (doc["current"].get("measured") or {}).get("station", {}).get("name")]
     names += [a["event"] for a in doc.get("alerts", [])] + [a["headline"] for a in doc.get("alerts", [])]
     names += ["Open-Meteo", "OpenWeatherMap", "OpenStreetMap", "RainViewer", "Leaflet", "Brolly", "Chrome", "Edge", "Android",
-              "Safari", "iPhone", "Firefox", "ECMWF", "GFS", "ICON", "Météo-France", "BBC News", "NewsAPI"]
+              "Safari", "iPhone", "Firefox", "ECMWF", "GFS", "ICON", "Météo-France", "BBC News", "NewsAPI",
+              # The accuracy panel's models, by their names (shown once the scores come in time).
+              "Canada GEM", "UK Met Office", "JMA"]
     text = b.js(PAGE_TEXT)
     left = english_in(text, code, names)
     assert not left, f"{code}: English left on the page: {context(text, left)}"
