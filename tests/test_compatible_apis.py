@@ -139,8 +139,8 @@ def test_etag_and_errors_in_the_apis_own_shape(server, double):
     def settled():
         first = forecast(server, NEW_YORK)[1]["ETag"]
         return first if forecast(server, NEW_YORK)[1]["ETag"] == first else None
-    headers = {"ETag": wait_until(settled, what="the same answer twice")}
-    status, h2, body = call(f"{server.url}/forecast/k/{NEW_YORK[0]},{NEW_YORK[1]}", headers={"If-None-Match": headers["ETag"]})
+    etag = wait_until(settled, what="the same answer twice")
+    status, h2, body = call(f"{server.url}/forecast/k/{NEW_YORK[0]},{NEW_YORK[1]}", headers={"If-None-Match": etag})
     assert status == 304 and body == b""
     for path, word in (("/forecast/k/91,0", "Invalid Location"), ("/forecast/k/abc", "Invalid Location"),
                        ("/forecast/k/40,-74?units=metric", "units"), ("/forecast/k/40,-74,1700000000", "no weather for"), ("/forecast/k/40,-74,yesterday", "Invalid time"),
