@@ -57,6 +57,8 @@ client open-meteo-0-4 open_meteo "open-meteo==0.4.0"
 # the upstream double builds its FlatBuffers answers with the flatbuffers package it brings.
 client openmeteo-requests openmeteo_requests "openmeteo-requests==1.3.0" "openmeteo-sdk==1.29.0"
 client pyowm pyowm "pyowm==3.5.0"
+# pyopenweathermap: Home Assistant core's OpenWeatherMap integration's client (One Call 3.0 by default).
+client pyopenweathermap pyopenweathermap "pyopenweathermap==0.3.0"
 # pirate-weather-python's successor on PyPI (the same module, its own pinned requirements).
 client pirateweather-1 pirate_weather "pirateweather==1.0.1"
 # Dark Sky's Python clients.

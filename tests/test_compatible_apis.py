@@ -390,10 +390,85 @@ def test_the_official_open_meteo_sdk_decodes_brollys_flatbuffers(server, double)
     assert len(r["humidity"]) == 7 * 24 and all(0 <= h <= 100 for h in r["humidity"] if h == h)
     assert double.calls("/v1/forecast") == 1  # the SDK and the JSON answer from Brolly's one call
     # A variable Brolly does not keep: the query goes upstream once and its FlatBuffers come back as they came.
-    status, headers, body = call(f"{server.url}/v1/forecast?latitude=40.71&longitude=-74.01&hourly=dew_point_2m&format=flatbuffers")
+    status, headers, body = call(f"{server.url}/v1/forecast?latitude=40.71&longitude=-74.01&hourly=soil_temperature_0cm&format=flatbuffers")
     assert status == 200 and headers["Content-Type"] == "application/octet-stream" and double.calls("/v1/forecast") == 2
     status, headers, _ = call(f"{server.url}/v1/forecast?latitude=40.71&longitude=-74.01&hourly=temperature_2m&format=yaml")
     assert status == 400
+
+
+def om_client(server, lats, lons, method, *units):
+    directory = clients_dir() / "openmeteo-requests"
+    if not directory.is_dir():
+        if os.environ.get("CI"):
+            pytest.fail("openmeteo-requests is not installed (scripts/install-test-deps.sh installs it)")
+        pytest.skip("openmeteo-requests is not installed: bash scripts/install-test-deps.sh")
+    script = Path(__file__).parent / "clients" / "openmeteo_requests_every.py"
+    done = subprocess.run([sys.executable, str(script), server.url, lats, lons, method, *units],
+                          env={**os.environ, "PYTHONPATH": str(directory)}, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return json.loads(done.stdout)
+
+
+@pytest.mark.parametrize("units", [(), ("temperature_unit=fahrenheit", "wind_speed_unit=mph", "precipitation_unit=inch")])
+def test_the_official_sdk_reads_every_variable_as_the_json_answer_has_it(server, double, units):
+    """Issue 49: FlatBuffers dropped five daily variables and shifted the rest (`Variables(3)`, asked
+    as the apparent maximum, held weather codes). Every variable Brolly answers, current, hourly and
+    daily, read by the official SDK, equals the JSON answer's, in metric and in °F/mph/inch; two
+    locations in one call are two messages; POST (the SDK's method="POST") answers as GET."""
+    sdk = om_client(server, "40.71", "-74.01", "GET", *units)
+    assert len(sdk) == 1
+    r = sdk[0]
+    import urllib.parse
+    params = {k: ",".join(v["variables"]) for k, v in (("current", r["current"]), ("hourly", r["hourly"]), ("daily", r["daily"]))}
+    query = urllib.parse.urlencode({"latitude": 40.71, "longitude": -74.01, **params, "timezone": "auto",
+                                    "timeformat": "unixtime", **dict(u.split("=") for u in units)})
+    status, _, j = get(f"{server.url}/v1/forecast?{query}")
+    assert status == 200
+    for block in ("current", "hourly", "daily"):
+        names = list(r[block]["variables"])
+        assert r[block]["count"] == len(names), block  # none left out
+        assert r[block]["time"] == (j[block]["time"] if block == "current" else j[block]["time"][0])
+        for name, v in r[block]["variables"].items():
+            assert v["variable"] != 0 and v["unit"] != 0, (block, name, v)
+            expected = j[block][name] if block != "current" else [j[block][name]]
+            assert len(v["values"]) == len(expected), (block, name)
+            for a, b in zip(v["values"], expected):
+                if b is None:
+                    assert a is None or name in ("sunrise", "sunset"), (block, name, a)
+                else:
+                    assert a is not None and abs(a - b) <= 1e-3 * max(1, abs(b)), (block, name, a, b)
+    daily = r["daily"]["variables"]
+    # What the day works out from its hours is there, each with its own meaning (apparent 1, max 2).
+    assert daily["apparent_temperature_max"]["variable"] == 1 and daily["apparent_temperature_max"]["aggregation"] == 2
+    assert daily["weather_code"]["variable"] == 56 and daily["wind_direction_10m_dominant"]["aggregation"] == 9
+    assert all(x is not None for x in daily["apparent_temperature_max"]["values"][:7])
+    assert all(x is not None for x in daily["dew_point_2m_mean"]["values"][:7])
+    # Two locations: two messages, in order, with their ids; the JSON answer a list of two.
+    two = om_client(server, "40.71,52.52", "-74.01,13.41", "GET", *units)
+    assert [m["location_id"] for m in two] == [0, 1] and abs(two[1]["latitude"] - 52.52) < 0.01
+    assert two[0]["daily"]["variables"] == r["daily"]["variables"]
+    status, _, both = get(f"{server.url}/v1/forecast?latitude=40.71,52.52&longitude=-74.01,13.41&hourly=temperature_2m")
+    assert status == 200 and isinstance(both, list) and len(both) == 2 and abs(both[1]["latitude"] - 52.52) < 0.01
+    # POST with a form body answers as GET.
+    posted = om_client(server, "40.71", "-74.01", "POST", *units)
+    assert posted[0]["daily"]["variables"] == r["daily"]["variables"]
+    assert posted[0]["hourly"]["variables"] == r["hourly"]["variables"]
+    assert double.calls("/v1/forecast") == 2  # New York and Berlin, once each
+
+
+def test_pyopenweathermap_reads_one_call_3_with_every_days_dew_point(server, double):
+    """Issue 49: Home Assistant core's OpenWeatherMap integration (pyopenweathermap, One Call 3.0 by
+    default) raised KeyError: 'dew_point' on the days; the dew point now is the view's, the same as
+    Brolly's own API's and the other APIs' within 0.15 °C."""
+    o = client("pyopenweathermap", server, NEW_YORK, "metric")
+    assert len(o["daily"]) == 8 and all(-60 < d["dew_point"] < 40 for d in o["daily"])
+    assert len(o["hourly"]) == 48 and all(h["dew_point"] <= h["temperature"] + 0.05 for h in o["hourly"])
+    _, _, mine = get(f"{server.url}/api/v1/weather?lat={NEW_YORK[0]}&lon={NEW_YORK[1]}")
+    _, _, dark = forecast(server, NEW_YORK, "?units=si")
+    _, _, om = get(f"{server.url}/v1/forecast?latitude={NEW_YORK[0]}&longitude={NEW_YORK[1]}&current=dew_point_2m")
+    dews = [o["current"]["dew_point"], mine["current"]["dewPoint"], dark["currently"]["dewPoint"], om["current"]["dew_point_2m"]]
+    assert max(dews) - min(dews) <= 0.15, dews
+    assert double.calls("/v1/forecast") == 1
 
 
 def test_pyowm_reads_brolly_as_openweathermap(server, double):

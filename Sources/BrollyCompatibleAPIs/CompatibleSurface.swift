@@ -29,11 +29,28 @@ public protocol CompatibleSurface: Sendable {
         -> any Encodable & Sendable
     /// The message of a Brolly error as the API's clients expect it (OpenWeatherMap's "city not found").
     func message(for error: BrollyError) -> String
+    /// Whether its routes also take `POST` with the query as a form body (Open-Meteo's SDKs' `method="POST"`).
+    var acceptsPost: Bool { get }
+    /// One answer for several asked in one call (`CompatibleAsk.several`), from their documents in order.
+    func combine(_ documents: [any Encodable & Sendable]) -> any Encodable & Sendable
 }
 
 extension CompatibleSurface {
     public func message(for error: BrollyError) -> String { error.message }
     public var unknownKeyStatus: Int { 401 }
+    public var acceptsPost: Bool { false }
+    /// A JSON list of the documents.
+    public func combine(_ documents: [any Encodable & Sendable]) -> any Encodable & Sendable { DocumentList(documents: documents) }
+}
+
+/// Several documents written as one JSON list, in order.
+public struct DocumentList: Encodable, Sendable {
+    public var documents: [any Encodable & Sendable]
+
+    public func encode(to encoder: any Encoder) throws {
+        var list = encoder.unkeyedContainer()
+        for document in documents { try list.encode(document) }
+    }
 }
 
 /// A document a surface writes itself in a binary format (Open-Meteo's FlatBuffers): the server
@@ -116,6 +133,9 @@ public enum CompatibleAsk: Sendable {
     /// from a model; `details` is the surface's own reading of the request, given back to
     /// `document(for:result:language:)`.
     case weather(place: CompatiblePlace, language: String, full: Bool, model: String?, details: any Sendable)
+    /// Several places' weather in one call (Open-Meteo's `latitude=a,b&longitude=c,d`): each a
+    /// `.weather` ask, answered in order and combined by the surface (`combine`).
+    case several([CompatibleAsk])
     /// A query Brolly's weather does not hold, passed to the upstream Open-Meteo under its
     /// normalized form (`OpenMeteoPassthrough`).
     case openMeteoPassthrough(normalized: [(String, String)])

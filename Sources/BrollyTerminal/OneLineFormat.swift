@@ -98,8 +98,8 @@ public struct OneLineFormat: Sendable {
         case "m": return SkyCalculator.moonSymbol(at: now)
         case "M": return String(Int(SkyCalculator.moonAge(at: now)))
         case "p":
-            // The latest reading's rain and snow together, as wttr.in's precipitation.
-            return amount(Measure((r.current.rain ?? 0) + (r.current.snow ?? 0), in: units.precipitation))
+            // The latest reading's rain and snow's water together, as wttr.in's precipitation.
+            return amount(c.precipitation ?? Measure(0, in: units.precipitation))
         case "P": return c.pressure.map { "\(Self.number($0.rounded(), $0.unit.decimals))\($0.unit.symbol)" } ?? ""
         case "u": return air?.uvIndex.map { String(Int($0.rounded())) } ?? ""
         case "D": return clock(sun().dawn)

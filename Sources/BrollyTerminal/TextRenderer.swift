@@ -141,6 +141,7 @@ public struct TextRenderer: Sendable {
             if !details.isEmpty { rows.append(("", details)) }
         }
         if let h = c.humidity { rows.append((l.text("humidity"), String(format: "%.0f %%", h))) }
+        if let d = c.dewPoint { rows.append((l.text("dewPoint"), temp(d))) }
         if let p = c.pressure { rows.append((l.text("pressure"), pressure(p))) }
         if let w = c.wind {
             var s = speed(w)

@@ -19,7 +19,8 @@ import Testing
     @Test func legacyShapeWithEmptyRainAndSeveralConditions() throws {
         let (c, place, _) = try OpenWeatherMapProvider.current(from: fixture("openweathermap/current-legacy-empty-rain.json"))
         #expect(c.rain == nil)  // "rain": {}
-        #expect(c.snow == 1.25)  // "3h"
+        // "3h": 1.25 mm of water, kept as the depth it makes (7 mm of snow a mm of water), and as the water fallen.
+        #expect(c.snow == 8.75 && c.precipitation == 1.25)
         #expect(c.visibility == nil && c.feelsLike == nil)
         #expect(c.windDirection == 290.501)
         #expect(c.condition.kind == .sleet)

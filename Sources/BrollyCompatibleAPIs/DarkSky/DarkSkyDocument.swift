@@ -151,7 +151,7 @@ public struct DarkSkyDocument: Codable, Sendable, Hashable {
             p.temperature = Self.r(c.temperature.value)
             p.windSpeed = c.wind.map { Self.r($0.value) }
             Self.details(
-                &p, temperature: c.temperature, feelsLike: c.feelsLike, humidity: c.humidity, pressure: c.pressure, gust: c.gust,
+                &p, feelsLike: c.feelsLike, dewPoint: c.dewPoint, humidity: c.humidity, pressure: c.pressure, gust: c.gust,
                 direction: c.windDirection, clouds: c.clouds, uv: result.airQuality?.airQuality.uvIndex ?? underWay?.uvIndex)
             p["visibility"] = c.visibility.map { Self.r($0.value) }
             p["feelsLike"] = p["apparentTemperature"]
@@ -209,7 +209,23 @@ public struct DarkSkyDocument: Codable, Sendable, Hashable {
                 p["temperatureMin"] = Self.r(d.low.value)
                 p["temperatureHigh"] = p["temperatureMax"]
                 p["temperatureLow"] = p["temperatureMin"]
+                p["dawnTime"] = d.dawn.map { $0.timeIntervalSince1970.rounded() }
+                p["duskTime"] = d.dusk.map { $0.timeIntervalSince1970.rounded() }
                 if let h = d.hourly {
+                    func time(_ t: Date?) -> Double? { t.map { $0.timeIntervalSince1970.rounded() } }
+                    p["dewPoint"] = h.dewPoint.map { Self.r($0.value) }
+                    p["temperatureHighTime"] = time(h.temperatureHigh?.time)
+                    p["temperatureLowTime"] = time(h.temperatureLow?.time)
+                    p["temperatureMaxTime"] = p["temperatureHighTime"]
+                    p["temperatureMinTime"] = p["temperatureLowTime"]
+                    p["apparentTemperatureHighTime"] = time(h.feelsLikeHighTime)
+                    p["apparentTemperatureLowTime"] = time(h.feelsLikeLowTime)
+                    p["apparentTemperatureMaxTime"] = p["apparentTemperatureHighTime"]
+                    p["apparentTemperatureMinTime"] = p["apparentTemperatureLowTime"]
+                    p["windGustTime"] = time(h.gustMaxTime)
+                    p["uvIndexTime"] = time(h.uvMaxTime)
+                    p["precipIntensityMax"] = h.precipitationMax.map { Self.r($0.value.value, 3) }
+                    p["precipIntensityMaxTime"] = time(h.precipitationMax?.time)
                     p.humidity = h.humidity.map { Self.r($0 / 100) }
                     p["cloudCover"] = h.clouds.map { Self.r($0 / 100) }
                     p["pressure"] = h.pressure.map { Self.r($0.base) }
@@ -251,7 +267,7 @@ public struct DarkSkyDocument: Codable, Sendable, Hashable {
         }
 
         if twiceDaily, !exclude.contains("day_night") {
-            dayNight = Self.dayNight(timeline, zone: zone, now: now)
+            dayNight = Self.dayNight(timeline, zone: zone, units: u.choice, now: now)
         }
         if version2 { markVersion2() }
     }
@@ -278,19 +294,19 @@ public struct DarkSkyDocument: Codable, Sendable, Hashable {
         p.temperature = Self.r(h.temperature.value)
         p.windSpeed = h.wind.map { Self.r($0.value) }
         details(
-            &p, temperature: h.temperature, feelsLike: h.feelsLike, humidity: h.humidity, pressure: h.pressure, gust: h.gust,
+            &p, feelsLike: h.feelsLike, dewPoint: h.dewPoint, humidity: h.humidity, pressure: h.pressure, gust: h.gust,
             direction: h.windDirection, clouds: h.clouds, uv: h.uvIndex)
         return p
     }
 
-    /// The fields `currently` and each hour share: feels-like, dew point (from the humidity),
-    /// humidity and cloud cover as fractions, pressure in hPa, gusts, where the wind comes from, UV.
+    /// The fields `currently` and each hour share: feels-like, the view's dew point, humidity and
+    /// cloud cover as fractions, pressure in hPa, gusts, where the wind comes from, UV.
     static func details(
-        _ p: inout DataPoint, temperature t: Measure<TemperatureUnit>, feelsLike: Measure<TemperatureUnit>?, humidity: Double?,
+        _ p: inout DataPoint, feelsLike: Measure<TemperatureUnit>?, dewPoint: Measure<TemperatureUnit>?, humidity: Double?,
         pressure: Measure<PressureUnit>?, gust: Measure<WindUnit>?, direction: Double?, clouds: Double?, uv: Double?
     ) {
         p["apparentTemperature"] = feelsLike.map { r($0.value) }
-        p["dewPoint"] = humidity.flatMap { Dew.point(celsius: t.base, humidity: $0) }.map { r(Measure($0, in: t.unit).value) }
+        p["dewPoint"] = dewPoint.map { r($0.value) }
         p.humidity = humidity.map { r($0 / 100) }
         p["pressure"] = pressure.map { r($0.base) }
         p["windGust"] = gust.map { r($0.value) }

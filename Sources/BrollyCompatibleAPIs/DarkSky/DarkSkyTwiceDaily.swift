@@ -7,7 +7,7 @@ extension DarkSkyDocument {
     /// night), the day's highest and the night's lowest temperature, the most likely chance, the
     /// fall (rate an hour and accumulation), the mean wind. The block ends at the first period with fewer
     /// than half its hours known.
-    static func dayNight(_ timeline: [WeatherView.Hour], zone: TimeZone, now: Date) -> DataBlock? {
+    static func dayNight(_ timeline: [WeatherView.Hour], zone: TimeZone, units unitChoice: UnitChoice, now: Date) -> DataBlock? {
         guard let first = timeline.first, let today = LocalTime.parse(LocalTime.dateString(now, in: zone) + "T04:00", in: zone) else {
             return nil
         }
@@ -38,6 +38,20 @@ extension DarkSkyDocument {
                 }
                 let winds = hours.compactMap(\.wind?.value)
                 if !winds.isEmpty { p.windSpeed = Self.r(winds.reduce(0, +) / Double(winds.count)) }
+                // The rest from the period's hours, summed up as the view sums up a day: means of
+                // humidity, cloud, pressure and dew point; the strongest gust and UV; the day's
+                // highest feels-like or the night's lowest.
+                if let h = WeatherView.HourlySummary(hours, units: unitChoice) {
+                    p.humidity = h.humidity.map { Self.r($0 / 100) }
+                    p["cloudCover"] = h.clouds.map { Self.r($0 / 100) }
+                    p["pressure"] = h.pressure.map { Self.r($0.base) }
+                    p["windGust"] = h.gustMax.map { Self.r($0.value) }
+                    p["windBearing"] = h.windDirection
+                    p["uvIndex"] = h.uvMax.map { Self.r($0) }
+                    p["dewPoint"] = h.dewPoint.map { Self.r($0.value) }
+                    p["apparentTemperature"] = (isDay ? h.feelsLikeHigh : h.feelsLikeLow).map { Self.r($0.value) }
+                    p["feelsLike"] = p["apparentTemperature"]
+                }
                 points.append(p)
             }
             start = end

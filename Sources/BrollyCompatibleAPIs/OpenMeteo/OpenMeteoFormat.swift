@@ -8,32 +8,121 @@ public enum OpenMeteoFormat {
         case temperature, humidity, apparent, isDay, precipitation, rain, snowfall, weatherCode, cloudCover, pressure, windSpeed
         case windDirection, windGusts, visibility, probability, maxTemperature, minTemperature, precipitationSum, probabilityMax
         case sunrise, sunset, uvIndex, windSpeedMax, windGustsMax, windDirectionDominant, uvIndexMax, apparentMax, apparentMin
+        case dewPoint, dewPointMean
     }
 
-    static let currentNames: [String: Variable] = [
-        "temperature_2m": .temperature, "relative_humidity_2m": .humidity, "relativehumidity_2m": .humidity,
-        "apparent_temperature": .apparent, "is_day": .isDay, "precipitation": .precipitation, "rain": .rain, "snowfall": .snowfall,
-        "weather_code": .weatherCode, "weathercode": .weatherCode, "cloud_cover": .cloudCover, "cloudcover": .cloudCover,
-        "pressure_msl": .pressure, "wind_speed_10m": .windSpeed, "windspeed_10m": .windSpeed, "wind_direction_10m": .windDirection,
-        "winddirection_10m": .windDirection, "wind_gusts_10m": .windGusts, "windgusts_10m": .windGusts, "visibility": .visibility,
+    /// What a variable measures, which gives its unit label (in the units asked) and its decimals.
+    enum Quantity: Sendable {
+        case temperature, speed, water, snowDepth, percent, pressure, degrees, metres, wmo, flag, index, time
+    }
+
+    /// One variable of the answer: what Brolly writes for it, in which unit, and what it is in the
+    /// `openmeteo_sdk` schema. The JSON writer and the FlatBuffers writer both walk this table, so
+    /// neither can leave a variable out or shift the others.
+    struct Entry: Sendable {
+        let variable: Variable
+        let quantity: Quantity
+        /// The schema's `Variable`, altitude and `Aggregation`.
+        let flat: OpenMeteoFlatBuffers.Meaning
+    }
+
+    /// The schema's `Variable` numbers Brolly writes (openmeteo_sdk's `Variable` enum).
+    enum SDK {
+        static let apparentTemperature: UInt8 = 1, cloudCover: UInt8 = 3, dewPoint: UInt8 = 8, isDay: UInt8 = 19
+        static let precipitation: UInt8 = 24, precipitationProbability: UInt8 = 26, pressureMSL: UInt8 = 27, rain: UInt8 = 28
+        static let relativeHumidity: UInt8 = 29, snowfall: UInt8 = 37, sunrise: UInt8 = 40, sunset: UInt8 = 41
+        static let temperature: UInt8 = 47, uvIndex: UInt8 = 52, visibility: UInt8 = 55, weatherCode: UInt8 = 56
+        static let windDirection: UInt8 = 57, windGusts: UInt8 = 58, windSpeed: UInt8 = 59
+        /// The schema's `Aggregation`.
+        static let minimum: UInt8 = 1, maximum: UInt8 = 2, mean: UInt8 = 3, dominant: UInt8 = 9, sum: UInt8 = 10
+    }
+
+    /// `names` (the current one first, then the legacy ones) each meaning `entry`.
+    private static func table(_ rows: [([String], Variable, Quantity, OpenMeteoFlatBuffers.Meaning)]) -> [String: Entry] {
+        var out: [String: Entry] = [:]
+        for (names, variable, quantity, flat) in rows {
+            for name in names { out[name] = Entry(variable: variable, quantity: quantity, flat: flat) }
+        }
+        return out
+    }
+
+    private typealias M = OpenMeteoFlatBuffers.Meaning
+
+    /// The variables of one instant (the `current` block) and of each hour, by name.
+    private static let instant: [([String], Variable, Quantity, OpenMeteoFlatBuffers.Meaning)] = [
+        (["temperature_2m"], .temperature, .temperature, M(variable: SDK.temperature, altitude: 2)),
+        (["relative_humidity_2m", "relativehumidity_2m"], .humidity, .percent, M(variable: SDK.relativeHumidity, altitude: 2)),
+        (["dew_point_2m", "dewpoint_2m"], .dewPoint, .temperature, M(variable: SDK.dewPoint, altitude: 2)),
+        (["apparent_temperature"], .apparent, .temperature, M(variable: SDK.apparentTemperature)),
+        (["is_day"], .isDay, .flag, M(variable: SDK.isDay)),
+        (["precipitation"], .precipitation, .water, M(variable: SDK.precipitation)),
+        (["weather_code", "weathercode"], .weatherCode, .wmo, M(variable: SDK.weatherCode)),
+        (["cloud_cover", "cloudcover"], .cloudCover, .percent, M(variable: SDK.cloudCover)),
+        (["pressure_msl"], .pressure, .pressure, M(variable: SDK.pressureMSL)),
+        (["wind_speed_10m", "windspeed_10m"], .windSpeed, .speed, M(variable: SDK.windSpeed, altitude: 10)),
+        (["wind_direction_10m", "winddirection_10m"], .windDirection, .degrees, M(variable: SDK.windDirection, altitude: 10)),
+        (["wind_gusts_10m", "windgusts_10m"], .windGusts, .speed, M(variable: SDK.windGusts, altitude: 10)),
     ]
-    static let hourlyNames: [String: Variable] = [
-        "temperature_2m": .temperature, "precipitation_probability": .probability, "precipitation": .precipitation,
-        "weather_code": .weatherCode, "weathercode": .weatherCode, "is_day": .isDay, "wind_speed_10m": .windSpeed,
-        "windspeed_10m": .windSpeed, "apparent_temperature": .apparent, "relative_humidity_2m": .humidity,
-        "relativehumidity_2m": .humidity, "pressure_msl": .pressure, "cloud_cover": .cloudCover, "cloudcover": .cloudCover,
-        "wind_direction_10m": .windDirection, "winddirection_10m": .windDirection, "wind_gusts_10m": .windGusts,
-        "windgusts_10m": .windGusts, "uv_index": .uvIndex,
-    ]
-    static let dailyNames: [String: Variable] = [
-        "weather_code": .weatherCode, "weathercode": .weatherCode, "temperature_2m_max": .maxTemperature,
-        "temperature_2m_min": .minTemperature, "precipitation_sum": .precipitationSum,
-        "precipitation_probability_max": .probabilityMax, "sunrise": .sunrise, "sunset": .sunset,
-        "wind_speed_10m_max": .windSpeedMax, "windspeed_10m_max": .windSpeedMax, "wind_gusts_10m_max": .windGustsMax,
-        "windgusts_10m_max": .windGustsMax, "wind_direction_10m_dominant": .windDirectionDominant,
-        "winddirection_10m_dominant": .windDirectionDominant, "uv_index_max": .uvIndexMax, "apparent_temperature_max": .apparentMax,
-        "apparent_temperature_min": .apparentMin,
-    ]
+
+    /// Open-Meteo's `current` variables Brolly answers.
+    static let currentNames = table(
+        instant + [
+            (["rain"], .rain, .water, M(variable: SDK.rain)),
+            (["snowfall"], .snowfall, .snowDepth, M(variable: SDK.snowfall)),
+            (["visibility"], .visibility, .metres, M(variable: SDK.visibility)),
+        ])
+    /// Open-Meteo's `hourly` variables Brolly answers.
+    static let hourlyNames = table(
+        instant + [
+            (["precipitation_probability"], .probability, .percent, M(variable: SDK.precipitationProbability)),
+            (["uv_index"], .uvIndex, .index, M(variable: SDK.uvIndex)),
+        ])
+    /// Open-Meteo's `daily` variables Brolly answers (some worked out from the day's hours).
+    static let dailyNames = table([
+        (["weather_code", "weathercode"], .weatherCode, .wmo, M(variable: SDK.weatherCode)),
+        (["temperature_2m_max"], .maxTemperature, .temperature, M(variable: SDK.temperature, altitude: 2, aggregation: SDK.maximum)),
+        (["temperature_2m_min"], .minTemperature, .temperature, M(variable: SDK.temperature, altitude: 2, aggregation: SDK.minimum)),
+        (["apparent_temperature_max"], .apparentMax, .temperature, M(variable: SDK.apparentTemperature, aggregation: SDK.maximum)),
+        (["apparent_temperature_min"], .apparentMin, .temperature, M(variable: SDK.apparentTemperature, aggregation: SDK.minimum)),
+        (["dew_point_2m_mean"], .dewPointMean, .temperature, M(variable: SDK.dewPoint, altitude: 2, aggregation: SDK.mean)),
+        (["precipitation_sum"], .precipitationSum, .water, M(variable: SDK.precipitation, aggregation: SDK.sum)),
+        (
+            ["precipitation_probability_max"], .probabilityMax, .percent,
+            M(variable: SDK.precipitationProbability, aggregation: SDK.maximum)
+        ),
+        (["sunrise"], .sunrise, .time, M(variable: SDK.sunrise)),
+        (["sunset"], .sunset, .time, M(variable: SDK.sunset)),
+        (
+            ["wind_speed_10m_max", "windspeed_10m_max"], .windSpeedMax, .speed,
+            M(variable: SDK.windSpeed, altitude: 10, aggregation: SDK.maximum)
+        ),
+        (
+            ["wind_gusts_10m_max", "windgusts_10m_max"], .windGustsMax, .speed,
+            M(variable: SDK.windGusts, altitude: 10, aggregation: SDK.maximum)
+        ),
+        (
+            ["wind_direction_10m_dominant", "winddirection_10m_dominant"], .windDirectionDominant, .degrees,
+            M(variable: SDK.windDirection, altitude: 10, aggregation: SDK.dominant)
+        ),
+        (["uv_index_max"], .uvIndexMax, .index, M(variable: SDK.uvIndex, aggregation: SDK.maximum)),
+    ])
+
+    /// The table of a block (`current`, `hourly`, `daily`, `minutely_15`).
+    static func names(of block: String) -> [String: Entry] {
+        switch block {
+        case "current": currentNames
+        case "hourly": hourlyNames
+        case "daily": dailyNames
+        case "minutely_15": minutelyNames
+        default: [:]
+        }
+    }
+
+    /// The 15-minute slots' variables Brolly answers (the next two hours of the nowcast).
+    static let minutelyNames = table([
+        (["precipitation"], .precipitation, .water, M(variable: SDK.precipitation)),
+        (["snowfall"], .snowfall, .snowDepth, M(variable: SDK.snowfall)),
+    ])
 
     /// The WMO code for a condition: its own when Open-Meteo answered, else the family's.
     static func wmo(_ c: Condition, provider: ProviderID) -> Int {
@@ -99,15 +188,22 @@ public enum OpenMeteoFormat {
         let timeline = view.timeline()
         // Open-Meteo's label of the wind unit asked.
         let speedLabel = ["ms": "m/s", "mph": "mp/h", "kn": "kn"][q.windSpeedUnit] ?? "km/h"
-        let units: [Variable: String] = [
-            .temperature: degrees.symbol, .apparent: degrees.symbol, .maxTemperature: degrees.symbol, .minTemperature: degrees.symbol,
-            .apparentMax: degrees.symbol, .apparentMin: degrees.symbol, .uvIndex: "", .uvIndexMax: "", .windDirectionDominant: "°",
-            .humidity: "%", .cloudCover: "%", .probability: "%", .probabilityMax: "%", .isDay: "", .weatherCode: "wmo code",
-            .pressure: "hPa", .windDirection: "°", .visibility: "m", .sunrise: unix ? "unixtime" : "iso8601",
-            .sunset: unix ? "unixtime" : "iso8601", .precipitation: inch ? "inch" : "mm", .rain: inch ? "inch" : "mm",
-            .precipitationSum: inch ? "inch" : "mm", .snowfall: inch ? "inch" : "cm",
-            .windSpeed: speedLabel, .windGusts: speedLabel, .windSpeedMax: speedLabel, .windGustsMax: speedLabel,
-        ]
+        // Each variable's unit label, in the units asked.
+        func label(_ quantity: Quantity) -> String {
+            switch quantity {
+            case .temperature: degrees.symbol
+            case .speed: speedLabel
+            case .water: inch ? "inch" : "mm"
+            case .snowDepth: inch ? "inch" : "cm"
+            case .percent: "%"
+            case .pressure: "hPa"
+            case .degrees: "°"
+            case .metres: "m"
+            case .wmo: "wmo code"
+            case .flag, .index: ""
+            case .time: unix ? "unixtime" : "iso8601"
+            }
+        }
 
         var out: [String: JSONValue] = [
             "latitude": .number(place.latitude), "longitude": .number(place.longitude), "generationtime_ms": .number(0.1),
@@ -120,18 +216,19 @@ public enum OpenMeteoFormat {
         if !q.current.isEmpty {
             var block: [String: JSONValue] = ["time": time(c.time), "interval": .number(900)]
             var u: [String: JSONValue] = ["time": .string(unix ? "unixtime" : "iso8601"), "interval": .string("seconds")]
-            // Open-Meteo's precipitation is the rain and the snow's water together.
-            let water = (c.rain?.base ?? 0) + SnowUnit.water(ofDepth: c.snow?.base ?? 0)
             for name in q.current {
-                guard let v = currentNames[name] else { continue }
-                u[name] = .string(units[v] ?? "")
+                guard let entry = currentNames[name] else { continue }
+                let v = entry.variable
+                u[name] = .string(label(entry.quantity))
                 block[name] =
                     switch v {
                     case .temperature: temp(c.temperature)
                     case .apparent: temp(c.feelsLike)
                     case .humidity: num(c.humidity, 0)
                     case .isDay: .number(c.isDay ? 1 : 0)
-                    case .precipitation: depth(mm: c.rain == nil && c.snow == nil ? nil : water)
+                    // Open-Meteo's precipitation is the rain and the snow's water together.
+                    case .precipitation: depth(c.precipitation)
+                    case .dewPoint: temp(c.dewPoint)
                     case .rain: depth(c.rain)
                     case .snowfall: snow(c.snow)
                     case .weatherCode: .number(Double(wmo(c.condition.condition, provider: report.provider)))
@@ -155,8 +252,8 @@ public enum OpenMeteoFormat {
             ])
             out["current_weather_units"] = .object([
                 "time": .string(unix ? "unixtime" : "iso8601"), "interval": .string("seconds"),
-                "temperature": .string(units[.temperature]!),
-                "windspeed": .string(units[.windSpeed]!), "winddirection": .string("°"), "is_day": .string(""),
+                "temperature": .string(label(.temperature)),
+                "windspeed": .string(label(.speed)), "winddirection": .string("°"), "is_day": .string(""),
                 "weathercode": .string("wmo code"),
             ])
         }
@@ -175,8 +272,9 @@ public enum OpenMeteoFormat {
             var block: [String: JSONValue] = ["time": .array(times.map { time($0) })]
             var u: [String: JSONValue] = ["time": .string(unix ? "unixtime" : "iso8601")]
             for name in q.hourly {
-                guard let v = hourlyNames[name] else { continue }
-                u[name] = .string(units[v] ?? "")
+                guard let entry = hourlyNames[name] else { continue }
+                let v = entry.variable
+                u[name] = .string(label(entry.quantity))
                 block[name] = .array(
                     times.map { t in
                         guard let h = byTime[t] else { return .null }
@@ -189,6 +287,7 @@ public enum OpenMeteoFormat {
                         case .windSpeed: speed(h.wind)
                         case .apparent: temp(h.feelsLike)
                         case .humidity: num(h.humidity, 0)
+                        case .dewPoint: temp(h.dewPoint)
                         case .pressure: num(h.pressure?.base)
                         case .cloudCover: num(h.clouds, 0)
                         case .windDirection: num(h.windDirection, 0)
@@ -224,8 +323,9 @@ public enum OpenMeteoFormat {
                 )
             }
             for name in q.daily {
-                guard let v = dailyNames[name] else { continue }
-                u[name] = .string(units[v] ?? "")
+                guard let entry = dailyNames[name] else { continue }
+                let v = entry.variable
+                u[name] = .string(label(entry.quantity))
                 block[name] = .array(
                     facts.map { (hours, day, summary, sun, whole) in
                         if !sameZone && !whole && v != .sunrise && v != .sunset { return .null }
@@ -249,6 +349,7 @@ public enum OpenMeteoFormat {
                         case .uvIndexMax: return num(summary?.uvMax, 2)
                         case .apparentMax: return temp(summary?.feelsLikeHigh)
                         case .apparentMin: return temp(summary?.feelsLikeLow)
+                        case .dewPointMean: return temp(summary?.dewPoint)
                         default: return .null
                         }
                     })
@@ -264,7 +365,7 @@ public enum OpenMeteoFormat {
             var block: [String: JSONValue] = ["time": .array(shown.map { time($0.end) })]
             var u: [String: JSONValue] = ["time": .string(unix ? "unixtime" : "iso8601")]
             for name in q.minutely15 {
-                u[name] = .string(name == "snowfall" ? (inch ? "inch" : "cm") : (inch ? "inch" : "mm"))
+                u[name] = .string(label(name == "snowfall" ? .snowDepth : .water))
                 block[name] = .array(
                     shown.map {
                         name == "snowfall"

@@ -6,8 +6,16 @@ import Foundation
 /// ranges or models Brolly does not hold is passed to the upstream Open-Meteo instead (by
 /// `OpenMeteoPassthrough`), under its normalized form.
 public struct OpenMeteoQuery: Sendable, Hashable {
+    /// The (first) location asked.
     public var latitude: Double
     public var longitude: Double
+    /// Every location asked (`latitude=40.71,52.52&longitude=-74.01,13.41`), in order; Open-Meteo
+    /// answers one document each (a JSON list, or one FlatBuffers message each).
+    public var locations: [Coordinate]
+    /// This location's place in the list asked (the FlatBuffers message's `location_id`).
+    public var locationID = 0
+    /// At most this many locations in one call (each is a forecast of its own).
+    public static let maxLocations = 20
     public var current: [String] = []
     public var hourly: [String] = []
     public var daily: [String] = []
@@ -81,8 +89,26 @@ public struct OpenMeteoQuery: Sendable, Hashable {
             }
             return v
         }
-        latitude = try number("latitude", -90...90, label: "Latitude")
-        longitude = try number("longitude", -180...180, label: "Longitude")
+        func numbers(_ name: String, _ range: ClosedRange<Double>, label: String) throws(Refusal) -> [Double] {
+            guard let raw = seen[name] else { throw Refusal(reason: "Parameter '\(name)' is required") }
+            var out: [Double] = []
+            for part in raw.split(separator: ",", omittingEmptySubsequences: false) {
+                seen[name] = part.trimmingCharacters(in: .whitespaces)
+                out.append(try number(name, range, label: label))
+            }
+            return out
+        }
+        let latitudes = try numbers("latitude", -90...90, label: "Latitude")
+        let longitudes = try numbers("longitude", -180...180, label: "Longitude")
+        guard latitudes.count == longitudes.count else {
+            throw Refusal(reason: "Parameter 'latitude' and 'longitude' must have the same number of elements")
+        }
+        guard latitudes.count <= Self.maxLocations else {
+            throw Refusal(reason: "This server answers at most \(Self.maxLocations) locations in one call")
+        }
+        locations = zip(latitudes, longitudes).map { Coordinate(latitude: $0, longitude: $1) }
+        latitude = latitudes[0]
+        longitude = longitudes[0]
         current = try list("current")
         hourly = try list("hourly")
         daily = try list("daily")
@@ -111,7 +137,8 @@ public struct OpenMeteoQuery: Sendable, Hashable {
     /// The query in a stable order (the cache key of a passed-on request and its URL's query).
     public var normalized: [(String, String)] {
         var items: [(String, String)] = [
-            ("latitude", String(format: "%.4f", latitude)), ("longitude", String(format: "%.4f", longitude)),
+            ("latitude", locations.map { String(format: "%.4f", $0.latitude) }.joined(separator: ",")),
+            ("longitude", locations.map { String(format: "%.4f", $0.longitude) }.joined(separator: ",")),
         ]
         for (name, values) in [("current", current), ("hourly", hourly), ("daily", daily), ("minutely_15", minutely15), ("models", models)]
         where !values.isEmpty {
@@ -132,6 +159,16 @@ public struct OpenMeteoQuery: Sendable, Hashable {
         if format != "json" { items.append(("format", format)) }
         items += other.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         return items
+    }
+
+    /// The query for the `index`th location asked alone (its `locationID` kept).
+    public func location(_ index: Int) -> OpenMeteoQuery {
+        var one = self
+        one.locations = [locations[index]]
+        one.latitude = locations[index].latitude
+        one.longitude = locations[index].longitude
+        one.locationID = index
+        return one
     }
 
     /// Parameters that ask for a range of dates or hours instead of days from today.

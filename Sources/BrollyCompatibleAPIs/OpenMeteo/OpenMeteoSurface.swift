@@ -24,9 +24,24 @@ public struct OpenMeteoSurface: CompatibleSurface {
         guard query.isAnsweredFromCache, model.map(OpenMeteoProvider.knownModels.contains) ?? true else {
             return .openMeteoPassthrough(normalized: query.normalized)
         }
-        return .weather(
-            place: .coordinate(Coordinate(latitude: query.latitude, longitude: query.longitude)), language: "en", full: false,
-            model: model, details: query)
+        func ask(_ one: OpenMeteoQuery) -> CompatibleAsk {
+            .weather(
+                place: .coordinate(Coordinate(latitude: one.latitude, longitude: one.longitude)), language: "en", full: false,
+                model: model, details: one)
+        }
+        guard query.locations.count > 1 else { return ask(query) }
+        return .several(query.locations.indices.map { ask(query.location($0)) })
+    }
+
+    /// Open-Meteo's SDKs may send the query as a form body (`method="POST"`), answered as `GET`.
+    public var acceptsPost: Bool { true }
+
+    /// Several locations: a JSON list, or the FlatBuffers messages one after another, as Open-Meteo
+    /// answers them.
+    public func combine(_ documents: [any Encodable & Sendable]) -> any Encodable & Sendable {
+        let binary = documents.compactMap { $0 as? EncodedDocument }
+        guard binary.count == documents.count, let first = binary.first else { return DocumentList(documents: documents) }
+        return EncodedDocument(bytes: binary.flatMap(\.bytes), contentType: first.contentType)
     }
 
     public func document(for ask: CompatibleAsk, result: WeatherResult, language: LanguagePack) throws(CompatibleRefusal)

@@ -112,9 +112,6 @@ public enum OneCallFormat {
 
     static func r(_ v: Double) -> Double { OpenWeatherMapFormat.r(v) }
     static func seconds(_ d: Date?) -> Int? { d.map { Int($0.timeIntervalSince1970) } }
-    static func dew(_ t: Measure<TemperatureUnit>, _ humidity: Double?) -> Double? {
-        humidity.flatMap { Dew.point(celsius: t.base, humidity: $0) }.map { r(Measure($0, in: t.unit).value) }
-    }
 
     /// The document for `result` in `units`, without the blocks in `exclude`.
     public static func document(
@@ -130,12 +127,12 @@ public enum OneCallFormat {
             d.current = Current(
                 dt: Int(now.timeIntervalSince1970), sunrise: seconds(v.sky.sunrise), sunset: seconds(v.sky.sunset),
                 temp: r(c.temperature.value), feelsLike: t(c.feelsLike), pressure: c.pressure.map { r($0.base) }, humidity: c.humidity,
-                dewPoint: dew(c.temperature, c.humidity), uvi: result.airQuality?.airQuality.uvIndex ?? v.hours.first?.uvIndex,
+                dewPoint: t(c.dewPoint), uvi: result.airQuality?.airQuality.uvIndex ?? v.hours.first?.uvIndex,
                 clouds: c.clouds.map { Int($0.rounded()) }, visibility: c.visibility.map { Int(min($0.base, 10_000).rounded()) },
                 windSpeed: speed(c.wind), windDeg: OpenWeatherMapFormat.degrees(c.windDirection), windGust: speed(c.gust),
                 weather: [OpenWeatherMapFormat.WeatherItem(c.condition, of: v, isDay: c.isDay)],
                 rain: c.rain.flatMap { $0.base > 0 ? ["1h": r($0.base)] : nil },
-                snow: c.snow.flatMap { $0.base > 0 ? ["1h": r(SnowUnit.water(ofDepth: $0.base))] : nil })
+                snow: c.snowWater.flatMap { $0.base > 0 ? ["1h": r($0.base)] : nil })
         }
         if !exclude.contains("minutely"), let slots = result.report.nowcast, !slots.isEmpty {
             let start = Int(now.timeIntervalSince1970 / 60) * 60
@@ -150,7 +147,7 @@ public enum OneCallFormat {
                 let fallen = h.precipitation.flatMap { $0.base > 0 ? ["1h": r($0.base)] : nil }
                 return Current(
                     dt: Int(h.time.timeIntervalSince1970), temp: r(h.temperature.value), feelsLike: t(h.feelsLike),
-                    pressure: h.pressure.map { r($0.base) }, humidity: h.humidity, dewPoint: dew(h.temperature, h.humidity),
+                    pressure: h.pressure.map { r($0.base) }, humidity: h.humidity, dewPoint: t(h.dewPoint),
                     uvi: h.uvIndex, clouds: h.clouds.map { Int($0.rounded()) }, windSpeed: speed(h.wind),
                     windDeg: OpenWeatherMapFormat.degrees(h.windDirection), windGust: speed(h.gust),
                     weather: [OpenWeatherMapFormat.WeatherItem(h.condition, of: v, isDay: h.isDay)],
@@ -178,7 +175,7 @@ public enum OneCallFormat {
                         eve: t(eve?.temperature), morn: t(morn?.temperature)),
                     feelsLike: Temperatures(
                         day: t(mid?.feelsLike), night: t(night?.feelsLike), eve: t(eve?.feelsLike), morn: t(morn?.feelsLike)),
-                    pressure: h?.pressure.map { r($0.base) }, humidity: h?.humidity.map { $0.rounded() },
+                    pressure: h?.pressure.map { r($0.base) }, humidity: h?.humidity.map { $0.rounded() }, dewPoint: t(h?.dewPoint),
                     windSpeed: speed(h?.windMax),
                     windDeg: OpenWeatherMapFormat.degrees(h?.windDirection), windGust: speed(h?.gustMax),
                     weather: [OpenWeatherMapFormat.WeatherItem(day.condition, of: v, isDay: true)],

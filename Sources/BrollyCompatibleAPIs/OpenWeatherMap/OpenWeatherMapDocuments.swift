@@ -187,7 +187,8 @@ public enum OpenWeatherMapFormat {
             wind: Wind(
                 speed: c.wind.map { r($0.value) }, deg: degrees(c.windDirection), gust: c.gust.map { r($0.value) }),
             rain: c.rain.flatMap { $0.base > 0 ? ["1h": r($0.base)] : nil },
-            snow: c.snow.flatMap { $0.base > 0 ? ["1h": r($0.base)] : nil },
+            // OpenWeatherMap's snow is the water it makes, in mm.
+            snow: c.snowWater.flatMap { $0.base > 0 ? ["1h": r($0.base)] : nil },
             clouds: c.clouds.map { Clouds(all: Int($0.rounded())) }, dt: Int(c.time.timeIntervalSince1970),
             sys: Sys(
                 country: place.countryCode, sunrise: sky.sunrise.map { Int($0.timeIntervalSince1970) },

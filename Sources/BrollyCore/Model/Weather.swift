@@ -24,7 +24,8 @@ public struct CurrentOf<Time: Codable & Sendable & Hashable, Weather: Codable & 
     public var visibility: Double?
     /// Latest rain volume (mm in `CurrentConditions`).
     public var rain: Double?
-    /// Latest snow volume (mm in `CurrentConditions`).
+    /// Latest fresh snow as a depth (mm of snow in `CurrentConditions`: Open-Meteo's snowfall; a
+    /// provider that gives the snow's water, as OpenWeatherMap does, converts it).
     public var snow: Double?
     public var condition: Weather
     public var sunrise: Time?
@@ -32,6 +33,9 @@ public struct CurrentOf<Time: Codable & Sendable & Hashable, Weather: Codable & 
     /// The temperature at this hour yesterday, when the provider gives it in the same answer
     /// (Open-Meteo's `past_days=1`); nil otherwise — never guessed.
     public var temperatureYesterday: Double?
+    /// Everything that fell in the latest hour as water (mm in `CurrentConditions`): the rain and
+    /// the snow's water, when the provider gives it (Open-Meteo's `precipitation`).
+    public var precipitation: Double?
 }
 
 /// Current conditions, always stored in metric units (°C, m/s, hPa, mm, m).

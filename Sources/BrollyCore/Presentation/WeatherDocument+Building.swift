@@ -98,9 +98,11 @@ extension WeatherDocument {
                 pressure: cur.pressure?.rounded(), windSpeed: cur.wind?.rounded(),
                 windDirection: cur.windDirection.map { Rounding.round($0, 0) },
                 windGust: cur.gust?.rounded(), clouds: cur.clouds, visibility: raw.visibility, rain: p(cur.rain),
-                // The contract gives fresh snow in the precipitation unit (mm or in), as the provider counts it.
+                // The contract gives fresh snow as a depth in the precipitation unit (mm or in), and
+                // everything that fell (the rain and the snow's water) as `precipitation`.
                 snow: p(raw.snow.map { Measure($0, in: u.precipitation) }), condition: ConditionDocument(cur.condition),
-                sunrise: iso(raw.sunrise), sunset: iso(raw.sunset), temperatureYesterday: cur.yesterday.map(t)), Beside())
+                sunrise: iso(raw.sunrise), sunset: iso(raw.sunset), temperatureYesterday: cur.yesterday.map(t),
+                precipitation: p(cur.precipitation)), Beside(dewPoint: cur.dewPoint.map(t)))
         days = v.days.map {
             Day(
                 date: $0.date, temperatureMin: t($0.low), temperatureMax: t($0.high), precipitation: p($0.precipitation),

@@ -13,6 +13,8 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
         /// The wind on the Beaufort scale (0–12) and its name in the document's language.
         public var windForce: Int?
         public var windForceName: String?
+        /// The dew point in the document's temperature unit (from the temperature and humidity).
+        public var dewPoint: Double?
     }
     /// A station's latest observation, in the document's units.
     public struct Measured: Codable, Sendable, Hashable {

@@ -53,6 +53,8 @@ public struct WeatherView: Sendable {
         public let yesterday: Measure<TemperatureUnit>?
         /// %.
         public let humidity: Double?
+        /// From the temperature and humidity (Magnus).
+        public let dewPoint: Measure<TemperatureUnit>?
         public let pressure: Measure<PressureUnit>?
         public let wind: Measure<WindUnit>?
         public let gust: Measure<WindUnit>?
@@ -66,6 +68,11 @@ public struct WeatherView: Sendable {
         public let rain: Measure<PrecipitationUnit>?
         /// Fresh snow as a depth (cm where rain is in mm, else inches).
         public let snow: Measure<SnowUnit>?
+        /// The fresh snow's water (what OpenWeatherMap and One Call call `snow.1h`): the provider's
+        /// precipitation less the rain when it gives both, else worked out from the depth.
+        public let snowWater: Measure<PrecipitationUnit>?
+        /// Everything that fell in the latest hour as water: rain and the snow's water.
+        public let precipitation: Measure<PrecipitationUnit>?
         public let condition: ConditionView
         public let isDay: Bool
     }
@@ -84,6 +91,8 @@ public struct WeatherView: Sendable {
         public let feelsLike: Measure<TemperatureUnit>?
         /// %.
         public let humidity: Double?
+        /// From the temperature and humidity (Magnus).
+        public let dewPoint: Measure<TemperatureUnit>?
         public let pressure: Measure<PressureUnit>?
         /// %.
         public let clouds: Double?
@@ -103,6 +112,7 @@ public struct WeatherView: Sendable {
             self.isNow = isNow
             feelsLike = h.feelsLike.map { Measure($0, in: u.temperature) }
             humidity = h.humidity
+            dewPoint = h.humidity.flatMap { Dew.point(celsius: h.temperature, humidity: $0) }.map { Measure($0, in: u.temperature) }
             pressure = h.pressure.map { Measure($0, in: u.pressure) }
             clouds = h.clouds
             windDirection = h.windDirection
@@ -124,6 +134,9 @@ public struct WeatherView: Sendable {
         /// The provider's sunrise and sunset, else worked out for the place.
         public let sunrise: Date?
         public let sunset: Date?
+        /// Civil dawn and dusk, worked out for the place.
+        public let dawn: Date?
+        public let dusk: Date?
         /// The moon's age at the day's noon, days since the new moon.
         public let moonAge: Double
         /// What the day's hours say, where Brolly has them (the first eight days): their mean
@@ -133,56 +146,111 @@ public struct WeatherView: Sendable {
         public let hourly: HourlySummary?
     }
 
-    /// A day's hours summed up (`Day.hourly`).
+    /// A day's (or half-day's) hours summed up (`Day.hourly`), each extreme with the hour it comes in.
     public struct HourlySummary: Sendable {
+        /// A value and the hour it comes in.
+        public struct Extreme<Value: Sendable>: Sendable {
+            public let value: Value
+            public let time: Date
+        }
+
         public let humidity: Double?
+        /// The mean of the hours' dew points.
+        public let dewPoint: Measure<TemperatureUnit>?
         public let clouds: Double?
         public let pressure: Measure<PressureUnit>?
         public let windMax: Measure<WindUnit>?
         public let gustMax: Measure<WindUnit>?
+        /// The hour of the strongest gust.
+        public let gustMaxTime: Date?
         public let windDirection: Double?
         public let uvMax: Double?
+        public let uvMaxTime: Date?
         public let feelsLikeLow: Measure<TemperatureUnit>?
         public let feelsLikeHigh: Measure<TemperatureUnit>?
+        public let feelsLikeLowTime: Date?
+        public let feelsLikeHighTime: Date?
+        /// The hours' lowest and highest temperatures (the day's own low and high may come from the
+        /// provider's days), each with its hour.
+        public let temperatureLow: Extreme<Measure<TemperatureUnit>>?
+        public let temperatureHigh: Extreme<Measure<TemperatureUnit>>?
+        /// The wettest hour's precipitation, with its hour.
+        public let precipitationMax: Extreme<Measure<PrecipitationUnit>>?
+
+        /// One hour's values in base units (°C, %, hPa, m/s, mm).
+        struct Sample {
+            var time: Date
+            var temperature: Double
+            var feelsLike, humidity, dewPoint, pressure, wind, gust, direction, clouds, uv, precipitation: Double?
+            /// The temperature, read like the values an hour may not have.
+            var measuredTemperature: Double? { temperature }
+        }
 
         /// From the report's hours (a day of the place).
         init?(_ hours: [HourForecast], units u: UnitChoice) {
-            guard !hours.isEmpty else { return nil }
             self.init(
-                units: u, humidity: hours.compactMap(\.humidity), clouds: hours.compactMap(\.clouds),
-                pressure: hours.compactMap(\.pressure), wind: hours.compactMap(\.windSpeed), gust: hours.compactMap(\.windGust),
-                directions: hours.compactMap { h in h.windDirection.map { ($0, h.windSpeed ?? 1) } },
-                uv: hours.compactMap(\.uvIndex), feelsLike: hours.compactMap(\.feelsLike))
+                hours.map {
+                    Sample(
+                        time: $0.time, temperature: $0.temperature, feelsLike: $0.feelsLike, humidity: $0.humidity,
+                        dewPoint: $0.humidity.flatMap { [t = $0.temperature] in Dew.point(celsius: t, humidity: $0) },
+                        pressure: $0.pressure, wind: $0.windSpeed, gust: $0.windGust, direction: $0.windDirection, clouds: $0.clouds,
+                        uv: $0.uvIndex, precipitation: $0.precipitation)
+                }, units: u)
         }
 
-        /// From the view's hours (a day of another zone than the place's: a compatible API's).
+        /// From the view's hours (a day of another zone than the place's, or half a day: a compatible API's).
         public init?(_ hours: [Hour], units u: UnitChoice) {
-            guard !hours.isEmpty else { return nil }
             self.init(
-                units: u, humidity: hours.compactMap(\.humidity), clouds: hours.compactMap(\.clouds),
-                pressure: hours.compactMap { $0.pressure?.base }, wind: hours.compactMap { $0.wind?.base },
-                gust: hours.compactMap { $0.gust?.base },
-                directions: hours.compactMap { h in h.windDirection.map { ($0, h.wind?.base ?? 1) } },
-                uv: hours.compactMap(\.uvIndex), feelsLike: hours.compactMap { $0.feelsLike?.base })
+                hours.map {
+                    Sample(
+                        time: $0.time, temperature: $0.temperature.base, feelsLike: $0.feelsLike?.base, humidity: $0.humidity,
+                        dewPoint: $0.dewPoint?.base, pressure: $0.pressure?.base, wind: $0.wind?.base, gust: $0.gust?.base,
+                        direction: $0.windDirection, clouds: $0.clouds, uv: $0.uvIndex, precipitation: $0.precipitation?.base)
+                }, units: u)
         }
 
-        /// Base units in (%, hPa, m/s, degrees with the speed that weighs them, °C).
-        init(
-            units u: UnitChoice, humidity: [Double], clouds: [Double], pressure: [Double], wind: [Double], gust: [Double],
-            directions: [(degrees: Double, speed: Double)], uv: [Double], feelsLike: [Double]
-        ) {
+        init?(_ hours: [Sample], units u: UnitChoice) {
+            guard !hours.isEmpty else { return nil }
             func mean(_ values: [Double]) -> Double? { values.isEmpty ? nil : values.reduce(0, +) / Double(values.count) }
-            self.humidity = mean(humidity)
-            self.clouds = mean(clouds)
-            self.pressure = mean(pressure).map { Measure($0, in: u.pressure) }
-            windMax = wind.max().map { Measure($0, in: u.wind) }
-            gustMax = gust.max().map { Measure($0, in: u.wind) }
-            let x = directions.reduce(0) { $0 + $1.speed * sin($1.degrees * .pi / 180) }
-            let y = directions.reduce(0) { $0 + $1.speed * cos($1.degrees * .pi / 180) }
+            func values(_ key: KeyPath<Sample, Double?>) -> [Double] { hours.compactMap { $0[keyPath: key] } }
+            // The first hour holding the highest (or lowest) value.
+            func extreme(_ key: KeyPath<Sample, Double?>, highest: Bool) -> (value: Double, time: Date)? {
+                var best: (value: Double, time: Date)?
+                for h in hours {
+                    guard let v = h[keyPath: key] else { continue }
+                    if best == nil || (highest ? v > best!.value : v < best!.value) { best = (v, h.time) }
+                }
+                return best
+            }
+            humidity = mean(values(\.humidity))
+            dewPoint = mean(values(\.dewPoint)).map { Measure($0, in: u.temperature) }
+            clouds = mean(values(\.clouds))
+            pressure = mean(values(\.pressure)).map { Measure($0, in: u.pressure) }
+            windMax = values(\.wind).max().map { Measure($0, in: u.wind) }
+            let gust = extreme(\.gust, highest: true)
+            gustMax = gust.map { Measure($0.value, in: u.wind) }
+            gustMaxTime = gust?.time
+            let directions = hours.compactMap { h in h.direction.map { ($0, h.wind ?? 1) } }
+            let x = directions.reduce(0) { $0 + $1.1 * sin($1.0 * .pi / 180) }
+            let y = directions.reduce(0) { $0 + $1.1 * cos($1.0 * .pi / 180) }
             windDirection = directions.isEmpty ? nil : ((atan2(x, y) * 180 / .pi + 360).rounded()).truncatingRemainder(dividingBy: 360)
-            uvMax = uv.max()
-            feelsLikeLow = feelsLike.min().map { Measure($0, in: u.temperature) }
-            feelsLikeHigh = feelsLike.max().map { Measure($0, in: u.temperature) }
+            let uv = extreme(\.uv, highest: true)
+            uvMax = uv?.value
+            uvMaxTime = uv?.time
+            let feelsLow = extreme(\.feelsLike, highest: false), feelsHigh = extreme(\.feelsLike, highest: true)
+            feelsLikeLow = feelsLow.map { Measure($0.value, in: u.temperature) }
+            feelsLikeHigh = feelsHigh.map { Measure($0.value, in: u.temperature) }
+            feelsLikeLowTime = feelsLow?.time
+            feelsLikeHighTime = feelsHigh?.time
+            temperatureLow = extreme(\.measuredTemperature, highest: false).map {
+                Extreme(value: Measure($0.value, in: u.temperature), time: $0.time)
+            }
+            temperatureHigh = extreme(\.measuredTemperature, highest: true).map {
+                Extreme(value: Measure($0.value, in: u.temperature), time: $0.time)
+            }
+            precipitationMax = extreme(\.precipitation, highest: true).map {
+                Extreme(value: Measure($0.value, in: u.precipitation), time: $0.time)
+            }
         }
     }
 
@@ -242,13 +310,20 @@ public struct WeatherView: Sendable {
         func c(_ condition: Condition) -> ConditionView { ConditionView(condition, of: report, in: l) }
         var daylight = Daylight(place: report.place)
         let cur = report.current
+        // The snow's water: the provider's precipitation less the rain when it gives it, else from the depth.
+        let snowWater = cur.snow.map { depth in
+            cur.precipitation.map { max(0, $0 - (cur.rain ?? 0)) } ?? SnowUnit.water(ofDepth: depth)
+        }
+        let fallen = cur.precipitation ?? (cur.rain == nil && snowWater == nil ? nil : (cur.rain ?? 0) + (snowWater ?? 0))
         current = Reading(
             time: cur.time, temperature: t(cur.temperature), feelsLike: cur.feelsLike.map(t), low: t(cur.temperatureMin),
             high: t(cur.temperatureMax), yesterday: cur.temperatureYesterday.map(t), humidity: cur.humidity,
+            dewPoint: cur.humidity.flatMap { Dew.point(celsius: cur.temperature, humidity: $0) }.map(t),
             pressure: cur.pressure.map { Measure($0, in: u.pressure) }, wind: w(cur.windSpeed), gust: w(cur.windGust),
             windDirection: cur.windDirection, windForce: cur.windSpeed.map(WindUnit.beaufort), clouds: cur.clouds,
             visibility: cur.visibility.map { Measure($0, in: u.distance) }, rain: p(cur.rain),
-            snow: cur.snow.map { Measure($0, in: u.precipitation.snow) }, condition: c(cur.condition), isDay: daylight.isDay(cur.time))
+            snow: cur.snow.map { Measure($0, in: u.precipitation.snow) }, snowWater: p(snowWater), precipitation: p(fallen),
+            condition: c(cur.condition), isDay: daylight.isDay(cur.time))
         let underWay = report.hoursFromNow
         hours = report.hoursFromNowReading.enumerated().map { i, h in
             Hour(
@@ -263,7 +338,7 @@ public struct WeatherView: Sendable {
             return Day(
                 date: d.date, low: t(d.temperatureMin), high: t(d.temperatureMax), precipitation: p(d.precipitation),
                 chance: d.precipitationProbability, condition: c(d.condition), sunrise: d.sunrise ?? sun.sunrise,
-                sunset: d.sunset ?? sun.sunset, moonAge: SkyCalculator.moonAge(at: noon),
+                sunset: d.sunset ?? sun.sunset, dawn: sun.dawn, dusk: sun.dusk, moonAge: SkyCalculator.moonAge(at: noon),
                 hourly: HourlySummary(hoursByDay[d.date] ?? [], units: u))
         }
         isDayNow = daylight.isDay(now)

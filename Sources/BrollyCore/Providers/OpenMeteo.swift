@@ -252,7 +252,8 @@ public struct OpenMeteoProvider: WeatherProvider {
                 rain: rain.isEmpty ? nil : Metric.millimetres(rain.reduce(0, +), unit: pu),
                 snow: cur["snowfall"]?.double.map { Metric.millimetres($0, unit: units?["snowfall"]?.string ?? "cm") },
                 condition: Conditions.wmo(code, isDay: isDay),
-                sunrise: todayDay?.sunrise, sunset: todayDay?.sunset)
+                sunrise: todayDay?.sunrise, sunset: todayDay?.sunset,
+                precipitation: cur["precipitation"]?.double.map { Metric.millimetres($0, unit: pu) })
         }
         return Decoded(
             current: current, hours: hours, days: days, minutely: minutely, timeZone: zone,

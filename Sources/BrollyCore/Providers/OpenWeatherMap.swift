@@ -142,10 +142,13 @@ public struct OpenWeatherMapProvider: WeatherProvider {
             humidity: main["humidity"]?.double, pressure: main["pressure"]?.double,
             windSpeed: json["wind"]?["speed"]?.double, windDirection: json["wind"]?["deg"]?.double,
             windGust: json["wind"]?["gust"]?.double, clouds: json["clouds"]?["all"]?.double,
-            visibility: json["visibility"]?.double, rain: volume(json["rain"]), snow: volume(json["snow"]),
+            // OpenWeatherMap's snow is the water it makes (mm); Brolly keeps fresh snow as a depth.
+            visibility: json["visibility"]?.double, rain: volume(json["rain"]), snow: volume(json["snow"]).map(SnowUnit.depth(ofWater:)),
             condition: condition(json, isDay: nil),
             sunrise: sys?["sunrise"]?.epoch,
-            sunset: sys?["sunset"]?.epoch)
+            sunset: sys?["sunset"]?.epoch,
+            precipitation: volume(json["rain"]) == nil && volume(json["snow"]) == nil
+                ? nil : (volume(json["rain"]) ?? 0) + (volume(json["snow"]) ?? 0))
         return (current, place, zone)
     }
 

@@ -214,9 +214,11 @@ public enum SnowUnit: String, MeasureUnit {
     public var decimals: Int { 1 }
     public var symbol: String { rawValue }
 
-    /// Water from a depth of fresh snow in mm, as Open-Meteo counts it (1 cm of snow is 0.7 mm
-    /// of water, the inverse of its `snowfall = precipitation × 0.7`).
+    /// Water (mm) from a depth of fresh snow in mm, as Open-Meteo counts it: its
+    /// `snowfall (cm) = precipitation (mm) × 0.7`, so 7 cm of snow are 10 mm of water.
     public static func water(ofDepth mm: Double) -> Double { SnowUnit.cm.convert(mm) / 0.7 }
+    /// The depth (mm of snow) that `water` mm of water makes, the inverse of `water(ofDepth:)`.
+    public static func depth(ofWater water: Double) -> Double { SnowUnit.cm.base(of: water * 0.7) }
 }
 
 /// Distance, visibility (base: metres).

@@ -50,6 +50,9 @@ struct CompatibleController: Sendable {
             middleware: Front(controller: self))
         for route in surface.routes {
             routes.get(RouterPath(route)) { request, context in try await handle(request, context: context, route: route) }
+            if surface.acceptsPost {
+                routes.post(RouterPath(route)) { request, context in try await handle(request, context: context, route: route) }
+            }
         }
         return routes
     }
@@ -76,8 +79,9 @@ struct CompatibleController: Sendable {
                 keyed = (key, perKey)
             }
             c.metrics.compatible(c.index, refusedKey: false)
-            // A remembered answer costs no upstream call: no allowance is made for it.
-            if let remembered = c.answer(request) {
+            // A remembered answer costs no upstream call: no allowance is made for it. (A POST's
+            // query is in its body: never remembered.)
+            if request.method == .get, let remembered = c.answer(request) {
                 c.metrics.weatherAnswerFromCache()
                 return remembered
             }
@@ -89,39 +93,40 @@ struct CompatibleController: Sendable {
         }
     }
 
+    /// The largest form body a POST may carry (Open-Meteo's SDKs send the query there).
+    static let maxFormBody = 64 * 1024
+
     func handle(_ request: Request, context: AppRequestContext, route: String) async throws -> Response {
+        var query = request.uri.queryParameters.map { (name: String($0.key), value: String($0.value)) }
+        if request.method == .post {
+            // The form body's parameters beside the URL's, as Open-Meteo reads a POST.
+            guard let body = try? await request.body.collect(upTo: Self.maxFormBody) else {
+                return error(413, "The form body is larger than \(Self.maxFormBody / 1024) KB")
+            }
+            query += Self.formItems(String(buffer: body))
+        }
         let asked = CompatibleRequest(
             path: request.uri.path, parameters: Dictionary(context.parameters.map { (String($0.key), String($0.value)) }) { a, _ in a },
-            query: request.uri.queryParameters.map { (String($0.key), String($0.value)) })
+            query: query)
         do {
             let ask = try surface.read(asked, route: route)
             switch ask {
-            case .weather(let place, let language, let full, let model, _):
-                let query: PlaceQuery
-                switch place {
-                case .coordinate(let c): query = .coordinate(c)
-                case .name(let name): query = .name(name)
-                case .openWeatherMapCity(let id):
-                    guard let city = try await useCases.openWeatherMapCity(id: id) else {
-                        return error(
-                            400,
-                            "city id is OpenWeatherMap's own list, and this server has no OpenWeatherMap key to look it up: "
-                                + "give lat and lon, q=City,CC or zip=CODE,CC")
-                    }
-                    query = .coordinate(city.coordinate)
+            case .weather:
+                let (document, result) = try await weather(ask)
+                return try answer(
+                    request, document: document, remember: result.mayBeReplayed && result.isComplete, from: result.report.fetchedAt)
+            case .several(let asks):
+                // Each place in turn (each its own forecast, cached and counted as one asked alone).
+                var documents: [any Encodable & Sendable] = []
+                var remember = true
+                var oldest = Date.distantFuture
+                for one in asks {
+                    let (document, result) = try await weather(one)
+                    documents.append(document)
+                    remember = remember && result.mayBeReplayed && result.isComplete
+                    oldest = min(oldest, result.report.fetchedAt)
                 }
-                let (result, pack) = try await documents.weather(
-                    for: query, language: language, device: "", history: nil, full: full, model: model)
-                metrics.weatherAnswer(result)
-                do {
-                    return try answer(request, document: surface.document(for: ask, result: result, language: pack), from: result)
-                } catch let refusal as CompatibleRefusal {
-                    // A past day the answer needs (Dark Sky's time machine): asked once, written from it.
-                    guard let day = refusal.pastDay, let past = try await useCases.pastDay(day, at: result.report.place) else {
-                        throw refusal
-                    }
-                    return try answer(request, document: surface.document(for: ask, result: past, language: pack), from: past)
-                }
+                return try answer(request, document: surface.combine(documents), remember: remember, from: oldest)
             case .openMeteoPassthrough(let normalized):
                 guard let passthrough = useCases.services.openMeteoPassthrough else {
                     return error(400, "This server answers only the variables it keeps")
@@ -143,6 +148,46 @@ struct CompatibleController: Sendable {
             var headers: HTTPFields = [:]
             if let wait = failure.retryAfter { headers[.retryAfter] = String(Int(wait.rounded(.up))) }
             return error(RequestRules.status(of: failure), surface.message(for: failure), headers: headers)
+        }
+    }
+
+    /// The document for one `.weather` ask and the weather it was written from.
+    func weather(_ ask: CompatibleAsk) async throws -> (any Encodable & Sendable, WeatherResult) {
+        guard case .weather(let place, let language, let full, let model, _) = ask else {
+            throw CompatibleRefusal.badRequest("not a forecast")
+        }
+        let query: PlaceQuery
+        switch place {
+        case .coordinate(let c): query = .coordinate(c)
+        case .name(let name): query = .name(name)
+        case .openWeatherMapCity(let id):
+            guard let city = try await useCases.openWeatherMapCity(id: id) else {
+                throw CompatibleRefusal.badRequest(
+                    "city id is OpenWeatherMap's own list, and this server has no OpenWeatherMap key to look it up: "
+                        + "give lat and lon, q=City,CC or zip=CODE,CC")
+            }
+            query = .coordinate(city.coordinate)
+        }
+        let (result, pack) = try await documents.weather(for: query, language: language, device: "", history: nil, full: full, model: model)
+        metrics.weatherAnswer(result)
+        do {
+            return (try surface.document(for: ask, result: result, language: pack), result)
+        } catch let refusal {
+            // A past day the answer needs (Dark Sky's time machine): asked once, written from it.
+            guard let day = refusal.pastDay, let past = try await useCases.pastDay(day, at: result.report.place) else {
+                throw refusal
+            }
+            return (try surface.document(for: ask, result: past, language: pack), past)
+        }
+    }
+
+    /// A form body's parameters (`a=1&b=x+y`), decoded.
+    static func formItems(_ body: String) -> [(name: String, value: String)] {
+        body.split(separator: "&").compactMap { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            func decode(_ s: Substring) -> String? { s.replacingOccurrences(of: "+", with: " ").removingPercentEncoding }
+            guard let name = parts.first.flatMap(decode), !name.isEmpty else { return nil }
+            return (name, parts.count > 1 ? decode(parts[1]) ?? "" : "")
         }
     }
 
@@ -174,8 +219,9 @@ struct CompatibleController: Sendable {
         return entry.value.body.response(cacheControl: "public, no-cache")
     }
 
-    /// Encodes `document`, remembers it when `result` may be replayed and was complete, and answers it.
-    func answer(_ request: Request, document: any Encodable, from result: WeatherResult, now: Date = Date()) throws -> Response {
+    /// Encodes `document`, remembers it (a GET's, when the weather it was written from may be
+    /// replayed and was complete: `remember`, fetched at `fetchedAt`), and answers it.
+    func answer(_ request: Request, document: any Encodable, remember: Bool, from fetchedAt: Date, now: Date = Date()) throws -> Response {
         let body: EncodedJSON
         if let binary = document as? EncodedDocument {
             body = EncodedJSON(bytes: binary.bytes, contentType: binary.contentType)
@@ -183,8 +229,8 @@ struct CompatibleController: Sendable {
             let data = try AppRequestContext.encoder.encode(document)
             body = EncodedJSON(body: data, etag: "\"\(Checksum.hex(data))\"")
         }
-        if result.mayBeReplayed && result.isComplete {
-            answers.set(Self.key(request), CacheEntry(value: Answer(body: body, fetchedAt: result.report.fetchedAt), receivedAt: now))
+        if remember && request.method == .get {
+            answers.set(Self.key(request), CacheEntry(value: Answer(body: body, fetchedAt: fetchedAt), receivedAt: now))
         }
         return body.response(cacheControl: "public, no-cache")
     }

@@ -200,6 +200,7 @@ export function render(doc, opts = {}) {
     $('wind-arrow').hidden = true;
   }
   fact('clouds', typeof c.clouds === 'number' ? `${Math.round(c.clouds)}%` : null);
+  fact('dew-point', typeof c.dewPoint === 'number' ? tempText(c.dewPoint) : null);
   // Left out when the provider gives no value; a measured 0 stays 0.
   fact('rain', typeof c.rain === 'number' ? amountText(c.rain) : null);
   fact('snow', typeof c.snow === 'number' ? snowText(c.snow) : null);
