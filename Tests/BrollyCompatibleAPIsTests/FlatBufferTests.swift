@@ -1,4 +1,5 @@
 import BrollyCore
+import BrollyTestSupport
 import Foundation
 import Testing
 
@@ -8,30 +9,7 @@ import Testing
 /// tests/test_compatible_apis.py): the size prefix, the root offset, each table's vtable, offsets
 /// pointing forward, values aligned to their size.
 @Suite struct FlatBufferTests {
-    /// A reader of just what the tests need.
-    struct Reader {
-        let bytes: [UInt8]
-        func u16(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 }
-        func u32(_ at: Int) -> Int { (0..<4).reduce(0) { $0 | Int(bytes[at + $1]) << (8 * $1) } }
-        func i32(_ at: Int) -> Int { Int(Int32(truncatingIfNeeded: u32(at))) }
-        func i64(_ at: Int) -> Int64 { (0..<8).reduce(Int64(0)) { $0 | Int64(bytes[at + $1]) << (8 * Int64($1)) } }
-        func f32(_ at: Int) -> Float { Float(bitPattern: UInt32(u32(at))) }
-        /// The position of `field` in the table at `table`, nil when left out.
-        func field(_ table: Int, _ field: Int) -> Int? {
-            let vtable = table - i32(table)
-            guard 4 + 2 * field < u16(vtable) else { return nil }
-            let offset = u16(vtable + 4 + 2 * field)
-            return offset == 0 ? nil : table + offset
-        }
-        struct Missing: Error {}
-        /// The position of `field`, which must be there.
-        func must(_ table: Int, _ field: Int) throws -> Int {
-            guard let at = self.field(table, field) else { throw Missing() }
-            return at
-        }
-        /// What the offset field at `at` points to.
-        func target(_ at: Int) -> Int { at + u32(at) }
-    }
+    typealias Reader = FlatBufferReader
 
     @Test func aSizePrefixedTableWithScalarsStringsAndVectorsReadsBack() throws {
         let bytes = FlatBuffer.sizePrefixed(
