@@ -5,7 +5,7 @@ import Foundation
 /// answered from Brolly's weather. A surface says where it is mounted and its routes, where a
 /// request carries its key, how it reads a request and writes its answer, and its error shape;
 /// the server's one `CompatibleController` does the rest for all of them (keys, allowances, the
-/// answer memo, metrics). Adding a fourth API is a folder with its surface and documents, and a
+/// answer memo, metrics, and the view of the weather each document is written from). Adding a fourth API is a folder with its surface and documents, and a
 /// line in `CompatibleSurfaces.all`.
 public protocol CompatibleSurface: Sendable {
     /// Its name in metrics and settings (`darksky`).
@@ -24,9 +24,11 @@ public protocol CompatibleSurface: Sendable {
     func errorBody(status: Int, message: String) -> [String: Any]
     /// What a route asks for, or the refusal of a bad request.
     func read(_ request: CompatibleRequest, route: String) throws(CompatibleRefusal) -> CompatibleAsk
-    /// The document for an answer (or a refusal: a time Brolly has no weather for).
-    func document(for ask: CompatibleAsk, result: WeatherResult, language: LanguagePack) throws(CompatibleRefusal)
-        -> any Encodable & Sendable
+    /// The units the answer to `ask` is written in, for weather at `place`.
+    func units(for ask: CompatibleAsk, at place: Place) -> UnitChoice
+    /// The document for an answer, written from the one view of its weather (in `units(for:at:)`
+    /// and the reader's language) and nothing else — or a refusal (a time Brolly has no weather for).
+    func document(for ask: CompatibleAsk, view: WeatherView) throws(CompatibleRefusal) -> any Encodable & Sendable
     /// The message of a Brolly error as the API's clients expect it (OpenWeatherMap's "city not found").
     func message(for error: BrollyError) -> String
     /// Whether its routes also take `POST` with the query as a form body (Open-Meteo's SDKs' `method="POST"`).

@@ -43,13 +43,9 @@ public struct OneLineFormat: Sendable {
     /// The format for a preset name, else the format itself.
     public static func expanding(_ format: String) -> String { presets[format] ?? format }
 
-    /// The format filled in for one answer at `now`.
-    public func render(
-        _ format: String, _ report: WeatherReport, airQuality: AirQuality? = nil, alerts: [Alert]? = nil,
-        measured: MeasuredWeather? = nil, now: Date = Date()
-    ) -> String {
+    /// The format filled in from the view of one answer (in this format's units and language: `view(_:)`).
+    public func render(_ format: String, _ view: WeatherView) -> String {
         var out = ""
-        let view = WeatherView(report, units: units, language: language, now: now)
         var sun: SkyCalculator.SunTimes?  // computed once, and only for a format that asks for it
         var chars = Self.expanding(format).makeIterator()
         while let ch = chars.next() {
@@ -61,7 +57,7 @@ public struct OneLineFormat: Sendable {
                 out.append("%")
                 break
             }
-            if let value = value(for: code, view, airQuality, alerts, measured, sun: &sun) {
+            if let value = value(for: code, view, sun: &sun) {
                 out += value
             } else {
                 out += "%\(code)"
@@ -71,14 +67,11 @@ public struct OneLineFormat: Sendable {
     }
 
     /// The text for one code; nil for codes it does not know (printed as they are).
-    func value(
-        for code: Character, _ v: WeatherView, _ air: AirQuality?, _ alerts: [Alert]?, _ measured: MeasuredWeather?,
-        sun cached: inout SkyCalculator.SunTimes?
-    ) -> String? {
-        let r = v.report, c = v.current, zone = v.zone, now = v.now
+    func value(for code: Character, _ v: WeatherView, sun cached: inout SkyCalculator.SunTimes?) -> String? {
+        let c = v.current, zone = v.zone, now = v.now, air = v.airQuality, measured = v.measured
         func sun() -> SkyCalculator.SunTimes {
             if let cached { return cached }
-            let times = SkyCalculator.sunTimes(on: now, in: zone, at: r.place.coordinate)
+            let times = SkyCalculator.sunTimes(on: now, in: zone, at: v.place.coordinate)
             cached = times
             return times
         }
@@ -94,7 +87,7 @@ public struct OneLineFormat: Sendable {
         case "t": return temperature(c.temperature)
         case "f": return c.feelsLike.map(temperature) ?? ""
         case "w": return c.wind.map { wind($0, from: c.windDirection) } ?? ""
-        case "l": return r.place.displayName
+        case "l": return v.place.displayName
         case "m": return SkyCalculator.moonSymbol(at: now)
         case "M": return String(Int(SkyCalculator.moonAge(at: now)))
         case "p":
@@ -112,7 +105,7 @@ public struct OneLineFormat: Sendable {
             return iso.dropFirst(11).prefix(8) + iso.suffix(6).replacingOccurrences(of: ":", with: "")
         case "Z": return zone.identifier
         case "%": return "%"
-        case "a": return alerts?.first.map { "⚠ \($0.event)" } ?? ""
+        case "a": return v.alerts?.first.map { "⚠ \($0.event)" } ?? ""
         case "o":
             guard let m = measured, let t = m.observation.temperature else { return "" }
             return "\(temperature(t)) @\(m.observation.stationID)"

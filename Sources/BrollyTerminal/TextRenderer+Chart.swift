@@ -23,8 +23,7 @@ extension TextRenderer {
     /// `brolly forecast --chart`: the next `count` hours (48) as a temperature chart (6 rows) over
     /// a precipitation chart (3 rows), one column an hour, the hours marked every 6, within 80
     /// columns; in the renderer's units and language.
-    public func chart(_ result: WeatherResult, hours count: Int = 48, now: Date = Date()) -> String {
-        let v = WeatherView(result, units: choice, language: language, now: now)
+    public func chart(_ v: WeatherView, hours count: Int = 48) -> String {
         let zone = v.zone
         let hours = Array(v.hours.prefix(min(count, 72)))
         guard !hours.isEmpty else { return "" }

@@ -111,13 +111,12 @@ public struct TextRenderer: Sendable {
     func dim(_ s: String) -> String { paint(s, "2") }
 
     /// `brolly now`: the place, current conditions, today's range and a short outlook.
-    public func now(_ result: WeatherResult, now: Date = Date()) -> String {
-        let v = WeatherView(result, units: choice, language: language, now: now)
-        let r = result.report, c = v.current, zone = v.zone, l = language
+    public func now(_ v: WeatherView) -> String {
+        let c = v.current, zone = v.zone, l = language, now = v.now
         var lines: [String] = []
         // Warnings come first, coloured by severity.
-        if let set = result.alerts { lines += alertLines(set.here, in: zone) }
-        lines.append(bold(r.place.displayName) + dim(String(format: "  (%.2f, %.2f)", r.place.latitude, r.place.longitude)))
+        if let here = v.alerts { lines += alertLines(here, in: zone) }
+        lines.append(bold(v.place.displayName) + dim(String(format: "  (%.2f, %.2f)", v.place.latitude, v.place.longitude)))
         var headline = "\(Self.symbol(c.condition.condition))  \(colouredTemp(c.temperature))  \(c.condition.description.capitalizedFirst)"
         if let f = c.feelsLike { headline += dim("  \(l.text("feelsLike")) \(temp(f))") }
         lines.append(headline)
@@ -125,7 +124,7 @@ public struct TextRenderer: Sendable {
         if let compared = v.comparedWithYesterday { today += " · " + compared }
         lines.append(today)
         var rows: [(String, String)] = []
-        if let m = result.measured, let t = m.observation.temperature {
+        if let m = v.measured, let t = m.observation.temperature {
             rows.append(
                 (
                     l.text("measured"),
@@ -162,16 +161,16 @@ public struct TextRenderer: Sendable {
             }
             rows.append((l.text("sun"), text))
         }
-        if let slots = r.nowcast, let sentence = NowcastSummary.sentence(slots, now: now, language: l) {
+        if let slots = v.nowcast, let sentence = NowcastSummary.sentence(slots, now: now, language: l) {
             rows.append((l.text("nextHour"), sentence))
         }
-        if let air = result.airQuality?.airQuality {
+        if let air = v.airQuality {
             var parts: [String] = []
             if let e = air.europeanAQI { parts.append("\(l.text("aqiEuropean")) \(Int(e.rounded())) (\(band(.european(e))))") }
             if let u = air.usAQI { parts.append("\(l.text("aqiUS")) \(Int(u.rounded())) (\(band(.us(u))))") }
             if let pm = air.pm2_5 { parts.append(String(format: "PM2.5 %.0f ", pm) + l.text("unit_ugm3")) }
             if !parts.isEmpty {
-                let stale = result.airQuality!.isStale ? dim(" (\(l.text("staleWord")))") : ""
+                let stale = v.airQualityIsStale ? dim(" (\(l.text("staleWord")))") : ""
                 rows.append((l.text("air"), parts.joined(separator: " · ") + stale))
             }
             if let uv = air.uvIndex {
@@ -204,7 +203,7 @@ public struct TextRenderer: Sendable {
         if !outlook.isEmpty {
             lines.append("   " + l.text("outlook").padded(toWidth: 11) + outlook.joined(separator: "   "))
         }
-        if showsFooter { lines.append(footer(result)) }
+        if showsFooter { lines.append(footer(v)) }
         return joined(lines)
     }
 
@@ -212,21 +211,20 @@ public struct TextRenderer: Sendable {
     /// was looked up instead).
     public var showsFooter = true
 
-    func footer(_ result: WeatherResult) -> String {
+    func footer(_ v: WeatherView) -> String {
         // "from OpenWeatherMap (Open-Meteo unavailable), updated 3 min ago", in the renderer's language.
-        let failed = result.fallbackFrom.map { " (\($0.displayName) \(language.text("unavailable")))" } ?? ""
+        let failed = v.fallbackFrom.map { " (\($0.displayName) \(language.text("unavailable")))" } ?? ""
         var s =
-            "   \(language.text("from")) \(result.report.provider.displayName)\(failed), \(language.text("updated")) \(Self.age(result.age, language: language))"
-        if let note = WeatherDocument.modelNote(result.report, language: language) { s += " · " + note }
-        if result.isStale { s += " " + paint("[\(language.text("staleWord"))]", "33") }
+            "   \(language.text("from")) \(v.provider.displayName)\(failed), \(language.text("updated")) \(Self.age(v.age, language: language))"
+        if let note = v.modelNote { s += " · " + note }
+        if v.isStale { s += " " + paint("[\(language.text("staleWord"))]", "33") }
         return dim(s)
     }
 
     /// `brolly forecast`: one row per local day, optionally followed by the next `hours` hourly slots.
-    public func forecast(_ result: WeatherResult, days count: Int, hours: Int?, now: Date = Date()) -> String {
-        let v = WeatherView(result, units: choice, language: language, now: now)
-        let r = result.report, zone = v.zone
-        var lines = [bold(r.place.displayName)]
+    public func forecast(_ v: WeatherView, days count: Int, hours: Int?) -> String {
+        let zone = v.zone
+        var lines = [bold(v.place.displayName)]
         let rows = v.days.prefix(count).map { d -> [String] in
             [
                 weekday(d.date), d.date, Self.symbol(d.condition.condition), temp(d.low), temp(d.high),
@@ -256,7 +254,7 @@ public struct TextRenderer: Sendable {
                 lines.append(row)
             }
         }
-        lines.append(footer(result))
+        lines.append(footer(v))
         return joined(lines)
     }
 

@@ -11,22 +11,24 @@ public struct WaybarDocument: Codable, Sendable, Hashable {
     /// The condition's icon name, for Waybar's `format-icons`.
     public var alt: String
 
-    public init(_ result: WeatherResult, units: UnitChoice, format: String = "%c %t", now: Date = Date()) {
-        let f = OneLineFormat(units: units)
-        let r = result.report, zone = r.place.timeZone
-        text = f.render(format, r, now: now)
+    /// Written from `v` (the view of one answer in the module's units: `OneLineFormat.view(_:)`).
+    public init(_ v: WeatherView, format: String = "%c %t") {
+        let f = OneLineFormat(units: v.units)
+        let zone = v.zone
+        text = f.render(format, v)
         var lines = [
-            r.place.displayName,
-            f.render("%c %C, %t (feels like %f), wind %w, humidity %h", r, now: now),
+            v.place.displayName,
+            f.render("%c %C, %t (feels like %f), wind %w, humidity %h", v),
         ]
-        for h in r.upcomingHours(6) {
-            let chance = h.precipitationProbability.map { " \(Int($0.rounded()))%" } ?? ""
+        for h in v.upcomingHours(6) {
+            let chance = h.chance.map { " \(Int($0.rounded()))%" } ?? ""
             lines.append(
-                "\(LocalTime.clock(h.time, in: zone))  \(OneLineFormat.symbol(h.condition)) \(f.temperature(h.temperature))\(chance)")
+                "\(LocalTime.clock(h.time, in: zone))  \(OneLineFormat.symbol(h.condition.condition)) \(f.temperature(h.temperature))\(chance)"
+            )
         }
-        if result.isStale { lines.append("(not current: \(r.provider.rawValue) answered \(Int(result.age / 60)) min ago)") }
+        if v.isStale { lines.append("(not current: \(v.provider.rawValue) answered \(Int(v.age / 60)) min ago)") }
         tooltip = lines.joined(separator: "\n")
-        `class` = [r.current.condition.kind.rawValue] + (result.isStale ? ["stale"] : [])
-        alt = r.current.condition.icon
+        `class` = [v.current.condition.kind.rawValue] + (v.isStale ? ["stale"] : [])
+        alt = v.current.condition.condition.icon
     }
 }

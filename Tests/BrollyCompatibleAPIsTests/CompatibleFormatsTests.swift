@@ -109,7 +109,7 @@ import Testing
             ("hourly", "temperature_2m,precipitation_probability"), ("daily", "temperature_2m_max,sunrise"), ("timezone", "UTC"),
             ("temperature_unit", "fahrenheit"), ("forecast_days", "2"),
         ])
-        let doc = OpenMeteoFormat.document(q, result: result(now: now), now: now)
+        let doc = OpenMeteoFormat.document(q, view: WeatherView(result(now: now), units: q.units, now: now))
         #expect(doc["timezone"]?.string == "UTC" && doc["elevation"]?.double == 38 && doc["utc_offset_seconds"]?.double == 0)
         #expect(doc["current"]?["temperature_2m"]?.double == 50 && doc["current_units"]?["temperature_2m"]?.string == "°F")
         #expect(doc["current"]?["wind_speed_10m"]?.double == 18 && doc["current_units"]?["wind_speed_10m"]?.string == "km/h")
@@ -124,10 +124,10 @@ import Testing
     @Test func openWeatherMapShapesUseItsIdsUnitsAndSlots() throws {
         let now = Date(timeIntervalSince1970: 1_795_608_000)
         let r = result(now: now)
-        let current = OpenWeatherMapFormat.current(r, units: .standard, language: Localization.english, now: now)
+        let current = OpenWeatherMapFormat.current(WeatherView(r, units: OpenWeatherMapFormat.Units.standard.choice, now: now))
         #expect(current.main.temp == 283.15 && current.weather.first?.id == 500 && current.weather.first?.main == "Rain")
         #expect(current.rain == ["1h": 0.2] && current.visibility == 10_000 && current.sys.country == "DE")
-        let imperial = OpenWeatherMapFormat.forecast(r, units: .imperial, language: Localization.english, count: 40, now: now)
+        let imperial = OpenWeatherMapFormat.forecast(WeatherView(r, units: OpenWeatherMapFormat.Units.imperial.choice, now: now), count: 40)
         #expect(imperial.cnt == 40 && imperial.list.count == 40)
         #expect(imperial.list[1].dt - imperial.list[0].dt == 10_800 && imperial.list[0].dt > Int(now.timeIntervalSince1970))
         #expect(imperial.list.allSatisfy { $0.dtText.hasSuffix(":00:00") } && imperial.list[0].wind.speed == 11.18)

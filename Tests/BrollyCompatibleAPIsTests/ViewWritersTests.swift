@@ -104,7 +104,7 @@ import Testing
             ] + units)
         #expect(q.isAnsweredFromCache)
         q.timeformat = "unixtime"
-        let json = OpenMeteoFormat.document(q, result: result(now: now), now: now)
+        let json = OpenMeteoFormat.document(q, view: WeatherView(result(now: now), units: q.units, now: now))
         let r = Reader(bytes: OpenMeteoFlatBuffers.message(json, query: q))
         let root = r.target(4)
         for (field, block, names) in [(9, "current", current), (11, "hourly", hourly), (10, "daily", daily)] {
@@ -155,7 +155,9 @@ import Testing
         }
         #expect(asks.count == 2)
         let now = Date(timeIntervalSince1970: 1_795_694_400)
-        let documents = try asks.map { try surface.document(for: $0, result: result(now: now), language: Localization.english) }
+        let documents = try asks.map {
+            try surface.document(for: $0, view: WeatherView(result(now: now), units: surface.units(for: $0, at: newYork), now: now))
+        }
         let combined = try #require(surface.combine(documents) as? EncodedDocument)
         // Two size-prefixed messages, one after the other, with their location ids.
         let first = Reader(bytes: combined.bytes)
@@ -175,12 +177,12 @@ import Testing
         let r = result(now: now)
         let view = WeatherView(r, units: UnitChoice(.metric), now: now)
         #expect(view.current.snow?.value == 1.4 && view.current.snowWater?.base == 1.0 && view.current.precipitation?.base == 1.0)
-        let owm = OpenWeatherMapFormat.current(r, units: .metric, language: Localization.english, now: now)
-        let oneCall = OneCallFormat.document(r, units: .metric, language: Localization.english, now: now)
+        let owm = OpenWeatherMapFormat.current(WeatherView(r, units: OpenWeatherMapFormat.Units.metric.choice, now: now))
+        let oneCall = OneCallFormat.document(WeatherView(r, units: OpenWeatherMapFormat.Units.metric.choice, now: now))
         #expect(owm.snow?["1h"] == 1.0 && oneCall.current?.snow?["1h"] == 1.0)
         var q = try OpenMeteoQuery([("latitude", "40.71"), ("longitude", "-74.01"), ("current", "precipitation,snowfall,rain")])
         q.timeformat = "unixtime"
-        let om = OpenMeteoFormat.document(q, result: r, now: now)
+        let om = OpenMeteoFormat.document(q, view: WeatherView(r, units: q.units, now: now))
         #expect(om["current"]?["precipitation"]?.double == 1.0 && om["current"]?["snowfall"]?.double == 1.4)
         // Without the provider's precipitation, the water is worked out from the depth (7 cm: 10 mm).
         var depthOnly = r
@@ -198,11 +200,11 @@ import Testing
         let view = WeatherView(r, units: UnitChoice(.metric), now: now)
         #expect(abs((view.current.dewPoint?.base ?? 99) - magnus) < 1e-9)
         let document = WeatherDocument(view)
-        let oneCall = OneCallFormat.document(r, units: .metric, language: Localization.english, now: now)
-        let darkSky = DarkSkyDocument(r, units: .si, now: now)
+        let oneCall = OneCallFormat.document(WeatherView(r, units: OpenWeatherMapFormat.Units.metric.choice, now: now))
+        let darkSky = DarkSkyDocument(WeatherView(r, units: DarkSkyDocument.Units.si.choice, now: now), units: .si)
         var q = try OpenMeteoQuery([("latitude", "40.71"), ("longitude", "-74.01"), ("current", "dew_point_2m")])
         q.timeformat = "unixtime"
-        let om = OpenMeteoFormat.document(q, result: r, now: now)
+        let om = OpenMeteoFormat.document(q, view: WeatherView(r, units: q.units, now: now))
         for (name, value) in [
             ("document", document.current.dewPoint), ("One Call", oneCall.current?.dewPoint), ("Dark Sky", darkSky.currently?["dewPoint"]),
             ("Open-Meteo", om["current"]?["dew_point_2m"]?.double),
@@ -217,7 +219,8 @@ import Testing
 
     @Test func pirateWeatherHasNoUnknownWhereTheHoursGiveTheValue() throws {
         let now = Date(timeIntervalSince1970: 1_795_694_400)
-        let d = DarkSkyDocument(result(now: now), units: .si, version2: true, dayNight: true, now: now)
+        let d = DarkSkyDocument(
+            WeatherView(result(now: now), units: DarkSkyDocument.Units.si.choice, now: now), units: .si, version2: true, dayNight: true)
         let fromHours = [
             "humidity", "cloudCover", "uvIndex", "pressure", "windBearing", "windGust", "dewPoint", "apparentTemperature",
         ]

@@ -107,7 +107,7 @@ import Testing
             ("precipitation_unit", metric ? "mm" : "inch"), ("timeformat", "unixtime"),
         ])
         q.timeformat = "unixtime"
-        let om = OpenMeteoFormat.document(q, result: r, now: now)
+        let om = OpenMeteoFormat.document(q, view: WeatherView(r, units: q.units, now: now))
         let omCurrent = om["current"]
         same(omCurrent?["temperature_2m"]?.double, c.temperature.value, 1, "open-meteo temperature_2m")
         same(omCurrent?["dew_point_2m"]?.double, c.dewPoint?.value, 1, "open-meteo dew_point_2m")
@@ -133,11 +133,11 @@ import Testing
 
         // OpenWeatherMap 2.5 and One Call: snow as mm of water, whatever the units.
         let owmUnits: OpenWeatherMapFormat.Units = metric ? .metric : .imperial
-        let owm = try object(OpenWeatherMapFormat.current(r, units: owmUnits, language: Localization.english, now: now))
+        let owm = try object(OpenWeatherMapFormat.current(WeatherView(r, units: owmUnits.choice, now: now)))
         let main = try #require(owm["main"] as? [String: Any])
         same(main["temp"], c.temperature.value, 2, "openweathermap main.temp")
         same((owm["snow"] as? [String: Any])?["1h"], (c.snowWater?.base).flatMap { $0 > 0 ? $0 : nil }, 2, "openweathermap snow.1h")
-        let oneCall = try object(OneCallFormat.document(r, units: owmUnits, language: Localization.english, now: now))
+        let oneCall = try object(OneCallFormat.document(WeatherView(r, units: owmUnits.choice, now: now)))
         let oc = try #require(oneCall["current"] as? [String: Any])
         same(oc["dew_point"], c.dewPoint?.value, 2, "one call dew_point")
         same((oc["snow"] as? [String: Any])?["1h"], (c.snowWater?.base).flatMap { $0 > 0 ? $0 : nil }, 2, "one call snow.1h")
@@ -145,7 +145,8 @@ import Testing
         for (d, day) in zip(ocDays, view.days) { same(d["dew_point"], day.hourly?.dewPoint?.value, 2, "one call daily dew_point") }
 
         // Pirate Weather.
-        let dark = try object(DarkSkyDocument(r, units: metric ? .si : .us, now: now))
+        let darkUnits: DarkSkyDocument.Units = metric ? .si : .us
+        let dark = try object(DarkSkyDocument(WeatherView(r, units: darkUnits.choice, now: now), units: darkUnits))
         let currently = try #require(dark["currently"] as? [String: Any])
         same(currently["temperature"], c.temperature.value, 2, "pirate weather temperature")
         same(currently["dewPoint"], c.dewPoint?.value, 2, "pirate weather dewPoint")
@@ -157,7 +158,8 @@ import Testing
         }
 
         // The one-line format: whole degrees, rounded half away from zero, as the page shows them.
-        let line = OneLineFormat(units: units).render("%t|%h", r.report, now: now)
+        let format = OneLineFormat(units: units)
+        let line = format.render("%t|%h", format.view(r, now: now))
         let parts = line.split(separator: "|")
         let shown = Double(parts[0].filter { $0 == "-" || $0 == "+" || $0.isNumber }) ?? .nan
         #expect(shown == Rounding.round(c.temperature.value, 0) || shown == -0.0, "one-line %t: \(line) vs \(c.temperature.value)")

@@ -28,18 +28,19 @@ import Testing
         #expect(number(TextRenderer(choice: choice, color: false).temp(report.current.temperature)) == whole)
         // The compatible APIs keep decimals; rounded they are the document's.
         let owm = OpenWeatherMapFormat.current(
-            result, units: OpenWeatherMapFormat.Units(rawValue: preset.rawValue)!, language: Localization.english, now: now)
+            WeatherView(result, units: OpenWeatherMapFormat.Units(rawValue: preset.rawValue)!.choice, now: now))
         #expect(Rounding.round(owm.main.temp, 1) == doc.current.temperature)
         #expect(Rounding.round(owm.wind.speed ?? .nan, 1) == doc.current.windSpeed)
         if preset != .standard {
-            let sky = DarkSkyDocument(result, units: preset == .imperial ? .us : .si, now: now)
+            let skyUnits: DarkSkyDocument.Units = preset == .imperial ? .us : .si
+            let sky = DarkSkyDocument(WeatherView(result, units: skyUnits.choice, now: now), units: skyUnits)
             #expect(Rounding.round(sky.currently?.temperature ?? .nan, 1) == doc.current.temperature)
             #expect(Rounding.round(sky.currently?.windSpeed ?? .nan, 1) == doc.current.windSpeed)
             let query = try OpenMeteoQuery([
                 ("latitude", "52.52"), ("longitude", "13.41"), ("current", "temperature_2m,wind_speed_10m"),
                 ("temperature_unit", preset == .imperial ? "fahrenheit" : "celsius"), ("wind_speed_unit", choice.wind.rawValue),
             ])
-            let meteo = OpenMeteoFormat.document(query, result: result, now: now)
+            let meteo = OpenMeteoFormat.document(query, view: WeatherView(result, units: query.units, now: now))
             #expect(meteo["current"]?["temperature_2m"]?.double == doc.current.temperature)
             #expect(meteo["current"]?["wind_speed_10m"]?.double.map { Rounding.round($0, 1) } == doc.current.windSpeed)
         }

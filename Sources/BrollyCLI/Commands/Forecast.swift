@@ -51,8 +51,9 @@ struct Forecast: AsyncParsableCommand {
             } else {
                 var renderer = Terminal.renderer(choice)
                 renderer.language = output.language
-                print(renderer.forecast(result, days: days, hours: hourCount))
-                if chart { print("\n" + renderer.chart(result)) }
+                let view = renderer.view(result)
+                print(renderer.forecast(view, days: days, hours: hourCount))
+                if chart { print("\n" + renderer.chart(view)) }
             }
         }
     }

@@ -61,7 +61,7 @@ struct History: AsyncParsableCommand {
                     if let a = e.address { print("Address: \(a.display)") }
                     var renderer = Terminal.renderer(UnitChoice(units))
                     renderer.showsFooter = false  // a snapshot: when it was looked up is said above
-                    print(renderer.now(lookup.weather))
+                    print(renderer.now(renderer.view(lookup.weather)))
                     print("   from \(lookup.weather.report.provider.rawValue), as it was then (not refreshed)")
                 }
             }

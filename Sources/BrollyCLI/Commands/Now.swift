@@ -43,21 +43,18 @@ struct Now: AsyncParsableCommand {
             let result = try await context.weather(
                 location, withAirQualityAndStation: wantsAir, withAlerts: wantsAlerts, language: output.language.code)
             if format == "waybar" {
-                let data = try JSONEncoder().encode(WaybarDocument(result, units: choice))
+                let data = try JSONEncoder().encode(WaybarDocument(OneLineFormat(units: choice).view(result)))
                 print(String(decoding: data, as: UTF8.self))
             } else if let format {
                 var line = OneLineFormat(units: choice)
                 line.language = output.language
-                print(
-                    line.render(
-                        format, result.report, airQuality: result.airQuality?.airQuality, alerts: result.alerts?.here,
-                        measured: result.measured))
+                print(line.render(format, line.view(result)))
             } else if output.json {
                 try Terminal.printJSON(WeatherDocument(result, units: choice, language: output.language))
             } else {
                 var renderer = Terminal.renderer(choice)
                 renderer.language = output.language
-                print(renderer.now(result))
+                print(renderer.now(renderer.view(result)))
             }
         }
     }

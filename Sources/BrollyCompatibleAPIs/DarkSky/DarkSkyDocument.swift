@@ -23,7 +23,7 @@ public struct DarkSkyDocument: Codable, Sendable, Hashable {
         }
 
         /// The unit of each quantity.
-        var choice: UnitChoice {
+        public var choice: UnitChoice {
             switch self {
             case .si: UnitChoice(temperature: .celsius, wind: .ms, pressure: .hpa, precipitation: .mm, distance: .km)
             case .us: UnitChoice(temperature: .fahrenheit, wind: .mph, pressure: .hpa, precipitation: .inch, distance: .mi)
@@ -115,17 +115,16 @@ public struct DarkSkyDocument: Codable, Sendable, Hashable {
 
     static func r(_ v: Double, _ decimals: Int = 2) -> Double { Rounding.round(v, decimals) }
 
-    /// The document for `result` in `units` and `language`: `hourlyCount` hours from the one under
+    /// The document written from `v` (in `units`' choice of units): `hourlyCount` hours from the one under
     /// way (48; with `extend=hourly` up to 168 of those the report has), every day Brolly has (up to 8), the next hour's
     /// minutes from the 15-minute nowcast, the official warnings; blocks in `exclude` left out;
     /// `version2` adds rain and snow intensities.
     public init(
-        _ result: WeatherResult, units u: Units, language l: LanguagePack = Localization.english, exclude: Set<String> = [],
-        hourlyCount: Int = 48, version2: Bool = false, dayNight twiceDaily: Bool = false, now: Date = Date()
+        _ v: WeatherView, units u: Units, exclude: Set<String> = [], hourlyCount: Int = 48, version2: Bool = false,
+        dayNight twiceDaily: Bool = false
     ) {
         // Written from the one view of the weather, in the API's units: nothing is derived here.
-        let v = WeatherView(result, units: u.choice, language: l, now: now)
-        let report = result.report
+        let now = v.now, l = v.language
         let place = v.place
         let zone = v.zone
         latitude = place.latitude
@@ -134,7 +133,7 @@ public struct DarkSkyDocument: Codable, Sendable, Hashable {
         offset = Double(zone.secondsFromGMT(for: now)) / 3600
         let isDay = v.isDayNow
         let timeline = v.timeline()
-        func depth(_ mm: Double) -> Double { Measure(mm, in: u.choice.precipitation).value }
+        func depth(_ mm: Double) -> Double { Measure(mm, in: v.units.precipitation).value }
 
         let c = v.current
         let underWay = timeline.last { $0.time <= now } ?? timeline.first
@@ -142,7 +141,7 @@ public struct DarkSkyDocument: Codable, Sendable, Hashable {
             var p = DataPoint(time: Int(now.timeIntervalSince1970), block: .currently)
             p.summary = c.condition.title
             p.icon = Self.icon(c.condition.kind, isDay: isDay)
-            let slot = report.nowcast?.first { $0.end > now }
+            let slot = v.nowcast?.first { $0.end > now }
             // mm in the slot under way, as mm per hour; else the hour's amount.
             let intensity = slot.map { $0.precipitation * 4 } ?? underWay?.precipitation?.base
             p.precipIntensity = intensity.map { Self.r(depth($0), 3) }
@@ -152,7 +151,7 @@ public struct DarkSkyDocument: Codable, Sendable, Hashable {
             p.windSpeed = c.wind.map { Self.r($0.value) }
             Self.details(
                 &p, feelsLike: c.feelsLike, dewPoint: c.dewPoint, humidity: c.humidity, pressure: c.pressure, gust: c.gust,
-                direction: c.windDirection, clouds: c.clouds, uv: result.airQuality?.airQuality.uvIndex ?? underWay?.uvIndex)
+                direction: c.windDirection, clouds: c.clouds, uv: v.airQuality?.uvIndex ?? underWay?.uvIndex)
             p["visibility"] = c.visibility.map { Self.r($0.value) }
             p["feelsLike"] = p["apparentTemperature"]
             if version2, let slot {
@@ -163,7 +162,7 @@ public struct DarkSkyDocument: Codable, Sendable, Hashable {
             currently = p
         }
 
-        if !exclude.contains("minutely"), let slots = report.nowcast, !slots.isEmpty {
+        if !exclude.contains("minutely"), let slots = v.nowcast, !slots.isEmpty {
             // 61 minutes from this one, each with its 15-minute slot's rate.
             let start = Int(now.timeIntervalSince1970 / 60) * 60
             let points = (0...60).compactMap { i -> DataPoint? in
@@ -201,7 +200,7 @@ public struct DarkSkyDocument: Codable, Sendable, Hashable {
                 p["moonPhase"] = Self.r(d.moonAge / 29.530_588)
                 p.precipIntensity = d.precipitation.map { Self.r($0.value / 24, 3) }
                 // The day's fall as a depth of snow: cm where rain is in mm, else inches.
-                p["precipAccumulation"] = d.precipitation.map { Self.r(Measure($0.base, in: u.choice.precipitation.snow).value, 3) }
+                p["precipAccumulation"] = d.precipitation.map { Self.r(Measure($0.base, in: v.units.precipitation.snow).value, 3) }
                 p.precipProbability = d.chance.map { Self.r($0 / 100) }
                 p.precipType = (d.precipitation?.base ?? 0) > 0 ? Self.precipType(d.condition.kind, temperature: d.high.base) : "none"
                 // The day's extremes: Brolly has no separate day-time high and night-time low.
@@ -244,7 +243,7 @@ public struct DarkSkyDocument: Codable, Sendable, Hashable {
         }
 
         if !exclude.contains("alerts") {
-            alerts = (result.alerts?.here ?? []).map { a in
+            alerts = (v.alerts ?? []).map { a in
                 AlertItem(
                     title: a.headline.isEmpty ? a.event : a.headline, regions: a.areas,
                     // Pirate Weather's terms (the CAP severities of its NWS alerts).
@@ -256,18 +255,18 @@ public struct DarkSkyDocument: Codable, Sendable, Hashable {
         }
 
         if !exclude.contains("flags") {
-            var sources = [report.provider.rawValue]
-            if let model = report.model { sources.append(model) }
+            var sources = [v.provider.rawValue]
+            if let model = v.model { sources.append(model) }
             flags = Flags(
                 sources: sources,
-                nearestStation: result.measured.map { Self.r(Measure($0.distanceKm * 1000, in: u.choice.distance).value) } ?? 0,
+                nearestStation: v.measured.map { Self.r(Measure($0.distanceKm * 1000, in: v.units.distance).value) } ?? 0,
                 units: u.rawValue,
                 version: "brolly-1",
-                sourceIDX: report.gridPoint.map { [report.provider.rawValue: Flags.GridPoint(lat: $0.latitude, lon: $0.longitude)] })
+                sourceIDX: v.gridPoint.map { [v.provider.rawValue: Flags.GridPoint(lat: $0.latitude, lon: $0.longitude)] })
         }
 
         if twiceDaily, !exclude.contains("day_night") {
-            dayNight = Self.dayNight(timeline, zone: zone, units: u.choice, now: now)
+            dayNight = Self.dayNight(timeline, zone: zone, units: v.units, now: now)
         }
         if version2 { markVersion2() }
     }
@@ -320,16 +319,14 @@ public struct DarkSkyDocument: Codable, Sendable, Hashable {
     /// that local day's hours, `daily` that day; no minutes and no warnings, as Dark Sky's time
     /// machine. Nil when Brolly has no hour for `at`.
     public static func timeMachine(
-        _ result: WeatherResult, at t: Date, units u: Units, language l: LanguagePack = Localization.english, exclude: Set<String> = [],
-        version2: Bool = false
+        _ view: WeatherView, at t: Date, units u: Units, exclude: Set<String> = [], version2: Bool = false
     ) -> DarkSkyDocument? {
-        let v = WeatherView(result, units: u.choice, language: l, now: t)
+        let v = view.at(t)
         let zone = v.zone
         let day = LocalTime.dateString(t, in: zone)
         let dayHours = v.timeline().filter { LocalTime.dateString($0.time, in: zone) == day }
         guard let hour = dayHours.last(where: { $0.time <= t }), t.timeIntervalSince(hour.time) < 3 * 3600 else { return nil }
-        var d = DarkSkyDocument(
-            result, units: u, language: l, exclude: exclude.union(["minutely", "alerts"]), hourlyCount: 0, version2: false, now: t)
+        var d = DarkSkyDocument(v, units: u, exclude: exclude.union(["minutely", "alerts"]), hourlyCount: 0, version2: false)
         if d.currently != nil {
             var now = point(hour)
             now.block = .currently

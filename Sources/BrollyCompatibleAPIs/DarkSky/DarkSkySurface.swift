@@ -83,32 +83,37 @@ public struct DarkSkySurface: CompatibleSurface {
             details: asked)
     }
 
-    public func document(for ask: CompatibleAsk, result: WeatherResult, language: LanguagePack) throws(CompatibleRefusal)
-        -> any Encodable & Sendable
-    {
+    /// The units asked, else the place's country's (`auto`).
+    func apiUnits(for ask: CompatibleAsk, at place: Place) -> DarkSkyDocument.Units {
+        guard case .weather(_, _, _, _, let details) = ask, let asked = details as? Asked, let units = asked.units else {
+            return .auto(countryCode: place.countryCode)
+        }
+        return units
+    }
+
+    public func units(for ask: CompatibleAsk, at place: Place) -> UnitChoice { apiUnits(for: ask, at: place).choice }
+
+    public func document(for ask: CompatibleAsk, view: WeatherView) throws(CompatibleRefusal) -> any Encodable & Sendable {
         guard case .weather(_, _, _, _, let details) = ask, let asked = details as? Asked else { throw .badRequest("not a forecast") }
-        let units = asked.units ?? .auto(countryCode: result.report.place.countryCode)
+        let units = apiUnits(for: ask, at: view.place)
         guard let time = asked.time else {
             return DarkSkyDocument(
-                result, units: units, language: language, exclude: asked.exclude, hourlyCount: asked.hours, version2: asked.version2,
-                dayNight: asked.dayNight)
+                view, units: units, exclude: asked.exclude, hourlyCount: asked.hours, version2: asked.version2, dayNight: asked.dayNight)
         }
-        let zone = result.report.place.timeZone
+        let zone = view.zone
         let hasZone = time.hasSuffix("Z") || time.dropFirst(19).contains { $0 == "+" || $0 == "-" }
         guard
             let at = Int(time).map({ Date(timeIntervalSince1970: TimeInterval($0)) })
                 ?? (hasZone ? LocalTime.parseISO8601(time) : LocalTime.parse(time, in: zone))
         else { throw .badRequest(Self.badTime) }
-        if let document = DarkSkyDocument.timeMachine(
-            result, at: at, units: units, language: language, exclude: asked.exclude, version2: asked.version2)
-        {
+        if let document = DarkSkyDocument.timeMachine(view, at: at, units: units, exclude: asked.exclude, version2: asked.version2) {
             return document
         }
         // Before the hours Brolly holds (from yesterday's midnight) and within what Open-Meteo keeps
-        // of its past runs: the server asks for that day (and gives it back here as `result`).
+        // of its past runs: the server asks for that day (and gives it back here as `view`).
         let now = Date()
         let oldest = now.addingTimeInterval(-Double(OpenMeteoProvider.pastDaysKept) * 86_400)
-        let held = result.report.hours.first?.time ?? now
+        let held = view.timeline().first?.time ?? now
         guard at < held, at >= oldest else {
             throw .badRequest(
                 "Brolly has no weather for \(LocalTime.iso8601(at, in: zone)): it answers the past \(OpenMeteoProvider.pastDaysKept) days and the coming week"

@@ -1,7 +1,7 @@
 import BrollyCore
 import Foundation
 
-/// Open-Meteo's answer written from a Brolly report.
+/// Open-Meteo's answer written from the one view of Brolly's weather.
 public enum OpenMeteoFormat {
     /// What Brolly keeps, by every name Open-Meteo accepts for it (the current and the legacy ones).
     enum Variable: Sendable {
@@ -144,12 +144,12 @@ public enum OpenMeteoFormat {
         }
     }
 
-    /// The answer to `q` from `result` (whose report holds everything `q` asks: see
-    /// `OpenMeteoQuery.isAnsweredFromCache`). Times are in the zone asked; an hour Brolly does not
-    /// have (before today's midnight at the place) is null, as Open-Meteo writes a missing value.
-    public static func document(_ q: OpenMeteoQuery, result: WeatherResult, now: Date = Date()) -> JSONValue {
-        let report = result.report
-        let place = report.place
+    /// The answer to `q` written from `view`, in the units `q` asks (`q.units`), whose weather
+    /// holds everything `q` asks (see `OpenMeteoQuery.isAnsweredFromCache`). Times are in the zone
+    /// asked; an hour Brolly does not have (before today's midnight at the place) is null, as
+    /// Open-Meteo writes a missing value.
+    public static func document(_ q: OpenMeteoQuery, view: WeatherView) -> JSONValue {
+        let place = view.place, now = view.now
         let zone = q.timezone == "auto" ? place.timeZone : TimeZone(identifier: q.timezone) ?? TimeZone(identifier: "GMT")!
         let zoneName = q.timezone == "auto" ? place.timezone : q.timezone
         let unix = q.timeformat == "unixtime"
@@ -168,18 +168,12 @@ public enum OpenMeteoFormat {
             return .string((day ? dayStamp : minuteStamp).string(from: d))
         }
         func num(_ v: Double?, _ decimals: Int = 1) -> JSONValue { v.map { .number(Rounding.round($0, decimals)) } ?? .null }
-        let f = q.temperatureUnit == "fahrenheit"
-        let degrees: TemperatureUnit = f ? .fahrenheit : .celsius
-        // Open-Meteo's wind tokens are Brolly's (kmh, ms, mph, kn); its `inch` is Brolly's `in`.
-        let wind = WindUnit(rawValue: q.windSpeedUnit) ?? .kmh
-        let inch = q.precipitationUnit == "inch"
-        let rain: PrecipitationUnit = inch ? .inch : .mm
+        let degrees = q.units.temperature, wind = q.units.wind, rain = q.units.precipitation
+        let inch = rain == .inch
         // Open-Meteo's snowfall is in cm where rain is in mm, else inches: the snow unit that goes with it.
         let snowUnit = rain.snow
         // Written from the one view of the weather in the units asked: nothing is derived here but
         // the days of another zone than the place's.
-        let view = WeatherView(
-            result, units: UnitChoice(temperature: degrees, wind: wind, pressure: .hpa, precipitation: rain, distance: .m), now: now)
         func temp(_ m: Measure<TemperatureUnit>?) -> JSONValue { num(m?.value) }
         func speed(_ m: Measure<WindUnit>?) -> JSONValue { num(m?.value, wind == .ms ? 2 : 1) }
         func depth(_ m: Measure<PrecipitationUnit>?) -> JSONValue { num(m?.value, inch ? 3 : 2) }
@@ -210,7 +204,7 @@ public enum OpenMeteoFormat {
             "utc_offset_seconds": .number(Double(zone.secondsFromGMT(for: now))), "timezone": .string(zoneName),
             "timezone_abbreviation": .string(zone.abbreviation(for: now) ?? "GMT"),
         ]
-        if let elevation = report.elevation { out["elevation"] = .number(elevation) }
+        if let elevation = view.elevation { out["elevation"] = .number(elevation) }
 
         let c = view.current
         if !q.current.isEmpty {
@@ -231,7 +225,7 @@ public enum OpenMeteoFormat {
                     case .dewPoint: temp(c.dewPoint)
                     case .rain: depth(c.rain)
                     case .snowfall: snow(c.snow)
-                    case .weatherCode: .number(Double(wmo(c.condition.condition, provider: report.provider)))
+                    case .weatherCode: .number(Double(wmo(c.condition.condition, provider: view.provider)))
                     case .cloudCover: num(c.clouds, 0)
                     case .pressure: num(c.pressure?.base)
                     case .windSpeed: speed(c.wind)
@@ -248,7 +242,7 @@ public enum OpenMeteoFormat {
             out["current_weather"] = .object([
                 "time": time(c.time), "interval": .number(900), "temperature": temp(c.temperature), "windspeed": speed(c.wind),
                 "winddirection": num(c.windDirection, 0), "is_day": .number(c.isDay ? 1 : 0),
-                "weathercode": .number(Double(wmo(c.condition.condition, provider: report.provider))),
+                "weathercode": .number(Double(wmo(c.condition.condition, provider: view.provider))),
             ])
             out["current_weather_units"] = .object([
                 "time": .string(unix ? "unixtime" : "iso8601"), "interval": .string("seconds"),
@@ -282,7 +276,7 @@ public enum OpenMeteoFormat {
                         case .temperature: temp(h.temperature)
                         case .probability: num(h.chance, 0)
                         case .precipitation: depth(h.precipitation)
-                        case .weatherCode: .number(Double(wmo(h.condition.condition, provider: report.provider)))
+                        case .weatherCode: .number(Double(wmo(h.condition.condition, provider: view.provider)))
                         case .isDay: .number(h.isDay ? 1 : 0)
                         case .windSpeed: speed(h.wind)
                         case .apparent: temp(h.feelsLike)
@@ -333,7 +327,7 @@ public enum OpenMeteoFormat {
                         switch v {
                         case .weatherCode:
                             let worst = day?.condition.condition ?? Condition.worst(hours.map(\.condition.condition))
-                            return worst.map { .number(Double(wmo($0, provider: report.provider))) } ?? .null
+                            return worst.map { .number(Double(wmo($0, provider: view.provider))) } ?? .null
                         case .maxTemperature: return temp(day?.high ?? hours.map(\.temperature).max { $0.value < $1.value })
                         case .minTemperature: return temp(day?.low ?? hours.map(\.temperature).min { $0.value < $1.value })
                         case .precipitationSum:
@@ -358,7 +352,7 @@ public enum OpenMeteoFormat {
             out["daily_units"] = .object(u)
         }
 
-        if !q.minutely15.isEmpty, let slots = report.nowcast {
+        if !q.minutely15.isEmpty, let slots = view.nowcast {
             let count = q.forecastMinutely15 ?? slots.count
             // Open-Meteo labels a slot by its end… as Brolly keeps it; from the slot under way.
             let shown = Array(slots.prefix(count))

@@ -174,6 +174,14 @@ public struct OpenMeteoQuery: Sendable, Hashable {
     /// Parameters that ask for a range of dates or hours instead of days from today.
     static let rangeNames = ["start_date", "end_date", "start_hour", "end_hour", "start_minutely_15", "end_minutely_15"]
 
+    /// The units asked: Open-Meteo's wind tokens are Brolly's (kmh, ms, mph, kn); its `inch` is
+    /// Brolly's `in`; pressure in hPa and visibility in metres, always.
+    public var units: UnitChoice {
+        UnitChoice(
+            temperature: temperatureUnit == "fahrenheit" ? .fahrenheit : .celsius, wind: WindUnit(rawValue: windSpeedUnit) ?? .kmh,
+            pressure: .hpa, precipitation: precipitationUnit == "inch" ? .inch : .mm, distance: .m)
+    }
+
     /// The one model asked for, when one is (nil: Open-Meteo's or Brolly's choice).
     public var model: String? { models.count == 1 && models[0] != OpenMeteoProvider.defaultModel ? models[0] : nil }
 

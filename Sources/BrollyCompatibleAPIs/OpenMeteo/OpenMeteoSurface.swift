@@ -44,18 +44,21 @@ public struct OpenMeteoSurface: CompatibleSurface {
         return EncodedDocument(bytes: binary.flatMap(\.bytes), contentType: first.contentType)
     }
 
-    public func document(for ask: CompatibleAsk, result: WeatherResult, language: LanguagePack) throws(CompatibleRefusal)
-        -> any Encodable & Sendable
-    {
+    public func units(for ask: CompatibleAsk, at place: Place) -> UnitChoice {
+        guard case .weather(_, _, _, _, let details) = ask, let query = details as? OpenMeteoQuery else { return UnitChoice(.metric) }
+        return query.units
+    }
+
+    public func document(for ask: CompatibleAsk, view: WeatherView) throws(CompatibleRefusal) -> any Encodable & Sendable {
         guard case .weather(_, _, _, _, let details) = ask, let query = details as? OpenMeteoQuery else {
             throw .badRequest("not a forecast")
         }
-        guard query.format == "flatbuffers" else { return OpenMeteoFormat.document(query, result: result) }
+        guard query.format == "flatbuffers" else { return OpenMeteoFormat.document(query, view: view) }
         // The official SDKs' format: the same answer, its times in Unix seconds, as FlatBuffers.
         var unix = query
         unix.timeformat = "unixtime"
         return EncodedDocument(
-            bytes: OpenMeteoFlatBuffers.message(OpenMeteoFormat.document(unix, result: result), query: unix),
+            bytes: OpenMeteoFlatBuffers.message(OpenMeteoFormat.document(unix, view: view), query: unix),
             contentType: "application/octet-stream")
     }
 }

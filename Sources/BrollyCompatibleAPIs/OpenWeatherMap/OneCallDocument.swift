@@ -113,13 +113,9 @@ public enum OneCallFormat {
     static func r(_ v: Double) -> Double { OpenWeatherMapFormat.r(v) }
     static func seconds(_ d: Date?) -> Int? { d.map { Int($0.timeIntervalSince1970) } }
 
-    /// The document for `result` in `units`, without the blocks in `exclude`.
-    public static func document(
-        _ result: WeatherResult, units u: OpenWeatherMapFormat.Units, language l: LanguagePack, exclude: Set<String> = [],
-        now: Date = Date()
-    ) -> Document {
-        let v = WeatherView(result, units: u.choice, language: l, now: now)
-        let place = v.place, zone = v.zone, c = v.current
+    /// The document written from `v` (in OpenWeatherMap's units), without the blocks in `exclude`.
+    public static func document(_ v: WeatherView, exclude: Set<String> = []) -> Document {
+        let place = v.place, zone = v.zone, c = v.current, now = v.now
         func t(_ m: Measure<TemperatureUnit>?) -> Double? { m.map { r($0.value) } }
         func speed(_ m: Measure<WindUnit>?) -> Double? { m.map { r($0.value) } }
         var d = Document(lat: place.latitude, lon: place.longitude, timezone: place.timezone, timezoneOffset: zone.secondsFromGMT(for: now))
@@ -127,14 +123,14 @@ public enum OneCallFormat {
             d.current = Current(
                 dt: Int(now.timeIntervalSince1970), sunrise: seconds(v.sky.sunrise), sunset: seconds(v.sky.sunset),
                 temp: r(c.temperature.value), feelsLike: t(c.feelsLike), pressure: c.pressure.map { r($0.base) }, humidity: c.humidity,
-                dewPoint: t(c.dewPoint), uvi: result.airQuality?.airQuality.uvIndex ?? v.hours.first?.uvIndex,
+                dewPoint: t(c.dewPoint), uvi: v.uvNow,
                 clouds: c.clouds.map { Int($0.rounded()) }, visibility: c.visibility.map { Int(min($0.base, 10_000).rounded()) },
                 windSpeed: speed(c.wind), windDeg: OpenWeatherMapFormat.degrees(c.windDirection), windGust: speed(c.gust),
                 weather: [OpenWeatherMapFormat.WeatherItem(c.condition, of: v, isDay: c.isDay)],
                 rain: c.rain.flatMap { $0.base > 0 ? ["1h": r($0.base)] : nil },
                 snow: c.snowWater.flatMap { $0.base > 0 ? ["1h": r($0.base)] : nil })
         }
-        if !exclude.contains("minutely"), let slots = result.report.nowcast, !slots.isEmpty {
+        if !exclude.contains("minutely"), let slots = v.nowcast, !slots.isEmpty {
             let start = Int(now.timeIntervalSince1970 / 60) * 60
             d.minutely = (0...60).compactMap { i in
                 let at = Date(timeIntervalSince1970: TimeInterval(start + i * 60))
@@ -185,7 +181,7 @@ public enum OneCallFormat {
                     uvi: h?.uvMax)
             }
         }
-        if !exclude.contains("alerts"), let here = result.alerts?.here, !here.isEmpty {
+        if !exclude.contains("alerts"), let here = v.alerts, !here.isEmpty {
             d.alerts = here.map { a in
                 Alert(
                     senderName: a.sender, event: a.event, start: Int((a.onset ?? a.sent ?? now).timeIntervalSince1970),

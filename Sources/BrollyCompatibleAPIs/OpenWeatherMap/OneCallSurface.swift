@@ -34,10 +34,13 @@ public struct OneCallSurface: CompatibleSurface {
         return .weather(place: .coordinate(coordinate), language: try request.language(), full: false, model: nil, details: details)
     }
 
-    public func document(for ask: CompatibleAsk, result: WeatherResult, language: LanguagePack) throws(CompatibleRefusal)
-        -> any Encodable & Sendable
-    {
+    public func units(for ask: CompatibleAsk, at place: Place) -> UnitChoice {
+        guard case .weather(_, _, _, _, let details) = ask, let asked = details as? Asked else { return UnitChoice(.standard) }
+        return asked.units.choice
+    }
+
+    public func document(for ask: CompatibleAsk, view: WeatherView) throws(CompatibleRefusal) -> any Encodable & Sendable {
         guard case .weather(_, _, _, _, let details) = ask, let asked = details as? Asked else { throw .badRequest("not a forecast") }
-        return OneCallFormat.document(result, units: asked.units, language: language, exclude: asked.exclude)
+        return OneCallFormat.document(view, exclude: asked.exclude)
     }
 }

@@ -11,7 +11,7 @@ public enum OpenWeatherMapFormat {
         case standard, metric, imperial
 
         /// The unit of each quantity: Brolly's preset of the same name.
-        var choice: UnitChoice { UnitChoice(UnitSystem(rawValue: rawValue) ?? .metric) }
+        public var choice: UnitChoice { UnitChoice(UnitSystem(rawValue: rawValue) ?? .metric) }
     }
 
     static func r(_ v: Double) -> Double { Rounding.round(v, 2) }
@@ -32,7 +32,7 @@ public enum OpenWeatherMapFormat {
         /// A condition of the view as OpenWeatherMap's weather item: its id, group and icon, and the
         /// view's text (already in the reader's language).
         init(_ c: WeatherView.ConditionView, of v: WeatherView, isDay: Bool) {
-            id = owmID(c.condition, provider: v.report.provider)
+            id = owmID(c.condition, provider: v.provider)
             let group: (main: String, icon: String) =
                 switch id {
                 case 200..<300: ("Thunderstorm", "11")
@@ -174,9 +174,8 @@ public enum OpenWeatherMapFormat {
 
     /// The current weather document, written from the one view of the weather in OpenWeatherMap's
     /// units (its rain and snow stay in mm, as OpenWeatherMap gives them whatever the units).
-    public static func current(_ result: WeatherResult, units u: Units, language l: LanguagePack, now: Date = Date()) -> Current {
-        let v = WeatherView(result, units: u.choice, language: l, now: now)
-        let place = v.place, c = v.current, sky = v.sky
+    public static func current(_ v: WeatherView) -> Current {
+        let place = v.place, c = v.current, sky = v.sky, now = v.now
         func t(_ m: Measure<TemperatureUnit>) -> Double { r(m.value) }
         return Current(
             coord: Coord(lon: place.longitude, lat: place.latitude), weather: [WeatherItem(c.condition, of: v, isDay: c.isDay)],
@@ -200,16 +199,13 @@ public enum OpenWeatherMapFormat {
     /// answered, else one slot per three hours (00, 03 … 21 UTC) from the hourly forecast — that
     /// hour's values, the most likely chance and the sum of the three hours' precipitation — from
     /// the next slot on, `count` (≤ 40).
-    public static func forecast(
-        _ result: WeatherResult, units u: Units, language l: LanguagePack, count: Int = 40, now: Date = Date()
-    ) -> Forecast {
-        let v = WeatherView(result, units: u.choice, language: l, now: now)
-        let place = v.place, zone = v.zone
+    public static func forecast(_ v: WeatherView, count: Int = 40) -> Forecast {
+        let place = v.place, zone = v.zone, now = v.now
         var utc = Calendar(identifier: .gregorian)
         utc.timeZone = TimeZone(identifier: "UTC")!
         let hours = v.hours
         var slots: [(WeatherView.Hour, ArraySlice<WeatherView.Hour>)] = []
-        if result.report.provider == .openWeatherMap {
+        if v.provider == .openWeatherMap {
             slots = hours.indices.filter { hours[$0].time > now }.map { (hours[$0], hours[$0...$0]) }
         } else {
             for (i, h) in hours.enumerated() where h.time > now && utc.component(.hour, from: h.time) % 3 == 0 {

@@ -71,11 +71,14 @@ public struct OpenWeatherMapSurface: CompatibleSurface {
         }
     }
 
-    public func document(for ask: CompatibleAsk, result: WeatherResult, language: LanguagePack) throws(CompatibleRefusal)
-        -> any Encodable & Sendable
-    {
+    public func units(for ask: CompatibleAsk, at place: Place) -> UnitChoice {
+        guard case .weather(_, _, _, _, let details) = ask, let asked = details as? Asked else { return UnitChoice(.standard) }
+        return asked.units.choice
+    }
+
+    public func document(for ask: CompatibleAsk, view: WeatherView) throws(CompatibleRefusal) -> any Encodable & Sendable {
         guard case .weather(_, _, _, _, let details) = ask, let asked = details as? Asked else { throw .badRequest("not a forecast") }
-        if asked.route == "weather" { return OpenWeatherMapFormat.current(result, units: asked.units, language: language) }
-        return OpenWeatherMapFormat.forecast(result, units: asked.units, language: language, count: asked.count)
+        if asked.route == "weather" { return OpenWeatherMapFormat.current(view) }
+        return OpenWeatherMapFormat.forecast(view, count: asked.count)
     }
 }

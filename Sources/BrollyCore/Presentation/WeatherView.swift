@@ -268,8 +268,31 @@ public struct WeatherView: Sendable {
         public let moonAge: Double
     }
 
-    public let report: WeatherReport
+    /// The report the view is derived from: Core's own (the writers outside Core see only the
+    /// view's values, so none of them can derive a value of its own).
+    let report: WeatherReport
     public var place: Place { report.place }
+    /// Who answered: the provider, its model, where its grid point is, the provider that failed
+    /// over to it, and when it answered.
+    public var provider: ProviderID { report.provider }
+    public var model: String? { report.model }
+    public var gridPoint: Coordinate? { report.gridPoint }
+    public var elevation: Double? { report.elevation }
+    public var fetchedAt: Date { report.fetchedAt }
+    public let fallbackFrom: ProviderID?
+    /// What the model choice means, in the reader's language ("DWD ICON (auto, best here)").
+    public var modelNote: String? { WeatherDocument.modelNote(report, language: language) }
+    /// The next two hours' 15-minute slots, when the provider gave them.
+    public var nowcast: [NowcastSlot]? { report.nowcast }
+    /// The official warnings for the place; nil when none were looked up.
+    public let alerts: [Alert]?
+    /// The air-quality answer (with UV), when there is one, and whether it is old.
+    public let airQuality: AirQuality?
+    public let airQualityIsStale: Bool
+    /// What the nearest station measured, when one did.
+    public let measured: MeasuredWeather?
+    /// The UV index now: the air-quality answer's, else the hour under way's.
+    public var uvNow: Double? { airQuality?.uvIndex ?? hours.first?.uvIndex }
     public var zone: TimeZone { report.place.timeZone }
     public let units: UnitChoice
     public let language: LanguagePack
@@ -290,14 +313,21 @@ public struct WeatherView: Sendable {
     public init(_ result: WeatherResult, units: UnitChoice, language: LanguagePack = Localization.english, now: Date = Date()) {
         self.init(
             result.report, units: units, language: language, now: now, age: result.age, stale: result.isStale,
-            uvMax: result.airQuality?.airQuality.uvIndexMax)
+            uvMax: result.airQuality?.airQuality.uvIndexMax, fallbackFrom: result.fallbackFrom, alerts: result.alerts?.here,
+            airQuality: result.airQuality?.airQuality, airQualityIsStale: result.airQuality?.isStale ?? false, measured: result.measured)
     }
 
     public init(
         _ report: WeatherReport, units u: UnitChoice, language l: LanguagePack = Localization.english, now: Date = Date(),
-        age: TimeInterval = 0, stale: Bool = false, uvMax: Double? = nil
+        age: TimeInterval = 0, stale: Bool = false, uvMax: Double? = nil, fallbackFrom: ProviderID? = nil, alerts: [Alert]? = nil,
+        airQuality: AirQuality? = nil, airQualityIsStale: Bool = false, measured: MeasuredWeather? = nil
     ) {
         self.report = report
+        self.fallbackFrom = fallbackFrom
+        self.alerts = alerts
+        self.airQuality = airQuality
+        self.airQualityIsStale = airQualityIsStale
+        self.measured = measured
         units = u
         language = l
         self.now = now
@@ -347,6 +377,20 @@ public struct WeatherView: Sendable {
             sunrise: cur.sunrise ?? sun.sunrise, sunset: cur.sunset ?? sun.sunset, dawn: sun.dawn, dusk: sun.dusk, noon: sun.zenith,
             moonPhase: SkyCalculator.moonPhaseName(at: cur.time), moonSymbol: SkyCalculator.moonSymbol(at: cur.time),
             moonIllumination: SkyCalculator.moonIllumination(at: cur.time), moonAge: SkyCalculator.moonAge(at: cur.time))
+    }
+
+    /// The same weather seen at another moment (Dark Sky's time machine), or in other units.
+    public func at(_ moment: Date, units other: UnitChoice? = nil) -> WeatherView {
+        WeatherView(
+            report, units: other ?? units, language: language, now: moment, age: age, stale: isStale, uvMax: uvMax,
+            fallbackFrom: fallbackFrom, alerts: alerts, airQuality: airQuality, airQualityIsStale: airQualityIsStale, measured: measured)
+    }
+
+    /// The hours from the hour under way for `count` hours, each its own forecast (not the current
+    /// reading): a tooltip's next hours.
+    public func upcomingHours(_ count: Int) -> [Hour] {
+        let start = current.time.addingTimeInterval(-3599), end = current.time.addingTimeInterval(TimeInterval(count) * 3600)
+        return timeline().filter { $0.time >= start && $0.time < end }
     }
 
     /// Every hour of the forecast, past ones too, each its own forecast (the hour under way not

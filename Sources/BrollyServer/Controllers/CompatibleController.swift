@@ -170,14 +170,18 @@ struct CompatibleController: Sendable {
         }
         let (result, pack) = try await documents.weather(for: query, language: language, device: "", history: nil, full: full, model: model)
         metrics.weatherAnswer(result)
+        // The one view of the weather the surface writes, in its units and the reader's language.
+        func view(_ result: WeatherResult) -> WeatherView {
+            WeatherView(result, units: surface.units(for: ask, at: result.report.place), language: pack)
+        }
         do {
-            return (try surface.document(for: ask, result: result, language: pack), result)
+            return (try surface.document(for: ask, view: view(result)), result)
         } catch let refusal {
             // A past day the answer needs (Dark Sky's time machine): asked once, written from it.
             guard let day = refusal.pastDay, let past = try await useCases.pastDay(day, at: result.report.place) else {
                 throw refusal
             }
-            return (try surface.document(for: ask, result: past, language: pack), past)
+            return (try surface.document(for: ask, view: view(past)), past)
         }
     }
 

@@ -149,13 +149,11 @@ struct TextOptions {
         if let format, !format.isEmpty {
             var line = OneLineFormat(units: units)
             line.language = language
-            return line.render(
-                format, result.report, airQuality: result.airQuality?.airQuality, alerts: result.alerts?.here, measured: result.measured)
-                + "\n"
+            return line.render(format, line.view(result)) + "\n"
         }
         var renderer = TextRenderer(choice: units, color: color)
         renderer.language = language
-        return renderer.now(result) + "\n"
+        return renderer.now(renderer.view(result)) + "\n"
     }
 }
 
