@@ -27,6 +27,18 @@ public final class WeatherAnswerMemo<Encoded: Sendable>: Sendable {
     let answers = MemoryCache<Answer>(capacity: 512)
     /// How long an answer lacking a helper's part (name, air quality, warnings) is kept.
     public static var incompleteSeconds: TimeInterval { 5 }
+    /// The compatible APIs' answers (another app's document, already encoded) by their request as
+    /// it came (path and query): 256 for each of the four APIs.
+    let otherAnswers = MemoryCache<OtherAnswer>(capacity: 1024)
+    /// How long another API's answer is kept at most: its `currently` and its minutes move on.
+    public static var otherAnswerSeconds: TimeInterval { 60 }
+
+    struct OtherAnswer: Sendable {
+        let encoded: Encoded
+        /// When the weather it was written from was fetched.
+        let fetchedAt: Date
+        let madeAt: Date
+    }
 
     struct Answer: Sendable {
         let encoded: Encoded
@@ -107,6 +119,25 @@ public final class WeatherAnswerMemo<Encoded: Sendable>: Sendable {
             withAirQualityAndStation: full, withAlerts: true, language: language, model: model)
         if case .approximate = query { result.isApproximate = true }
         return (result, Localization.pack(for: language))
+    }
+
+    /// A compatible API's recent answer to the request `requestKey` (its path and query as they
+    /// came), while the weather it was written from is fresh, for a minute at most: a repeat is
+    /// answered before parsing, resolving, looking up or encoding again, and costs no allowance.
+    public func recentAnswer(to requestKey: String) -> Encoded? {
+        guard let answer = otherAnswers.get(requestKey)?.value else { return nil }
+        let now = useCases.now()
+        guard now.timeIntervalSince(answer.madeAt) < Self.otherAnswerSeconds,
+            now.timeIntervalSince(answer.fetchedAt) < useCases.services.weather.policy.freshFor
+        else { return nil }
+        return answer.encoded
+    }
+
+    /// Keeps a compatible API's answer to `requestKey`, written from weather fetched at
+    /// `fetchedAt` (complete, and weather that may be replayed: the adapter says).
+    public func remember(_ body: Encoded, answering requestKey: String, madeFrom fetchedAt: Date) {
+        let now = useCases.now()
+        otherAnswers.set(requestKey, CacheEntry(value: OtherAnswer(encoded: body, fetchedAt: fetchedAt, madeAt: now), receivedAt: now))
     }
 
     /// Whether a memoised answer still answers: its weather fresh, and within its own window.

@@ -8,22 +8,16 @@ import Hummingbird
 /// routes under its path, checks its key when the server has `BROLLY_API_KEYS` (401, or 403 for Pirate Weather, in the API's
 /// shape for any other key), runs the request with that key's allowance of upstream calls — else
 /// the address's —, answers from the same weather as Brolly's own API (counted in the metrics),
-/// and remembers each answer (by its path and query) while the weather it was made from is fresh,
-/// for a minute at most (`currently` and the minutes move on), when it was complete: a repeat is
-/// answered before parsing, resolving, looking up or encoding again, and costs no allowance.
-/// Bounded (256 answers a surface: a week of Dark Sky hours is about 60 kB). Errors in the API's
+/// and has the answer memo below it remember each answer (by its path and query: see
+/// `WeatherAnswerMemo.recentAnswer(to:)`), when it was complete: a repeat is answered before
+/// parsing, resolving, looking up or encoding again, and costs no allowance. Errors in the API's
 /// own shape, never problem+json.
 struct CompatibleController: Sendable {
-    struct Answer: Sendable {
-        let body: EncodedJSON
-        let fetchedAt: Date
-    }
-
     let surface: any CompatibleSurface
     /// Its place in `CompatibleSurfaces.all` (the metrics' counters are picked by it).
     let index: Int
-    let answers = MemoryCache<Answer>(capacity: 256)
-    let freshFor: TimeInterval
+    /// The answer memo below every adapter: it looks the weather up and keeps the answers, by the
+    /// caching policy's rules (no controller reads the policy).
     let documents: WeatherAnswerMemo<EncodedJSON>
     let metrics: ServerMetrics
     let useCases: UseCases
@@ -41,7 +35,6 @@ struct CompatibleController: Sendable {
         self.useCases = useCases
         self.keys = keys
         self.limits = limits
-        freshFor = useCases.services.weather.policy.freshFor
     }
 
     /// The surface's routes, with ETags, behind its front (`Front`): mounted once, at its mount.
@@ -215,17 +208,14 @@ struct CompatibleController: Sendable {
     /// The key of a request: its target as it came (path and query), not parsed again.
     static func key(_ request: Request) -> String { request.head.path ?? "" }
 
-    /// The remembered answer to `request`, while it holds.
-    func answer(_ request: Request, now: Date = Date()) -> Response? {
-        guard let entry = answers.get(Self.key(request)), now.timeIntervalSince(entry.receivedAt) < 60,
-            now.timeIntervalSince(entry.value.fetchedAt) < freshFor
-        else { return nil }
-        return entry.value.body.response(cacheControl: "public, no-cache")
+    /// The remembered answer to `request`, while it holds (the memo's rules).
+    func answer(_ request: Request) -> Response? {
+        documents.recentAnswer(to: Self.key(request))?.response(cacheControl: "public, no-cache")
     }
 
     /// Encodes `document`, remembers it (a GET's, when the weather it was written from may be
     /// replayed and was complete: `remember`, fetched at `fetchedAt`), and answers it.
-    func answer(_ request: Request, document: any Encodable, remember: Bool, from fetchedAt: Date, now: Date = Date()) throws -> Response {
+    func answer(_ request: Request, document: any Encodable, remember: Bool, from fetchedAt: Date) throws -> Response {
         let body: EncodedJSON
         if let binary = document as? EncodedDocument {
             body = EncodedJSON(bytes: binary.bytes, contentType: binary.contentType)
@@ -233,9 +223,7 @@ struct CompatibleController: Sendable {
             let data = try AppRequestContext.encoder.encode(document)
             body = EncodedJSON(body: data, etag: "\"\(Checksum.hex(data))\"")
         }
-        if remember && request.method == .get {
-            answers.set(Self.key(request), CacheEntry(value: Answer(body: body, fetchedAt: fetchedAt), receivedAt: now))
-        }
+        if remember && request.method == .get { documents.remember(body, answering: Self.key(request), madeFrom: fetchedAt) }
         return body.response(cacheControl: "public, no-cache")
     }
 }
