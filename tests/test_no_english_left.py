@@ -144,9 +144,10 @@ def test_the_api_widget_and_terminal_have_no_english_left(server, browser_factor
     # source's own) and the codes and times.
     texts = []
     def walk(value, key=""):
-        # `category` and `phase` are stable tokens; their words in the language are `label`, `phaseName`.
+        # `category`, `phase` and the summary's `fall` and `temperatureIs` are stable tokens; their
+        # words in the language are `label`, `phaseName` and the page's summary line.
         if key in ("place", "alerts", "alertsElsewhere", "source", "units", "addressLine", "icon", "time", "date", "measured",
-                   "category", "phase"):
+                   "category", "phase", "fall", "temperatureIs"):
             return
         if isinstance(value, dict):
             for k, v in value.items():

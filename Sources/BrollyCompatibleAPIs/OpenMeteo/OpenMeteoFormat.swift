@@ -326,7 +326,7 @@ public enum OpenMeteoFormat {
                         if sameZone && day == nil && v != .sunrise && v != .sunset { return .null }
                         switch v {
                         case .weatherCode:
-                            let worst = day?.condition.condition ?? Condition.worst(hours.map(\.condition.condition))
+                            let worst = day?.worst.condition ?? Condition.worst(hours.map(\.condition.condition))
                             return worst.map { .number(Double(wmo($0, provider: view.provider))) } ?? .null
                         case .maxTemperature: return temp(day?.high ?? hours.map(\.temperature).max { $0.value < $1.value })
                         case .minTemperature: return temp(day?.low ?? hours.map(\.temperature).min { $0.value < $1.value })

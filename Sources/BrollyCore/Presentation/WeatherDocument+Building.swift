@@ -112,7 +112,19 @@ extension WeatherDocument {
         hours = v.hours.prefix(count).map {
             Hour(
                 time: LocalTime.iso8601($0.time, in: zone), temperature: t($0.temperature), precipitationProbability: $0.chance,
-                precipitation: p($0.precipitation), windSpeed: $0.wind?.rounded(), condition: ConditionDocument($0.condition))
+                precipitation: p($0.precipitation), windSpeed: $0.wind?.rounded(), condition: ConditionDocument($0.condition),
+                wet: $0.isWet)
+        }
+        summary = v.story.map { s in
+            let (fall, snow, time): (String, Bool, Date?) =
+                switch s.fall {
+                case .dry: ("dry", false, nil)
+                case .now(let snow, let until): ("now", snow, until)
+                case .from(let start, let snow): ("from", snow, start)
+                }
+            return Summary(
+                fall: fall, snow: snow, time: time.map { LocalTime.iso8601($0, in: zone) }, temperature: t(s.temperature),
+                temperatureIs: s.isTonightsLow ? "tonightLow" : "todayHigh")
         }
         if let force = cur.windForce {
             current.windForce = force

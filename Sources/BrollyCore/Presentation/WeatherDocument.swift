@@ -53,6 +53,23 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
         /// In the document's wind unit.
         public var windSpeed: Double?
         public var condition: ConditionDocument
+        /// Whether rain or snow falls this hour as a person notices it (`RainRule`: the one rule
+        /// of the page, the terminal and the pushes); absent in documents written before it.
+        public var wet: Bool?
+    }
+    /// What the next 24 hours bring (`WeatherView.Story`), for the line over the hours.
+    public struct Summary: Codable, Sendable, Hashable {
+        /// `dry` (nothing in 24 hours), `now` (falling now, until `time` when it stops) or `from`
+        /// (starting at `time`).
+        public var fall: String
+        /// Whether what falls is snow.
+        public var snow: Bool
+        /// Local ISO 8601: when it starts (`from`) or stops (`now`).
+        public var time: String?
+        /// Today's high before 15:00, tonight's low after it (`temperatureIs`).
+        public var temperature: Double
+        /// `todayHigh` or `tonightLow`.
+        public var temperatureIs: String
     }
     public struct Units: Codable, Sendable, Hashable {
         public var temperature: String
@@ -159,6 +176,9 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
     public var sky: Sky?
     /// Absent when the provider gives no 15-minute precipitation (OpenWeatherMap).
     public var nowcast: Nowcast?
+    /// What the next 24 hours bring; absent in documents written before it (and with fewer than
+    /// two hours).
+    public var summary: Summary?
     /// Absent when air quality could not be had (it never hides the weather).
     public var airQuality: AirQualityInfo?
     /// Official warnings covering the place, most severe first; absent when alerts were not

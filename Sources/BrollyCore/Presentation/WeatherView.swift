@@ -129,8 +129,12 @@ public struct WeatherView: Sendable {
         public let precipitation: Measure<PrecipitationUnit>?
         /// %.
         public let chance: Double?
-        /// The day's worst condition.
+        /// What the day is labelled by: the condition of most of its daylight hours (the more severe
+        /// of equals), where Brolly has them; else the provider's day.
         public let condition: ConditionView
+        /// The day's worst condition (the provider's day, as Open-Meteo's `weather_code`): kept for
+        /// what warns.
+        public let worst: ConditionView
         /// The provider's sunrise and sunset, else worked out for the place.
         public let sunrise: Date?
         public let sunset: Date?
@@ -365,11 +369,14 @@ public struct WeatherView: Sendable {
         days = report.days.map { d in
             let noon = LocalTime.parse(d.date + "T12:00", in: report.place.timeZone) ?? cur.time
             let sun = daylight.sun(on: noon)
+            let dayHours = hoursByDay[d.date] ?? []
+            let daylit = dayHours.filter { daylight.isDay($0.time) }
             return Day(
                 date: d.date, low: t(d.temperatureMin), high: t(d.temperatureMax), precipitation: p(d.precipitation),
-                chance: d.precipitationProbability, condition: c(d.condition), sunrise: d.sunrise ?? sun.sunrise,
+                chance: d.precipitationProbability, condition: c(Self.dominant(daylit) ?? d.condition), worst: c(d.condition),
+                sunrise: d.sunrise ?? sun.sunrise,
                 sunset: d.sunset ?? sun.sunset, dawn: sun.dawn, dusk: sun.dusk, moonAge: SkyCalculator.moonAge(at: noon),
-                hourly: HourlySummary(hoursByDay[d.date] ?? [], units: u))
+                hourly: HourlySummary(dayHours, units: u))
         }
         isDayNow = daylight.isDay(now)
         let sun = daylight.sun(on: cur.time)
@@ -377,6 +384,15 @@ public struct WeatherView: Sendable {
             sunrise: cur.sunrise ?? sun.sunrise, sunset: cur.sunset ?? sun.sunset, dawn: sun.dawn, dusk: sun.dusk, noon: sun.zenith,
             moonPhase: SkyCalculator.moonPhaseName(at: cur.time), moonSymbol: SkyCalculator.moonSymbol(at: cur.time),
             moonIllumination: SkyCalculator.moonIllumination(at: cur.time), moonAge: SkyCalculator.moonAge(at: cur.time))
+    }
+
+    /// The condition of most of `hours` (the more severe of equals), when there are enough of them
+    /// to say (four daylight hours); nil otherwise.
+    static func dominant(_ hours: [HourForecast]) -> Condition? {
+        guard hours.count >= 4 else { return nil }
+        var counts: [ConditionKind: (count: Int, first: Condition)] = [:]
+        for h in hours { counts[h.condition.kind, default: (0, h.condition)].count += 1 }
+        return counts.values.max { a, b in a.count != b.count ? a.count < b.count : a.first.severity < b.first.severity }?.first
     }
 
     /// The same weather seen at another moment (Dark Sky's time machine), or in other units.

@@ -58,7 +58,8 @@ public enum PushTexts {
         func degrees(_ t: Measure<TemperatureUnit>?) -> String { t.map { l.number(String(Rounding.whole($0.value))) + "°" } ?? "—" }
 
         var parts: [String] = []
-        if let wet = hours.firstIndex(where: { ($0.precipitation?.base ?? 0) >= 0.1 || ($0.chance ?? 0) >= 50 }) {
+        // When rain starts: the one rule of the page's line and the hours (`RainRule`).
+        if let wet = hours.firstIndex(where: \.isWet) {
             let chance = hours[wet...].compactMap(\.chance).max()
             var text = l.text(
                 hours[wet].condition.isSnow ? "pushSnowFrom" : "pushRainFrom",

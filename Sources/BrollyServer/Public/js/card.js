@@ -164,7 +164,8 @@ export function render(doc, opts = {}) {
   // A value the provider does not give is not shown as "—": its line or tile is left out.
   const feels = typeof c.feelsLike === 'number' ? `${t('feelsLike')} ${tempText(c.feelsLike)} · ` : '';
   text('feels', feels);
-  text('minmax', `${t('min')} ${tempText(c.temperatureMin)} · ${t('max')} ${tempText(c.temperatureMax)}`);
+  // Today's low and high, named apart from the line's "lows near … tonight".
+  text('minmax', t('todaysLowHigh', { low: tempText(c.temperatureMin), high: tempText(c.temperatureMax) }));
   // The next 24 hours in a line (not for a history entry: its hours are not from now).
   text('summary', opts.historyNote ? '' : summaryText(doc));
   const compared = comparedWithYesterday(c.temperature, c.temperatureYesterday);
