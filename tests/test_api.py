@@ -238,6 +238,7 @@ def test_openapi_document_matches_the_server(server, double):
         ("get", "/healthz", "/healthz", None, 200, None),
         ("get", "/forecast/{key}/{location}", "/forecast/anykey/52.52,13.41", None, 200, None),
         ("get", "/v1/forecast", "/v1/forecast?latitude=52.52&longitude=13.41&hourly=temperature_2m", None, 200, None),
+        ("post", "/v1/forecast", "/v1/forecast?latitude=52.52&longitude=13.41&hourly=temperature_2m", None, 200, None),
         ("get", "/data/2.5/weather", "/data/2.5/weather?lat=52.52&lon=13.41", None, 200, None),
         ("get", "/data/2.5/forecast", "/data/2.5/forecast?lat=52.52&lon=13.41&cnt=3", None, 200, None),
         ("get", "/data/3.0/onecall", "/data/3.0/onecall?lat=52.52&lon=13.41&exclude=minutely", None, 200, None),

@@ -15,7 +15,7 @@ def now_json(cli, *args, **kw):
 def test_now_prints_the_json_contract(cli, double):
     doc, _ = now_json(cli, "--lat", "52.52", "--lon", "13.41")
     assert set(doc) == {"place", "current", "days", "hours", "units", "source", "sky", "nowcast", "airQuality", "alerts",
-                        "alertsElsewhere"}
+                        "alertsElsewhere", "summary"}
     assert set(doc["sky"]) == {"dawn", "sunrise", "solarNoon", "sunset", "dusk", "moon"}
     assert doc["place"]["name"] == "Berlin" and doc["place"]["country"] == "Germany"
     c = doc["current"]

@@ -88,3 +88,28 @@ import Testing
         #expect(WeatherDocument(view).hours.filter { $0.wet == true }.count == 1)
     }
 }
+
+/// Issue 49, item 3: the page converts to the reader's units from unrounded values — the base
+/// units it asks (°C, m/s) keep two decimals in the document.
+@Suite struct UnroundedForThePageTests {
+    @Test func baseUnitsKeepTwoDecimalsSoThePagesConversionIsTheServers() throws {
+        let place = Place(name: "X", country: "Y", latitude: 1, longitude: 2, timezone: "UTC")
+        let now = utcDate("2026-11-26T12:00:00Z")
+        let current = CurrentConditions(
+            time: now, temperature: 21.36, feelsLike: 20, temperatureMin: 15, temperatureMax: 22, humidity: 50, pressure: 1010,
+            windSpeed: 1.33, windDirection: 90, windGust: 2.24, clouds: 10, visibility: 10_000, rain: 0, snow: nil,
+            condition: Conditions.wmo(0))
+        let report = WeatherReport(place: place, current: current, days: [], hours: [], provider: .openMeteo, fetchedAt: now)
+        let metric = WeatherDocument(WeatherView(report, units: UnitChoice(.metric), now: now))
+        #expect(metric.current.windSpeed == 1.33 && metric.current.windGust == 2.24 && metric.current.temperature == 21.36)
+        // The page's conversion (units.js: convert, then round to the unit's decimals) now gives the server's.
+        // (From 21.4, the one-decimal value, the page showed 71 °F where the server says 70.)
+        let imperial = WeatherDocument(WeatherView(report, units: UnitChoice(.imperial), now: now))
+        let pageMph = Rounding.round(WindUnit.mph.convert(metric.current.windSpeed!), 1)
+        #expect(pageMph == imperial.current.windSpeed && pageMph == 3.0)
+        let pageF = Rounding.whole(TemperatureUnit.fahrenheit.convert(metric.current.temperature))
+        #expect(pageF == Rounding.whole(imperial.current.temperature) && pageF == 70)
+    }
+
+    func utcDate(_ iso: String) -> Date { ISO8601DateFormatter().date(from: iso)! }
+}

@@ -84,7 +84,11 @@ extension WeatherDocument {
     /// derived again.
     public init(_ v: WeatherView, hours count: Int = 48) {
         let report = v.report, language = v.language, now = v.now, stale = v.isStale, zone = v.zone, u = v.units
-        func t(_ m: Measure<TemperatureUnit>) -> Double { Rounding.round(m.value, 1) }
+        // Values in the base units (°C, m/s: what the page asks, to convert to the reader's units
+        // itself, offline) keep two decimals, so that what the page converts is not a rounded value
+        // (1.33 m/s is 3.0 mph, where 1.3 gave 2.9); other units one, as they are shown.
+        func t(_ m: Measure<TemperatureUnit>) -> Double { Rounding.round(m.value, m.unit == .celsius ? 2 : 1) }
+        func w(_ m: Measure<WindUnit>?) -> Double? { m.map { $0.rounded($0.unit == .ms ? 2 : nil) } }
         // Precipitation keeps the provider's precision (OpenWeatherMap's 0.25 mm stays 0.25):
         // 2 decimals in mm, 4 in inches. Only displays round further.
         func p(_ m: Measure<PrecipitationUnit>?) -> Double? { m.map { Rounding.round($0.value, $0.unit == .inch ? 4 : 2) } }
@@ -95,9 +99,9 @@ extension WeatherDocument {
             CurrentOf(
                 time: LocalTime.iso8601(cur.time, in: zone), temperature: t(cur.temperature), feelsLike: cur.feelsLike.map(t),
                 temperatureMin: t(cur.low), temperatureMax: t(cur.high), humidity: cur.humidity.map { Rounding.round($0, 0) },
-                pressure: cur.pressure?.rounded(), windSpeed: cur.wind?.rounded(),
+                pressure: cur.pressure?.rounded(), windSpeed: w(cur.wind),
                 windDirection: cur.windDirection.map { Rounding.round($0, 0) },
-                windGust: cur.gust?.rounded(), clouds: cur.clouds, visibility: raw.visibility, rain: p(cur.rain),
+                windGust: w(cur.gust), clouds: cur.clouds, visibility: raw.visibility, rain: p(cur.rain),
                 // The contract gives fresh snow as a depth in the precipitation unit (mm or in), and
                 // everything that fell (the rain and the snow's water) as `precipitation`.
                 snow: p(raw.snow.map { Measure($0, in: u.precipitation) }), condition: ConditionDocument(cur.condition),
@@ -112,7 +116,7 @@ extension WeatherDocument {
         hours = v.hours.prefix(count).map {
             Hour(
                 time: LocalTime.iso8601($0.time, in: zone), temperature: t($0.temperature), precipitationProbability: $0.chance,
-                precipitation: p($0.precipitation), windSpeed: $0.wind?.rounded(), condition: ConditionDocument($0.condition),
+                precipitation: p($0.precipitation), windSpeed: w($0.wind), condition: ConditionDocument($0.condition),
                 wet: $0.isWet)
         }
         summary = v.story.map { s in
