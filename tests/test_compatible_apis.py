@@ -338,6 +338,15 @@ def test_home_assistants_pirate_weather_integration_gets_current_hourly_daily_an
     assert all(0 <= h["humidity"] <= 1 and 0 <= h["cloudCover"] <= 1 for h in d["hourly"]["data"])
     assert all(x["humidity"] != -999 and 0 < x["humidity"] <= 1 for x in d["daily"]["data"][:7])
     assert all(x["native_temperature"] not in (None, -999) for x in daily + twice)
+    # Issue 49: no -999 where the hours give the value — the days' dew point and the extremes'
+    # times, each half-day's details (Home Assistant's twice-daily forecast showed humidity −99,900 %),
+    # read through the integration's own mapper as well.
+    for field in ("dewPoint", "temperatureHighTime", "temperatureLowTime", "windGustTime", "uvIndexTime", "precipIntensityMax"):
+        assert all(x[field] != -999 for x in d["daily"]["data"][:7]), field
+    for field in ("humidity", "cloudCover", "uvIndex", "pressure", "windBearing", "windGust", "dewPoint", "apparentTemperature"):
+        assert all(x[field] != -999 for x in d["day_night"]["data"]), field
+    assert all(0 <= x["humidity"] <= 1 and 0 <= x["cloudCover"] <= 1 for x in d["day_night"]["data"])
+    assert all(x["humidity"] is not None and 0 <= x["humidity"] <= 100 for x in twice)
     # Day and night in turn, from today's day: a night never shows a day icon.
     for i, x in enumerate(d["day_night"]["data"]):
         assert ("night" not in x["icon"]) if i % 2 == 0 else ("-day" not in x["icon"]), (i, x["icon"])
