@@ -43,9 +43,10 @@ def brolly_binary():
     explicit = os.environ.get("BROLLY_BIN")
     if explicit:
         return explicit
-    for candidate in (ROOT / ".build" / "debug" / "brolly", ROOT / ".build" / "release" / "brolly"):
-        if candidate.exists():
-            return str(candidate)
+    # The newer of the two builds (scripts/test.sh sets BROLLY_BIN to the release binary).
+    built = [c for c in (ROOT / ".build" / "release" / "brolly", ROOT / ".build" / "debug" / "brolly") if c.exists()]
+    if built:
+        return str(max(built, key=lambda c: c.stat().st_mtime))
     pytest.exit("brolly is not built: run `swift build` first (or set BROLLY_BIN)", returncode=2)
 
 

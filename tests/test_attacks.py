@@ -107,6 +107,7 @@ class Recorder:
 
     def __init__(self, status=201, location=None, hang=False):
         self.requests = []
+        self.stopped = threading.Event()
         recorder = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -119,7 +120,7 @@ class Recorder:
                 body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
                 recorder.requests.append((self.path, dict(self.headers), body))
                 if hang:
-                    time.sleep(60)
+                    recorder.stopped.wait(60)  # hangs until the test stops the service
                     return
                 self.send_response(status)
                 if location:
@@ -133,6 +134,7 @@ class Recorder:
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
     def stop(self):
+        self.stopped.set()
         self.server.shutdown()
 
 

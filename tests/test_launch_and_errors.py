@@ -2,8 +2,7 @@
 without a network, first and later launches) and seed 003's error states. A screenshot per case
 goes to artifacts/."""
 
-import time
-from conftest import BERLIN, BERLIN_C, js_round, assert_zoomed_to, first_good_visit
+from conftest import BERLIN, BERLIN_C, js_round, assert_zoomed_to, first_good_visit, wait_page_quiet
 
 
 def assert_whole_us(view):
@@ -73,7 +72,7 @@ def test_later_launch_location_denied(server, browser_factory, double):
     b.deny_location()
     b.open()
     b.wait_state("ready")
-    time.sleep(1)
+    wait_page_quiet(b, quiet=1.0)  # what the page does after the weather is over
     view = b.map_view()
     assert_zoomed_to(view, *BERLIN)                 # map still at the place
     assert view["marker"] != "shown"                # the current-location indicator is gone
@@ -88,8 +87,7 @@ def test_later_launch_allowed_without_network(server, browser_factory, double):
     b.network(online=False)
     b.open()
     b.wait(lambda: b.map_view().get("marker") == "shown", what="marker")
-    time.sleep(1.5)
-    assert b.state() == "ready"
+    b.wait(lambda: b.state() == "ready", what="the page ready from what it kept")
     assert_zoomed_to(b.map_view(), *BERLIN)
     assert b.text("place-name") == "Berlin"
     b.wait(lambda: b.exists("stale"), what="stale marker")

@@ -249,7 +249,7 @@ def test_two_browsers_are_kept_apart(server, browser_factory, double):
     double.fault("500", path="/json", times=-1)  # and no IP location either: the empty state
     b.open()
     b.wait_state("empty")
-    time.sleep(1)
+    wait_page_quiet(b, quiet=1.0)  # its places and history asked and shown
     assert place_names(b) == []
     assert b.js("return document.querySelectorAll('[data-testid=history-item]').length") == 0
     assert b.driver.get_cookie("brolly_device")["value"] != cookie["value"]

@@ -44,7 +44,8 @@ def test_kill_9_loses_at_most_the_last_second_of_lookups(server_factory, double)
     for i in range(10):
         lat, lon = place(i)
         assert call(s.url + f"/api/v1/weather?lat={lat}&lon={lon}", headers=browser)[0] == 200
-    time.sleep(1.6)
+    # Written within the writer's second (1.6 s at most), then killed.
+    wait_until(lambda: history_count(s, browser) == 10, timeout=1.6, interval=0.05, what="the lookups written")
     s.proc.kill()
     s.proc.wait(timeout=5)
     again = server_factory()
