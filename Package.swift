@@ -8,6 +8,8 @@ let package = Package(
         .library(name: "BrollyCore", targets: ["BrollyCore"]),
         .library(name: "BrollyURLSession", targets: ["BrollyURLSession"]),
         .library(name: "BrollyCompatibleAPIs", targets: ["BrollyCompatibleAPIs"]),
+        // Every decoder by fuzz target name, for the libFuzzer binary (Fuzz/, its own package).
+        .library(name: "BrollyFuzzTargets", targets: ["BrollyFuzzTargets"]),
         .executable(name: "brolly", targets: ["brolly"]),
     ],
     dependencies: [
@@ -109,7 +111,9 @@ let package = Package(
         .executableTarget(
             name: "brolly", dependencies: ["BrollyCLI"],
             linkerSettings: [
-                .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"], .when(platforms: [.linux], configuration: .release))
+                .unsafeFlags(
+                    ["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"],
+                    .when(platforms: [.linux], configuration: .release))
             ]),
         // A day of constructed rain over 100 to 10,000 saved places through the real rain watcher
         // on a simulated clock: upstream calls, onsets warned on time, missed (README).
@@ -119,6 +123,9 @@ let package = Package(
         // The corrected forecast replayed over constructed places (issue 37's measure).
         .executableTarget(
             name: "brolly-correction-replay", dependencies: ["BrollyCore", "BenchmarkSupport"], path: "Benchmarks/CorrectionReplay"),
+        // Every decoder of what Brolly reads from outside, by fuzz target name: the libFuzzer binary
+        // (Fuzz/, scripts/fuzz.sh) feeds one, the suite runs each over its corpus (FuzzCorpusTests).
+        .target(name: "BrollyFuzzTargets", dependencies: ["BrollyCore", "BrollyCompatibleAPIs"], path: "Fuzz/Targets"),
         // What the benchmarks share (a seeded random source).
         .target(name: "BenchmarkSupport", path: "Benchmarks/Support"),
         // The doubles and helpers every Swift suite shares (transports, a fake provider, a clock,
@@ -130,7 +137,9 @@ let package = Package(
             dependencies: ["BrollyCore", "BrollyURLSession", "BrollyTestSupport"],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "BrollyCompatibleAPIsTests", dependencies: ["BrollyCompatibleAPIs", "BrollyCore", "BrollyTestSupport"]),
+        .testTarget(
+            name: "BrollyCompatibleAPIsTests",
+            dependencies: ["BrollyCompatibleAPIs", "BrollyCore", "BrollyTestSupport", "BrollyFuzzTargets"]),
         .testTarget(name: "BrollyStoreTests", dependencies: ["BrollyStore", "BrollyCore", "BrollyTestSupport"]),
         .testTarget(name: "BrollyUseCasesTests", dependencies: ["BrollyUseCases", "BrollyStore", "BrollyCore", "BrollyTestSupport"]),
         .testTarget(

@@ -1,6 +1,7 @@
 // swift-tools-version:6.0
-// libFuzzer targets for everything Brolly decodes from outside (issue 35). Built apart from the
-// product, with coverage instrumentation on BrollyCore and the harness:
+// libFuzzer targets for everything Brolly decodes from outside (issue 35): the product's own
+// BrollyFuzzTargets (Fuzz/Targets, which the suite runs over the kept corpus in its debug build),
+// built apart from the product with coverage instrumentation on BrollyCore and the harness:
 //   bash scripts/fuzz.sh            # every target for a set time; see scripts/fuzz.sh
 import PackageDescription
 
@@ -10,9 +11,7 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "BrollyFuzz",
-            dependencies: [
-                .product(name: "BrollyCore", package: "Brolly"), .product(name: "BrollyCompatibleAPIs", package: "Brolly"),
-            ]
+            dependencies: [.product(name: "BrollyFuzzTargets", package: "Brolly")]
         )
     ]
 )

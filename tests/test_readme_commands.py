@@ -307,8 +307,10 @@ SCRIPTS_RUN = {
     "bash scripts/serve.sh": "test_the_readme_run_command_builds_and_serves",
     "bash scripts/test.sh": "the test command itself (.ci/run)",
     "bash scripts/cluster.sh": "test_the_readme_cluster_script_starts_three_servers",
-    "python3 scripts/bench-attacks.py": "test_the_readme_bench_scripts_run",
-    "bash scripts/fuzz.sh 120": "test_the_readme_bench_scripts_run (2 s a target, two targets)",
+    "python3 scripts/bench-attacks.py": "test_the_readme_attacks_bench_runs",
+    # The instrumented build and its runs are the script's own, off the suite's path (issue 53): the
+    # suite runs every fuzz target over its kept corpus and findings in the debug build it has.
+    "bash scripts/fuzz.sh 120": "FuzzCorpusTests (Tests/BrollyCompatibleAPIsTests), the same targets without a build of their own",
 }
 
 
@@ -320,36 +322,49 @@ def test_every_script_the_readme_shows_is_run_by_a_test():
         assert inline in README.read_text()
 
 
-def test_the_readme_bench_scripts_run(tmp_path):
-    """`bash scripts/bench.sh` in its short mode (1 s per wrk run), `python3
-    scripts/bench-accuracy.py`, `python3 scripts/bench-page.py --runs 1`, `python3 scripts/bench-attacks.py` (1 s per wrk run) and
-    `bash scripts/fuzz.sh` (2 s on two targets): each runs to the end and prints its figures. The
-    figures themselves are for a quiet machine (see the README), not asserted here."""
+def bench_env():
     release_binary()
     env = {k: v for k, v in os.environ.items() if not k.startswith("BROLLY_")}
     env.update(BROLLY_BENCH_SECONDS="1", BROLLY_BENCH_RUNS="5")
-    r = subprocess.run(["bash", "scripts/bench.sh"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
+    return env
+
+
+def test_the_readme_bench_scripts_run():
+    """`bash scripts/bench.sh` in its short mode (1 s per wrk run) runs to the end and prints its
+    figures (the other bench scripts each have a case of their own, on their own worker: issue 53).
+    The figures themselves are for a quiet machine (see the README), not asserted here."""
+    r = subprocess.run(["bash", "scripts/bench.sh"], cwd=ROOT, env=bench_env(), capture_output=True, text=True, timeout=900)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     for figure in ("ratio cached Dark Sky forecast", "ratio cached weather, cookie-less", "VmHWM",
                    "ratio three instances / one"):
         assert figure in r.stdout, r.stdout
-    r = subprocess.run(["python3", "scripts/bench-accuracy.py"], cwd=ROOT, env=env, capture_output=True, text=True,
+
+
+@pytest.mark.xdist_group("bench-accuracy")
+def test_the_readme_accuracy_bench_runs():
+    """`python3 scripts/bench-accuracy.py` runs to the end and prints its figures (free ports: beside the others)."""
+    r = subprocess.run(["python3", "scripts/bench-accuracy.py"], cwd=ROOT, env=bench_env(), capture_output=True, text=True,
                        timeout=600)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     assert "cached GET /api/v1/accuracy" in r.stdout, r.stdout
-    r = subprocess.run(["python3", "scripts/bench-page.py", "--runs", "1"], cwd=ROOT, env=env, capture_output=True, text=True,
-                       timeout=600)
+
+
+@pytest.mark.xdist_group("bench-page")
+def test_the_readme_page_bench_runs():
+    """`python3 scripts/bench-page.py --runs 1` runs to the end and prints its figures."""
+    r = subprocess.run(["python3", "scripts/bench-page.py", "--runs", "1"], cwd=ROOT, env=bench_env(), capture_output=True,
+                       text=True, timeout=600)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     assert "first visit, Slow 3G" in r.stdout and "before the temperature" in r.stdout, r.stdout
-    r = subprocess.run(["python3", "scripts/bench-attacks.py"], cwd=ROOT, env=dict(env, BENCH_SECONDS="1"),
+
+
+@pytest.mark.xdist_group("bench-attacks")
+def test_the_readme_attacks_bench_runs():
+    """`python3 scripts/bench-attacks.py` (1 s per wrk run) runs to the end and the server stays up."""
+    r = subprocess.run(["python3", "scripts/bench-attacks.py"], cwd=ROOT, env=dict(bench_env(), BENCH_SECONDS="1"),
                        capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     assert "× the baseline" in r.stdout and "server alive: True" in r.stdout, r.stdout
-    fuzz_env = dict(env, FUZZ_CORPUS=str(tmp_path / "corpus"), FUZZ_CRASHES=str(tmp_path / "crashes"))
-    r = subprocess.run(["bash", "scripts/fuzz.sh", "2", "json", "cap-xml"], cwd=ROOT, env=fuzz_env, capture_output=True,
-                       text=True, timeout=1200)
-    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
-    assert "total:" in r.stdout and "kept: 0" in r.stdout, r.stdout
 
 
 def test_the_readme_cluster_script_starts_three_servers(tmp_path):

@@ -1,69 +1,13 @@
-import BrollyCompatibleAPIs
-import BrollyCore
+import BrollyFuzzTargets
 import Foundation
 
-/// One libFuzzer binary, many targets: `BROLLY_FUZZ_TARGET` names the decoder a run feeds (read
-/// once). Each target hands the input to the real decoder, as the provider's bytes would arrive,
-/// and then uses what came out (so a value that decodes but cannot be used is found too). A thrown
-/// error is the right answer to bad input; a crash, a trap or a hang is what the fuzzer finds.
-enum FuzzTargets {
-    static let place = Place(
-        name: "Fuzz", country: "Nowhere", countryCode: "NW", region: nil, latitude: 52.52, longitude: 13.41,
-        timezone: "Europe/Berlin")
-    static let models = ["best_match", "ecmwf_ifs025", "icon_seamless", "gfs_seamless"]
-
-    static let all: [String: @Sendable (Data) throws -> Void] = [
-        "open-meteo": { data in
-            _ = try OpenMeteoProvider.decode(data)
-            let report = try OpenMeteoProvider.report(from: data, place: place, fetchedAt: Date(timeIntervalSince1970: 1_764_000_000))
-            _ = report.days.count + report.hours.count
-        },
-        "open-meteo-geocoding": { data in _ = try OpenMeteoProvider.places(from: data) },
-        "open-meteo-air-quality": { data in _ = try OpenMeteoAirQuality.decode(data, fetchedAt: Date()) },
-        "previous-runs": { data in _ = try PreviousRuns.decode(data, models: models) },
-        "openweathermap-current": { data in _ = try OpenWeatherMapProvider.current(from: data) },
-        "openweathermap-forecast": { data in _ = try OpenWeatherMapProvider.forecast(from: data) },
-        "openweathermap-geocoding": { data in _ = try OpenWeatherMapProvider.places(from: data) },
-        "openweathermap-onecall": { data in _ = try OpenWeatherMapProvider.oneCall(from: data) },
-        "nominatim": { data in _ = try NominatimGeocoder.address(from: data, requested: Coordinate(latitude: 52.52, longitude: 13.41)) },
-        "google-geocoding": { data in _ = try GoogleGeocoding.address(from: data) },
-        "nws": { data in
-            let messages = try CAPDecoding.nws(data)
-            _ = AlertFilter.current(messages, language: "en", now: Date())
-        },
-        "meteoalarm": { data in
-            let messages = try CAPDecoding.meteoAlarm(data)
-            _ = AlertFilter.current(messages, language: "de", now: Date())
-        },
-        "cap-xml": { data in
-            let (messages, _) = try CAPDecoding.xml(data)
-            for m in messages { for i in m.infos { for a in i.areas { _ = a.covers(Coordinate(latitude: 52.52, longitude: 13.41)) } } }
-        },
-        "metar": { data in
-            let observations = try METAR.decode(data)
-            _ = METAR.nearest(observations, to: Coordinate(latitude: 52.52, longitude: 13.41), now: Date())
-        },
-        "bbc-rss": { data in _ = try NewsDecoding.rss(data) },
-        "newsapi": { data in _ = try NewsDecoding.newsAPI(data) },
-        "json": { data in _ = try JSONValue.parse(data, provider: "fuzz") },
-        "open-meteo-query": { data in
-            // A query string as a client sends it to /v1/forecast.
-            let text = String(decoding: data, as: UTF8.self)
-            var items: [(String, String)] = []
-            for pair in text.split(separator: "&", omittingEmptySubsequences: false) {
-                let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                let name = String(kv[0]).removingPercentEncoding ?? String(kv[0])
-                let value = kv.count > 1 ? (String(kv[1]).removingPercentEncoding ?? String(kv[1])) : ""
-                items.append((name, value))
-            }
-            if let q = try? OpenMeteoQuery(items) { _ = q.normalized }
-        },
-    ]
-
+/// One libFuzzer binary, many targets (`FuzzTargets`, built with the product as a library):
+/// `BROLLY_FUZZ_TARGET` names the decoder a run feeds (read once).
+enum Selected {
     static let selected: @Sendable (Data) throws -> Void = {
         let name = ProcessInfo.processInfo.environment["BROLLY_FUZZ_TARGET"] ?? "json"
-        guard let target = all[name] else {
-            FileHandle.standardError.write(Data("unknown BROLLY_FUZZ_TARGET \(name); one of \(all.keys.sorted())\n".utf8))
+        guard let target = FuzzTargets.all[name] else {
+            FileHandle.standardError.write(Data("unknown BROLLY_FUZZ_TARGET \(name); one of \(FuzzTargets.all.keys.sorted())\n".utf8))
             exit(2)
         }
         return target
@@ -73,7 +17,7 @@ enum FuzzTargets {
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOne(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let data = Data(bytes: start, count: count)
-    _ = try? FuzzTargets.selected(data)
+    _ = try? Selected.selected(data)
     return 0
 }
 

@@ -114,7 +114,8 @@ public struct OpenMeteoQuery: Sendable, Hashable {
         daily = try list("daily")
         minutely15 = try list("minutely_15")
         models = try list("models")
-        currentWeather = ["true", "1"].contains(seen.removeValue(forKey: "current_weather")?.lowercased() ?? "")
+        currentWeather =
+            try choice("current_weather", ["true": "true", "1": "true", "false": "false", "0": "false"], default: "false") == "true"
         let zone = seen.removeValue(forKey: "timezone") ?? "GMT"
         guard zone.lowercased() == "auto" || TimeZone(identifier: zone) != nil else {
             throw Refusal(reason: "Invalid timezone")
