@@ -91,7 +91,7 @@ public final class WeatherAnswerMemo<Encoded: Sendable>: Sendable {
         if let m = result.measured { key += "|m" + m.observation.stationID + String(Int(m.observation.time.timeIntervalSince1970)) }
         if let set = result.alerts { key += "|" + set.here.map(\.id).joined(separator: ",") + "|" + String(set.elsewhere.count) }
         // The next hour's sentence is counted from now: re-made every 5 minutes.
-        if r.nowcast != nil { key += "|" + String(Int(Date().timeIntervalSince1970 / 300)) }
+        if r.nowcast != nil { key += "|" + String(Int(useCases.now().timeIntervalSince1970 / 300)) }
         let body: Encoded
         if let hit = encoded.get(key) {
             body = hit.value
@@ -101,7 +101,7 @@ public final class WeatherAnswerMemo<Encoded: Sendable>: Sendable {
         }
         if let memoKey = queryKey.map({ requestKey ?? $0 }), result.mayBeReplayed {
             let answer = Answer(
-                encoded: body, report: r, madeAt: Date(),
+                encoded: body, report: r, madeAt: useCases.now(),
                 answersFor: result.isComplete ? useCases.services.alerts.freshFor : Self.incompleteSeconds)
             answers.set(memoKey, CacheEntry(value: answer, receivedAt: r.fetchedAt))
         }
@@ -142,7 +142,7 @@ public final class WeatherAnswerMemo<Encoded: Sendable>: Sendable {
 
     /// Whether a memoised answer still answers: its weather fresh, and within its own window.
     func answers(_ answer: Answer) -> Bool {
-        let now = Date()
+        let now = useCases.now()
         let age = now.timeIntervalSince(answer.report.fetchedAt)
         return age >= 0 && age < useCases.services.weather.policy.freshFor && now.timeIntervalSince(answer.madeAt) < answer.answersFor
     }

@@ -111,7 +111,7 @@ public struct DarkSkySurface: CompatibleSurface {
         }
         // Before the hours Brolly holds (from yesterday's midnight) and within what Open-Meteo keeps
         // of its past runs: the server asks for that day (and gives it back here as `view`).
-        let now = Date()
+        let now = view.now
         let oldest = now.addingTimeInterval(-Double(OpenMeteoProvider.pastDaysKept) * 86_400)
         let held = view.timeline().first?.time ?? now
         guard at < held, at >= oldest else {
