@@ -141,9 +141,8 @@ def double():
     d.stop()
 
 
-@pytest.fixture
-def home(tmp_path):
-    """Fresh cache, config and data directories, and an environment pointing at them."""
+def home_env(tmp_path):
+    """Fresh cache, config and data directories under `tmp_path`, and an environment pointing at them."""
     env = {k: v for k, v in os.environ.items()
            if not k.startswith("BROLLY_") and k != "OPENWEATHERMAP_API_KEY" and not k.startswith("LC_")}
     # A locale without a region, whatever the machine's: units and language follow LANG's region
@@ -152,6 +151,12 @@ def home(tmp_path):
     env.update(BROLLY_CACHE_DIR=str(tmp_path / "cache"), BROLLY_CONFIG_DIR=str(tmp_path / "config"),
                BROLLY_DATA_DIR=str(tmp_path / "data"), NO_COLOR="1", HOME=str(tmp_path))
     return env
+
+
+@pytest.fixture
+def home(tmp_path):
+    """Fresh cache, config and data directories, and an environment pointing at them."""
+    return home_env(tmp_path)
 
 
 class CLI:
@@ -220,6 +225,26 @@ def server_factory(double, home):
 @pytest.fixture
 def server(server_factory):
     return server_factory(args=("--timeout", "2"))
+
+
+@pytest.fixture(scope="module")
+def shared_double():
+    d = Double()
+    yield d
+    d.stop()
+
+
+@pytest.fixture(scope="module")
+def shared_server(shared_double, tmp_path_factory):
+    """One server and double for a module's cases that only read what a request gets (status codes,
+    problem documents, headers, query rules): a process started once proves nothing less for them
+    (issue 53). Cases that count upstream calls, change saved state or need their own settings take
+    `server` or `server_factory`."""
+    env = home_env(tmp_path_factory.mktemp("shared-home"))
+    env.update(shared_double.env())
+    s = Server(env, ("--timeout", "2"))
+    yield s
+    s.stop()
 
 
 # ---------- browser ----------

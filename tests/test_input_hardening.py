@@ -11,15 +11,15 @@ from conftest import call
 
 
 
-def test_an_oversized_body_is_413_problem(server):
-    status, headers, body = call(server.url + "/api/v1/places", method="POST",
+def test_an_oversized_body_is_413_problem(shared_server):
+    status, headers, body = call(shared_server.url + "/api/v1/places", method="POST",
                                  body={"name": "x" * 100_000, "latitude": 1, "longitude": 2})
     assert status == 413 and headers["Content-Type"] == "application/problem+json"
 
 
 @pytest.mark.parametrize("path", ["/app.js%00.html", "/index.html%00.js", "/api/v1/weather%0a", "/x%7f"])
-def test_control_bytes_in_a_path_are_400(server, path):
-    status, headers, _ = call(server.url + path)
+def test_control_bytes_in_a_path_are_400(shared_server, path):
+    status, headers, _ = call(shared_server.url + path)
     assert status == 400 and headers["Content-Type"] == "application/problem+json"
 
 
@@ -51,14 +51,14 @@ def test_a_public_origin_replaces_the_defaults(server_factory):
     ("POST", "/api/v1/history", "DELETE, GET, HEAD"),
     ("PUT", "/api/v1/places/3", "DELETE, PATCH"),
 ])
-def test_a_wrong_method_is_405_with_allow(server, method, path, allow):
-    status, headers, body = call(server.url + path, method=method, headers={"Content-Type": "application/json"})
+def test_a_wrong_method_is_405_with_allow(shared_server, method, path, allow):
+    status, headers, body = call(shared_server.url + path, method=method, headers={"Content-Type": "application/json"})
     assert status == 405 and headers["Allow"] == allow and headers["Content-Type"] == "application/problem+json"
 
 
 @pytest.mark.parametrize("value", ["0x1p3", "8.", "+", "1e", "0x10", "1_0"])
-def test_only_decimal_numbers_are_coordinates(server, value):
-    status, _, _ = call(server.url + f"/api/v1/weather?lat={value}&lon=1")
+def test_only_decimal_numbers_are_coordinates(shared_server, value):
+    status, _, _ = call(shared_server.url + f"/api/v1/weather?lat={value}&lon=1")
     if value == "8.":
         assert status == 200
     else:
