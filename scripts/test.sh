@@ -26,7 +26,7 @@ bash scripts/install-test-deps.sh
 
 phase "swift format lint (.swift-format; any finding fails the run: 'swift format format -i -r Sources Tests' fixes most)" test
 swift format lint --strict -r Sources Tests
-phase "the page's bundle is what its modules make (scripts/bundle.sh --check)" test
+phase "the page's bundle is what its modules make (scripts/bundle.sh --check; checked here only, not again by a test)" test
 bash scripts/bundle.sh --check
 phase "ARCHITECTURE.md names only what exists" test
 python3 scripts/check-architecture.py

@@ -8,10 +8,9 @@ import gzip
 import hashlib
 import json
 import re
-import subprocess
 import urllib.request
 
-from conftest import BERLIN, BERLIN_C, ROOT, js_round, ready_at, throttled_visit, wait_for_service_worker
+from conftest import BERLIN, BERLIN_C, js_round, ready_at, throttled_visit, wait_for_service_worker
 
 SLOW_3G = {"offline": False, "latency": 2000, "downloadThroughput": 400 * 1000 / 8, "uploadThroughput": 400 * 1000 / 8}
 
@@ -152,8 +151,3 @@ def test_a_returning_visit_opens_from_the_workers_copy_and_the_page_still_works(
     # The rest of the page works: the language switch lists every language, the map comes.
     b.wait(lambda: b.js("return document.querySelectorAll('#language option').length") >= 14, timeout=20, what="languages")
     b.wait(lambda: b.attr("map", "data-ready") == "true", timeout=30, what="the map")
-
-
-def test_the_committed_bundle_is_what_the_sources_make():
-    result = subprocess.run(["bash", str(ROOT / "scripts" / "bundle.sh"), "--check"], capture_output=True, text=True, timeout=120)
-    assert result.returncode == 0, result.stderr
