@@ -32,11 +32,13 @@ public struct PushSubscription: Codable, Sendable, Hashable, FetchableRecord, Pe
     }
 }
 
+// The push store's calls run on GRDB's own queue (its async accessors), never blocking one of Swift
+// concurrency's cooperative threads while SQLite works (issue 53).
 extension AppDatabase {
     /// Adds a subscription for the device, or updates the one it has for the same endpoint (new
     /// keys, new severity); returns it.
-    public func subscribe(_ s: PushSubscription, now: Date = Date()) throws -> PushSubscription {
-        try writer.write { db in
+    public func subscribe(_ s: PushSubscription, now: Date = Date()) async throws -> PushSubscription {
+        try await writer.write { db in
             try db.execute(
                 sql: "INSERT INTO device (id, createdAt, lastSeenAt) VALUES (?, ?, ?) ON CONFLICT(id) DO NOTHING",
                 arguments: [s.deviceId, now, now])
@@ -54,29 +56,29 @@ extension AppDatabase {
         }
     }
 
-    public func subscriptions(device: String) throws -> [PushSubscription] {
-        try writer.read { db in
+    public func subscriptions(device: String) async throws -> [PushSubscription] {
+        try await writer.read { db in
             try PushSubscription.filter(Column("deviceId") == device).order(Column("createdAt")).fetchAll(db)
         }
     }
 
     /// Every subscription, for the alert poller.
-    public func allSubscriptions() throws -> [PushSubscription] {
-        try writer.read { db in try PushSubscription.order(Column("createdAt")).fetchAll(db) }
+    public func allSubscriptions() async throws -> [PushSubscription] {
+        try await writer.read { db in try PushSubscription.order(Column("createdAt")).fetchAll(db) }
     }
 
     /// Removes one of the device's subscriptions; false when it has none with this id.
-    public func unsubscribe(id: String, device: String) throws -> Bool {
-        try writer.write { db in
+    public func unsubscribe(id: String, device: String) async throws -> Bool {
+        try await writer.write { db in
             try PushSubscription.filter(Column("id") == id && Column("deviceId") == device).deleteAll(db) > 0
         }
     }
 
     /// Replaces the settings of one of the device's subscriptions; nil when it has none with this id.
-    public func updateSubscription(id: String, device: String, settings: PushSettings, minimumSeverity: AlertSeverity?) throws
+    public func updateSubscription(id: String, device: String, settings: PushSettings, minimumSeverity: AlertSeverity?) async throws
         -> PushSubscription?
     {
-        try writer.write { db in
+        try await writer.write { db in
             guard var s = try PushSubscription.filter(Column("id") == id && Column("deviceId") == device).fetchOne(db) else { return nil }
             s.settings = settings
             if let minimumSeverity { s.minimumSeverity = minimumSeverity }
@@ -86,8 +88,8 @@ extension AppDatabase {
     }
 
     /// What the watcher remembers for a subscription (key → value), e.g. the rain event last pushed.
-    public func pushStates(subscription: String) throws -> [String: String] {
-        try writer.read { db in
+    public func pushStates(subscription: String) async throws -> [String: String] {
+        try await writer.read { db in
             var out: [String: String] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT key, value FROM pushState WHERE subscriptionId = ?", arguments: [subscription]) {
                 out[row["key"]] = row["value"]
@@ -97,8 +99,8 @@ extension AppDatabase {
     }
 
     /// Sets (or, with nil, removes) one remembered value of a subscription.
-    public func setPushState(subscription: String, key: String, value: String?, now: Date = Date()) throws {
-        try writer.write { db in
+    public func setPushState(subscription: String, key: String, value: String?, now: Date = Date()) async throws {
+        try await writer.write { db in
             if let value {
                 try db.execute(
                     sql: """
@@ -112,20 +114,20 @@ extension AppDatabase {
     }
 
     /// Removes a subscription the push service said is gone (404, 410).
-    public func removeSubscription(id: String) throws {
-        try writer.write { db in _ = try PushSubscription.deleteOne(db, key: id) }
+    public func removeSubscription(id: String) async throws {
+        try await writer.write { db in _ = try PushSubscription.deleteOne(db, key: id) }
     }
 
     /// The alert keys already pushed (or given up on) for a subscription.
-    public func deliveredAlertKeys(subscription: String) throws -> Set<String> {
-        try writer.read { db in
+    public func deliveredAlertKeys(subscription: String) async throws -> Set<String> {
+        try await writer.read { db in
             Set(try String.fetchAll(db, sql: "SELECT alertKey FROM pushDelivery WHERE subscriptionId = ?", arguments: [subscription]))
         }
     }
 
     /// Records that an alert was pushed (`status` the push service's answer) so it is never sent again.
-    public func recordDelivery(subscription: String, alertKey: String, status: Int, now: Date = Date()) throws {
-        try writer.write { db in
+    public func recordDelivery(subscription: String, alertKey: String, status: Int, now: Date = Date()) async throws {
+        try await writer.write { db in
             try db.execute(
                 sql: """
                     INSERT INTO pushDelivery (subscriptionId, alertKey, sentAt, status) VALUES (?, ?, ?, ?)
