@@ -507,6 +507,27 @@ def assert_zoomed_to(view, lat, lon):
     assert abs(view["lat"] - lat) < 0.05 and abs(view["lon"] - lon) < 0.05, view
 
 
+def deliver_push(b, origin, payload, timeout=40):
+    """Delivers `payload` to the page's service worker as a push message until it shows a
+    notification, and returns the notifications shown (title, body, tag, url). The registration's
+    id is not shown to pages, and chromedriver's log does not carry the ServiceWorker domain's
+    events: a fresh profile's first registration has one of the first ids, and the notification's
+    tag makes repeats replace each other; a worker still starting may miss the first delivery."""
+    def deliver_and_look():
+        for registration in [str(i) for i in range(12)]:
+            b.cdp("ServiceWorker.deliverPushMessage", {"origin": origin, "registrationId": registration, "data": json.dumps(payload)})
+        # The notifications shown, as soon as there are any (none after 3 s: delivered again).
+        deadline = time.time() + 3
+        while True:
+            shown = b.driver.execute_async_script(
+                "const done = arguments[0]; navigator.serviceWorker.ready.then(r => r.getNotifications())"
+                ".then(ns => done(ns.map(n => ({title: n.title, body: n.body, tag: n.tag, url: n.data && n.data.url}))));")
+            if shown or time.time() > deadline:
+                return shown or None
+            time.sleep(0.1)
+    return b.wait(deliver_and_look, timeout=timeout, what="a notification")
+
+
 def wait_for_service_worker(b):
     """Waits until the service worker controls the page (it claims clients on activation)."""
     b.wait(lambda: b.js("return !!(navigator.serviceWorker && navigator.serviceWorker.controller)"),

@@ -5,11 +5,10 @@ checks the VAPID JWT and decrypts each message with independent code (cryptograp
 import base64
 import json
 import threading
-import time
 
 import pytest
 
-from conftest import wait_until
+from conftest import wait_until, deliver_push
 
 from push_double import PushService
 from test_device_data import Client
@@ -293,25 +292,7 @@ def test_page_shows_warnings_and_the_service_worker_notifies(alert_server, brows
     payload = {"type": "alert", "place": {"id": place_id, "name": "New York", "latitude": NEW_YORK[0], "longitude": NEW_YORK[1]},
                "alert": {"id": "x1", "event": "Flood Warning", "severity": "severe", "headline": "Flood Warning issued by NWS Upton NY"},
                "url": f"/?place={place_id}"}
-    # The registration's id is not shown to pages, and chromedriver's log does not carry the
-    # ServiceWorker domain's events: a fresh profile's first registration has one of the first ids,
-    # and the notification's tag makes repeats replace each other.
-    def deliver_and_look():
-        for registration in [str(i) for i in range(12)]:
-            b.cdp("ServiceWorker.deliverPushMessage",
-                  {"origin": alert_server.url, "registrationId": registration, "data": json.dumps(payload)})
-        # The notifications shown, as soon as there are any (none after 3 s: delivered again).
-        deadline = time.time() + 3
-        while True:
-            shown = b.driver.execute_async_script(
-                "const done = arguments[0]; navigator.serviceWorker.ready.then(r => r.getNotifications())"
-                ".then(ns => done(ns.map(n => ({title: n.title, body: n.body, tag: n.tag, url: n.data && n.data.url}))));")
-            if shown or time.time() > deadline:
-                return shown or None
-            time.sleep(0.1)
-
-    # Delivered again until it shows (a worker that is still starting may miss the first).
-    shown = b.wait(deliver_and_look, timeout=40, what="a notification")
+    shown = deliver_push(b, alert_server.url, payload)
     assert shown == [{"title": "Flood Warning — New York", "body": "Flood Warning issued by NWS Upton NY",
                       "tag": f"alert-{place_id}-Flood Warning", "url": f"/?place={place_id}"}]
 

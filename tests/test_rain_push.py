@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from cluster_support import Browser
-from conftest import call, wait_until
+from conftest import call, wait_until, deliver_push
 from push_double import PushService
 from test_cluster import cluster_factory, postgres  # noqa: F401 - fixtures
 from test_alerts import alert_env, save
@@ -241,7 +241,6 @@ def test_two_instances_on_postgresql_push_each_rain_event_once(cluster_factory, 
 
 def test_the_page_sends_the_rain_settings_and_the_service_worker_shows_a_rain_push(server_factory, double, push_service,
                                                                                     browser_factory):
-    import json
     from conftest import axe_violations
     s = server_factory(args=("--timeout", "3"), extra_env=watch_env(double))
     b = browser_factory(s.url)
@@ -289,20 +288,7 @@ def test_the_page_sends_the_rain_settings_and_the_service_worker_shows_a_rain_pu
                "body": "Rain starting in about 20 min at Home — moderate, for about 45 min",
                "place": {"id": 7, "name": "Home", "latitude": SYDNEY[0], "longitude": SYDNEY[1]}, "url": "/?place=7"}
 
-    def deliver_and_look():
-        for registration in [str(i) for i in range(12)]:
-            b.cdp("ServiceWorker.deliverPushMessage", {"origin": s.url, "registrationId": registration, "data": json.dumps(payload)})
-        # The notifications shown, as soon as there are any (none after 3 s: delivered again).
-        deadline = time.time() + 3
-        while True:
-            shown = b.driver.execute_async_script(
-                "const done = arguments[0]; navigator.serviceWorker.ready.then(r => r.getNotifications())"
-                ".then(ns => done(ns.map(n => ({title: n.title, body: n.body, tag: n.tag, url: n.data && n.data.url}))));")
-            if shown or time.time() > deadline:
-                return shown or None
-            time.sleep(0.1)
-
-    shown = b.wait(deliver_and_look, timeout=40, what="a notification")
+    shown = deliver_push(b, s.url, payload)
     assert shown == [{"title": "Rain at Home", "body": payload["body"], "tag": "rain-7", "url": "/?place=7"}]
 
 

@@ -1,3 +1,4 @@
+import BrollyTestSupport
 import Foundation
 import Testing
 
@@ -18,9 +19,7 @@ import Testing
     /// of water), and days from the provider.
     func result(now: Date) -> WeatherResult {
         let zone = newYork.timeZone
-        var cal = Calendar(identifier: .gregorian)
-        cal.timeZone = zone
-        let midnight = cal.startOfDay(for: now)
+        let midnight = localMidnight(of: now, in: zone)
         let hours = (0..<(8 * 24)).map { i -> HourForecast in
             let hour = Double(i % 24)
             return HourForecast(

@@ -20,9 +20,7 @@ import Testing
     /// falling when `snowDepth` > 0, with the provider's own precipitation beside it or not).
     static func result(base: Double, humidity: Double, wind: Double, pressure: Double, snowDepth: Double, water: Double?) -> WeatherResult {
         let zone = place.timeZone
-        var cal = Calendar(identifier: .gregorian)
-        cal.timeZone = zone
-        let midnight = cal.startOfDay(for: now)
+        let midnight = localMidnight(of: now, in: zone)
         let hours = (0..<(8 * 24)).map { i -> HourForecast in
             let h = Double(i % 24)
             return HourForecast(

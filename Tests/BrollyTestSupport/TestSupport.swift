@@ -104,6 +104,13 @@ public func sampleReport(temperature: Double = 10, at time: Date = utc("2026-11-
         hours: [], provider: .openMeteo, fetchedAt: time)
 }
 
+/// Midnight of `now`'s local day in `zone`: where a test's week of hours starts.
+public func localMidnight(of now: Date, in zone: TimeZone) -> Date {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = zone
+    return calendar.startOfDay(for: now)
+}
+
 public func temporaryDirectory() -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("brolly-tests-\(UUID().uuidString)")
     try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
