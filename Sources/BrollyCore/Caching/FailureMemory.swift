@@ -12,6 +12,9 @@ public final class FailureMemory: Sendable {
     struct Failure: Sendable {
         var count: Int
         var error: BrollyError?
+        /// The wait the refusal itself named (a budget's or a provider's Retry-After), in place of
+        /// the doubling back-off.
+        var wait: TimeInterval?
     }
 
     public init(base: TimeInterval, max: TimeInterval? = nil, capacity: Int = 4096) {
@@ -23,7 +26,7 @@ public final class FailureMemory: Sendable {
     /// Seconds until `key` may be asked again; nil when it may be asked now.
     public func backingOff(_ key: String, now: Date = Date()) -> TimeInterval? {
         guard let entry = entries.get(key) else { return nil }
-        let left = backOff(after: entry.value.count) - now.timeIntervalSince(entry.receivedAt)
+        let left = (entry.value.wait ?? backOff(after: entry.value.count)) - now.timeIntervalSince(entry.receivedAt)
         return left > 0 ? left : nil
     }
 
@@ -40,9 +43,18 @@ public final class FailureMemory: Sendable {
         entries.get(key)?.value.error
     }
 
+    /// Notes that `key` was refused for now with a wait named (a budget spent, a provider's 429
+    /// with Retry-After): it is left alone for exactly that wait, as the refusal told the client,
+    /// not for a back-off that doubles (a point was refused for 151 s after "try again in 3 s").
+    public func refused(_ key: String, now: Date = Date(), error: BrollyError, wait: TimeInterval) {
+        let count = entries.get(key)?.value.count ?? 0
+        entries.set(key, CacheEntry(value: Failure(count: count, error: error, wait: wait), receivedAt: now))
+    }
+
     /// Runs `work` for `key`: a success forgets the key, a failure is noted — unless it is the
     /// calling client's own limit (not the helper failing), or `refusedKey` is given and the
-    /// helper refused our API key (noted there instead).
+    /// helper refused our API key (noted there instead); a refusal that names its wait (a budget
+    /// spent, a 429 with Retry-After) keeps the key for that wait only.
     public func tracking<T>(
         _ key: String, now: @Sendable () -> Date, refusedKey: FailureMemory? = nil, _ work: () async throws -> T
     ) async throws -> T {
@@ -51,8 +63,10 @@ public final class FailureMemory: Sendable {
             succeeded(key)
             return value
         } catch {
-            switch (error as? BrollyError)?.kind {
+            let brolly = error as? BrollyError
+            switch brolly?.kind {
             case .clientLimited: break
+            case .rateLimited where brolly?.retryAfter != nil: refused(key, now: now(), error: brolly!, wait: brolly!.retryAfter!)
             case .invalidAPIKey where refusedKey != nil: refusedKey?.failed(key, now: now(), error: error)
             default: failed(key, now: now(), error: error)
             }
