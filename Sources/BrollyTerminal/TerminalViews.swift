@@ -17,9 +17,4 @@ extension OneLineFormat {
     public func view(_ result: WeatherResult, now: Date = Date()) -> WeatherView {
         WeatherView(result, units: units, language: language, now: now)
     }
-
-    /// The view of a report kept without its helpers' answers (a history entry, a cached glance).
-    public func view(_ report: WeatherReport, now: Date = Date()) -> WeatherView {
-        WeatherView(report, units: units, language: language, now: now)
-    }
 }

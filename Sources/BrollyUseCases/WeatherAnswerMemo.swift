@@ -35,9 +35,8 @@ public final class WeatherAnswerMemo<Encoded: Sendable>: Sendable {
 
     struct OtherAnswer: Sendable {
         let encoded: Encoded
-        /// When the weather it was written from was fetched.
+        /// When the weather it was written from was fetched (when it was made: the entry's time).
         let fetchedAt: Date
-        let madeAt: Date
     }
 
     struct Answer: Sendable {
@@ -125,19 +124,18 @@ public final class WeatherAnswerMemo<Encoded: Sendable>: Sendable {
     /// came), while the weather it was written from is fresh, for a minute at most: a repeat is
     /// answered before parsing, resolving, looking up or encoding again, and costs no allowance.
     public func recentAnswer(to requestKey: String) -> Encoded? {
-        guard let answer = otherAnswers.get(requestKey)?.value else { return nil }
+        guard let entry = otherAnswers.get(requestKey) else { return nil }
         let now = useCases.now()
-        guard now.timeIntervalSince(answer.madeAt) < Self.otherAnswerSeconds,
-            now.timeIntervalSince(answer.fetchedAt) < useCases.services.weather.policy.freshFor
+        guard now.timeIntervalSince(entry.receivedAt) < Self.otherAnswerSeconds,
+            now.timeIntervalSince(entry.value.fetchedAt) < useCases.services.weather.policy.freshFor
         else { return nil }
-        return answer.encoded
+        return entry.value.encoded
     }
 
     /// Keeps a compatible API's answer to `requestKey`, written from weather fetched at
     /// `fetchedAt` (complete, and weather that may be replayed: the adapter says).
     public func remember(_ body: Encoded, answering requestKey: String, madeFrom fetchedAt: Date) {
-        let now = useCases.now()
-        otherAnswers.set(requestKey, CacheEntry(value: OtherAnswer(encoded: body, fetchedAt: fetchedAt, madeAt: now), receivedAt: now))
+        otherAnswers.set(requestKey, CacheEntry(value: OtherAnswer(encoded: body, fetchedAt: fetchedAt), receivedAt: useCases.now()))
     }
 
     /// Whether a memoised answer still answers: its weather fresh, and within its own window.

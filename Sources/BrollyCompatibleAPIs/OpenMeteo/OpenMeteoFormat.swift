@@ -359,10 +359,11 @@ public enum OpenMeteoFormat {
             var block: [String: JSONValue] = ["time": .array(shown.map { time($0.end) })]
             var u: [String: JSONValue] = ["time": .string(unix ? "unixtime" : "iso8601")]
             for name in q.minutely15 {
-                u[name] = .string(label(name == "snowfall" ? .snowDepth : .water))
+                guard let entry = minutelyNames[name] else { continue }
+                u[name] = .string(label(entry.quantity))
                 block[name] = .array(
                     shown.map {
-                        name == "snowfall"
+                        entry.variable == .snowfall
                             ? snow($0.snowfall.map { Measure(SnowUnit.cm.base(of: $0), in: snowUnit) }) : depth(mm: $0.precipitation)
                     })
             }

@@ -7,8 +7,8 @@ import Foundation
 /// `OpenMeteoPassthrough`), under its normalized form.
 public struct OpenMeteoQuery: Sendable, Hashable {
     /// The (first) location asked.
-    public var latitude: Double
-    public var longitude: Double
+    public var latitude: Double { locations[0].latitude }
+    public var longitude: Double { locations[0].longitude }
     /// Every location asked (`latitude=40.71,52.52&longitude=-74.01,13.41`), in order; Open-Meteo
     /// answers one document each (a JSON list, or one FlatBuffers message each).
     public var locations: [Coordinate]
@@ -56,15 +56,22 @@ public struct OpenMeteoQuery: Sendable, Hashable {
                 seen[name] = value
             }
         }
-        func number(_ name: String, _ range: ClosedRange<Double>, label: String) throws(Refusal) -> Double {
+        /// The comma-separated numbers of `name` (one per location), each in `range`.
+        func numbers(_ name: String, _ range: ClosedRange<Double>, label: String) throws(Refusal) -> [Double] {
             guard let raw = seen.removeValue(forKey: name) else { throw Refusal(reason: "Parameter '\(name)' is required") }
-            guard let v = RequestRules.number(raw) else {
-                throw Refusal(reason: "Cannot initialize Float from invalid String value \(raw.prefix(40)) for key \(name)")
+            var out: [Double] = []
+            for part in raw.split(separator: ",", omittingEmptySubsequences: false) {
+                let text = part.trimmingCharacters(in: .whitespaces)
+                guard let v = RequestRules.number(text) else {
+                    throw Refusal(reason: "Cannot initialize Float from invalid String value \(text.prefix(40)) for key \(name)")
+                }
+                guard range.contains(v) else {
+                    throw Refusal(
+                        reason: "\(label) must be in range of \(Int(range.lowerBound)) to \(Int(range.upperBound))°. Given: \(v).")
+                }
+                out.append(v)
             }
-            guard range.contains(v) else {
-                throw Refusal(reason: "\(label) must be in range of \(Int(range.lowerBound)) to \(Int(range.upperBound))°. Given: \(v).")
-            }
-            return v
+            return out
         }
         func list(_ name: String) throws(Refusal) -> [String] {
             let names = (seen.removeValue(forKey: name) ?? "").split(separator: ",").map {
@@ -89,15 +96,6 @@ public struct OpenMeteoQuery: Sendable, Hashable {
             }
             return v
         }
-        func numbers(_ name: String, _ range: ClosedRange<Double>, label: String) throws(Refusal) -> [Double] {
-            guard let raw = seen[name] else { throw Refusal(reason: "Parameter '\(name)' is required") }
-            var out: [Double] = []
-            for part in raw.split(separator: ",", omittingEmptySubsequences: false) {
-                seen[name] = part.trimmingCharacters(in: .whitespaces)
-                out.append(try number(name, range, label: label))
-            }
-            return out
-        }
         let latitudes = try numbers("latitude", -90...90, label: "Latitude")
         let longitudes = try numbers("longitude", -180...180, label: "Longitude")
         guard latitudes.count == longitudes.count else {
@@ -107,8 +105,6 @@ public struct OpenMeteoQuery: Sendable, Hashable {
             throw Refusal(reason: "This server answers at most \(Self.maxLocations) locations in one call")
         }
         locations = zip(latitudes, longitudes).map { Coordinate(latitude: $0, longitude: $1) }
-        latitude = latitudes[0]
-        longitude = longitudes[0]
         current = try list("current")
         hourly = try list("hourly")
         daily = try list("daily")
@@ -166,8 +162,6 @@ public struct OpenMeteoQuery: Sendable, Hashable {
     public func location(_ index: Int) -> OpenMeteoQuery {
         var one = self
         one.locations = [locations[index]]
-        one.latitude = locations[index].latitude
-        one.longitude = locations[index].longitude
         one.locationID = index
         return one
     }
@@ -194,7 +188,7 @@ public struct OpenMeteoQuery: Sendable, Hashable {
             && hourly.allSatisfy { OpenMeteoFormat.hourlyNames[$0] != nil }
             && daily.allSatisfy { OpenMeteoFormat.dailyNames[$0] != nil }
             && (minutely15.isEmpty
-                || (minutely15.allSatisfy { ["precipitation", "snowfall"].contains($0) } && (pastMinutely15 ?? 0) == 0
+                || (minutely15.allSatisfy { OpenMeteoFormat.minutelyNames[$0] != nil } && (pastMinutely15 ?? 0) == 0
                     && (forecastMinutely15 ?? 99) <= 8))
     }
 }

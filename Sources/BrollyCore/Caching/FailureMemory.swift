@@ -46,7 +46,7 @@ public final class FailureMemory: Sendable {
     /// Notes that `key` was refused for now with a wait named (a budget spent, a provider's 429
     /// with Retry-After): it is left alone for exactly that wait, as the refusal told the client,
     /// not for a back-off that doubles (a point was refused for 151 s after "try again in 3 s").
-    public func refused(_ key: String, now: Date = Date(), error: BrollyError, wait: TimeInterval) {
+    public func refused(_ key: String, now: Date, error: BrollyError, wait: TimeInterval) {
         let count = entries.get(key)?.value.count ?? 0
         entries.set(key, CacheEntry(value: Failure(count: count, error: error, wait: wait), receivedAt: now))
     }

@@ -25,6 +25,9 @@ public enum Dew {
         let gamma = log(humidity / 100) + 17.62 * t / (243.12 + t)
         return 243.12 * gamma / (17.62 - gamma)
     }
+
+    /// The dew point (°C), nil when the humidity is not known.
+    public static func point(celsius t: Double, humidity: Double?) -> Double? { humidity.flatMap { point(celsius: t, humidity: $0) } }
 }
 
 /// Day or night at a place: between the day's sunrise and sunset (a polar day has no sunset, a

@@ -112,7 +112,7 @@ public struct WeatherView: Sendable {
             self.isNow = isNow
             feelsLike = h.feelsLike.map { Measure($0, in: u.temperature) }
             humidity = h.humidity
-            dewPoint = h.humidity.flatMap { Dew.point(celsius: h.temperature, humidity: $0) }.map { Measure($0, in: u.temperature) }
+            dewPoint = Dew.point(celsius: h.temperature, humidity: h.humidity).map { Measure($0, in: u.temperature) }
             pressure = h.pressure.map { Measure($0, in: u.pressure) }
             clouds = h.clouds
             windDirection = h.windDirection
@@ -196,7 +196,7 @@ public struct WeatherView: Sendable {
                 hours.map {
                     Sample(
                         time: $0.time, temperature: $0.temperature, feelsLike: $0.feelsLike, humidity: $0.humidity,
-                        dewPoint: $0.humidity.flatMap { [t = $0.temperature] in Dew.point(celsius: t, humidity: $0) },
+                        dewPoint: Dew.point(celsius: $0.temperature, humidity: $0.humidity),
                         pressure: $0.pressure, wind: $0.windSpeed, gust: $0.windGust, direction: $0.windDirection, clouds: $0.clouds,
                         uv: $0.uvIndex, precipitation: $0.precipitation)
                 }, units: u)
@@ -352,7 +352,7 @@ public struct WeatherView: Sendable {
         current = Reading(
             time: cur.time, temperature: t(cur.temperature), feelsLike: cur.feelsLike.map(t), low: t(cur.temperatureMin),
             high: t(cur.temperatureMax), yesterday: cur.temperatureYesterday.map(t), humidity: cur.humidity,
-            dewPoint: cur.humidity.flatMap { Dew.point(celsius: cur.temperature, humidity: $0) }.map(t),
+            dewPoint: Dew.point(celsius: cur.temperature, humidity: cur.humidity).map(t),
             pressure: cur.pressure.map { Measure($0, in: u.pressure) }, wind: w(cur.windSpeed), gust: w(cur.windGust),
             windDirection: cur.windDirection, windForce: cur.windSpeed.map(WindUnit.beaufort), clouds: cur.clouds,
             visibility: cur.visibility.map { Measure($0, in: u.distance) }, rain: p(cur.rain),
@@ -395,26 +395,26 @@ public struct WeatherView: Sendable {
         return counts.values.max { a, b in a.count != b.count ? a.count < b.count : a.first.severity < b.first.severity }?.first
     }
 
-    /// The same weather seen at another moment (Dark Sky's time machine), or in other units.
-    public func at(_ moment: Date, units other: UnitChoice? = nil) -> WeatherView {
+    /// The same weather seen at another moment (Dark Sky's time machine).
+    public func at(_ moment: Date) -> WeatherView {
         WeatherView(
-            report, units: other ?? units, language: language, now: moment, age: age, stale: isStale, uvMax: uvMax,
+            report, units: units, language: language, now: moment, age: age, stale: isStale, uvMax: uvMax,
             fallbackFrom: fallbackFrom, alerts: alerts, airQuality: airQuality, airQualityIsStale: airQualityIsStale, measured: measured)
     }
 
     /// The hours from the hour under way for `count` hours, each its own forecast (not the current
     /// reading): a tooltip's next hours.
-    public func upcomingHours(_ count: Int) -> [Hour] {
-        let start = current.time.addingTimeInterval(-3599), end = current.time.addingTimeInterval(TimeInterval(count) * 3600)
-        return timeline().filter { $0.time >= start && $0.time < end }
-    }
+    public func upcomingHours(_ count: Int) -> [Hour] { forecastHours(report.upcomingHours(count)) }
 
     /// Every hour of the forecast, past ones too, each its own forecast (the hour under way not
     /// replaced by the current reading): for writers of timelines (the compatible APIs).
-    public func timeline() -> [Hour] {
+    public func timeline() -> [Hour] { forecastHours(report.hours) }
+
+    /// Some of the report's hours, each its own forecast, in the view's units and language.
+    func forecastHours(_ hours: [HourForecast]) -> [Hour] {
         var daylight = Daylight(place: report.place)
         let u = units, l = language, report = report
-        return report.hours.map { h in
+        return hours.map { h in
             Hour(h, units: u, condition: ConditionView(h.condition, of: report, in: l), isDay: daylight.isDay(h.time), isNow: false)
         }
     }

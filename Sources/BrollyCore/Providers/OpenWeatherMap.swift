@@ -136,6 +136,7 @@ public struct OpenWeatherMapProvider: WeatherProvider {
             countryCode: code, latitude: json["coord"]?["lat"]?.double ?? 0,
             longitude: json["coord"]?["lon"]?.double ?? 0,
             timezone: json["timezone"] == nil ? "UTC" : Place.offsetLabel(offset), utcOffsetSeconds: offset)
+        let rain = volume(json["rain"]), snow = volume(json["snow"])
         let current = CurrentConditions(
             time: time, temperature: temp, feelsLike: main["feels_like"]?.double,
             temperatureMin: main["temp_min"]?.double ?? temp, temperatureMax: main["temp_max"]?.double ?? temp,
@@ -143,12 +144,11 @@ public struct OpenWeatherMapProvider: WeatherProvider {
             windSpeed: json["wind"]?["speed"]?.double, windDirection: json["wind"]?["deg"]?.double,
             windGust: json["wind"]?["gust"]?.double, clouds: json["clouds"]?["all"]?.double,
             // OpenWeatherMap's snow is the water it makes (mm); Brolly keeps fresh snow as a depth.
-            visibility: json["visibility"]?.double, rain: volume(json["rain"]), snow: volume(json["snow"]).map(SnowUnit.depth(ofWater:)),
+            visibility: json["visibility"]?.double, rain: rain, snow: snow.map(SnowUnit.depth(ofWater:)),
             condition: condition(json, isDay: nil),
             sunrise: sys?["sunrise"]?.epoch,
             sunset: sys?["sunset"]?.epoch,
-            precipitation: volume(json["rain"]) == nil && volume(json["snow"]) == nil
-                ? nil : (volume(json["rain"]) ?? 0) + (volume(json["snow"]) ?? 0))
+            precipitation: rain == nil && snow == nil ? nil : (rain ?? 0) + (snow ?? 0))
         return (current, place, zone)
     }
 
