@@ -48,8 +48,14 @@ start)
         fi
     fi
     if ! as_owner "$bin/pg_ctl" -D "$dir" status >/dev/null 2>&1; then
-        as_owner "$bin/pg_ctl" -D "$dir" -l "$dir/server.log" -w -t 60 start \
-            -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c max_connections=300" >/dev/null
+        if ! as_owner "$bin/pg_ctl" -D "$dir" -l "$dir/server.log" -w -t 60 start \
+            -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c max_connections=300" >/dev/null; then
+            # pg_ctl only says "Examine the log output": say what the server said (a port already
+            # taken, say) where the caller sees it.
+            echo "PostgreSQL did not start on 127.0.0.1:$port; the end of $dir/server.log:" >&2
+            tail -n 15 "$dir/server.log" >&2 || true
+            exit 1
+        fi
     fi
     if ! as_owner "$bin/psql" -h 127.0.0.1 -p "$port" -U brolly -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname = 'brolly'" | grep -q 1; then
         as_owner "$bin/createdb" -h 127.0.0.1 -p "$port" -U brolly brolly

@@ -17,12 +17,22 @@ phase() {  # phase NAME KIND (build | test | setup): the time from here to the n
 }
 phase_table() {
   phase "end" end >/dev/null
+  if [ -n "${reserved_before+set}" ]; then echo "$reserved_before" > /proc/sys/net/ipv4/ip_local_reserved_ports 2>/dev/null || true; fi
   python3 scripts/phase-table.py "$phase_log" || true
 }
 trap phase_table EXIT
 
 phase "install what the tests need" setup
 bash scripts/install-test-deps.sh
+# The README's fixed ports (brolly serve on 8080, scripts/cluster.sh's 8081-8083 and PostgreSQL on
+# 55432) are kept out of the ephemeral range while the suite runs, where the kernel lets us: the
+# suite opens tens of thousands of loopback connections, and one client socket (or its TIME_WAIT)
+# on 55432 kept cluster.sh's PostgreSQL from binding it (CI, "pg_ctl: could not start server").
+reserved=/proc/sys/net/ipv4/ip_local_reserved_ports
+if [ -w "$reserved" ]; then
+  reserved_before="$(cat "$reserved")"   # put back when the run ends (phase_table)
+  echo "${reserved_before:+$reserved_before,}8080-8083,55432" > "$reserved" 2>/dev/null || true
+fi
 
 phase "swift format lint (.swift-format; any finding fails the run: 'swift format format -i -r Sources Tests' fixes most)" test
 swift format lint --strict -r Sources Tests

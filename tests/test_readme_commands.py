@@ -15,6 +15,7 @@ import re
 import shlex
 import shutil
 import signal
+import socket
 import subprocess
 import time
 import urllib.error
@@ -23,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, Double, brolly_binary, free_port
+from conftest import ROOT, Double, brolly_binary, free_port, wait_until
 
 # On one worker, in order, first (tests/conftest.py): the run command's test builds the release
 # binary that the bench and cluster scripts' tests run, and the cluster script takes fixed ports.
@@ -367,6 +368,19 @@ def test_the_readme_attacks_bench_runs():
     assert "× the baseline" in r.stdout and "server alive: True" in r.stdout, r.stdout
 
 
+def port_is_free(port):
+    """Whether a listening socket can bind 127.0.0.1:port as PostgreSQL does (SO_REUSEADDR)."""
+    s = socket.socket()
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        s.bind(("127.0.0.1", port))
+        return True
+    except OSError:
+        return False
+    finally:
+        s.close()
+
+
 def test_the_readme_cluster_script_starts_three_servers(tmp_path):
     """`bash scripts/cluster.sh` as shown: PostgreSQL on 127.0.0.1:55432 and three servers on
     :8081–:8083 that answer /healthz; stopped with SIGTERM (PostgreSQL stopped after it)."""
@@ -374,6 +388,9 @@ def test_the_readme_cluster_script_starts_three_servers(tmp_path):
     assert "bash scripts/cluster.sh" in [c for k, c in readme_commands() if k == "script"]
     env = {k: v for k, v in os.environ.items() if not k.startswith("BROLLY_")}
     env.update(HOME=str(tmp_path))
+    # The script's ports are fixed; a client socket of another case (or its TIME_WAIT, 60 s) can
+    # hold one where scripts/test.sh could not reserve them: wait until PostgreSQL's binds.
+    wait_until(lambda: port_is_free(55432), timeout=90, what="127.0.0.1:55432 free for PostgreSQL")
     log = tmp_path / "cluster.log"
     proc = subprocess.Popen(["bash", "scripts/cluster.sh"], cwd=ROOT, env=env, stdout=open(log, "w"),
                             stderr=subprocess.STDOUT, start_new_session=True)
