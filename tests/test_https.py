@@ -8,7 +8,7 @@ import ssl
 import subprocess
 import urllib.request
 
-from conftest import BERLIN, brolly_binary, free_port
+from conftest import BERLIN, brolly_binary, free_port, wait_until
 
 
 def certificate(tmp_path):
@@ -129,3 +129,100 @@ def test_bad_tls_settings_are_one_clear_line(home, double, tmp_path):
         lines = result.stderr.strip().splitlines()
         assert result.returncode != 0 and len(lines) == 1 and words in lines[0], (args, result.stderr)
         assert "Fatal" not in result.stderr and "Stack" not in result.stderr
+
+
+def still_open(socks):
+    """How many of `socks` the server has not closed (a read that is not end-of-file)."""
+    n = 0
+    for sock in socks:
+        sock.setblocking(False)
+        try:
+            if sock.recv(1) != b"":
+                n += 1
+        except BlockingIOError:
+            n += 1
+        except OSError:
+            pass
+    return n
+
+
+def test_half_done_tls_handshakes_from_one_address_leave_the_port_to_others(home, double, tmp_path):
+    """Issue 52, "tlsloris": 900 connections from 127.0.0.3 that start a TLS handshake (a record
+    header of a ClientHello) and never finish it. Before, all 900 were held past +130 s and
+    another address's cached weather over TLS got no answer. Now the port counts a connection
+    at accept, before TLS: the address keeps at most its 64, the rest are closed at once, and the
+    64 are closed when the handshake time-out (the idle time-out, 3 s here) passes; another
+    address (127.0.0.1) is served over TLS throughout."""
+    import resource
+    import socket
+    import time
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 8192), hard))
+    proc, url, context, cert, key = start_tls(home, double, tmp_path, env_extra=lambda c, k: {
+        "BROLLY_TLS_CERT": str(c), "BROLLY_TLS_KEY": str(k), "BROLLY_IDLE_TIMEOUT": "3"}, args=[])
+    port = int(url.rsplit(":", 1)[1])
+    weather = f"{url}/api/v1/weather?lat={BERLIN[0]}&lon={BERLIN[1]}"
+
+    def served():
+        start = time.time()
+        with urllib.request.urlopen(weather, timeout=10, context=context) as r:
+            r.read()
+            assert r.status == 200
+        return time.time() - start
+
+    attackers = []
+    try:
+        served()  # cached from here on
+        for _ in range(900):
+            sock = socket.socket()
+            sock.bind(("127.0.0.3", 0))
+            sock.settimeout(5)
+            try:
+                sock.connect(("127.0.0.1", port))
+                sock.sendall(b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03")  # a ClientHello begun
+            except OSError:
+                pass
+            attackers.append(sock)
+        during = sorted(served() for _ in range(10))
+        print(f"cached weather over TLS beside 900 half-done handshakes: median {during[5] * 1000:.0f} ms, "
+              f"max {during[-1] * 1000:.0f} ms; the attacker's connections still open: {still_open(attackers)}")
+        assert during[-1] < 5, during
+        assert still_open(attackers) <= 64 + 5
+        start = time.time()
+        wait_until(lambda: still_open(attackers) == 0, timeout=20, what="the half-done handshakes closed")
+        print(f"all closed {time.time() - start:.1f} s after the flood")
+        assert proc.poll() is None, "the server died"
+        served()
+    finally:
+        for sock in attackers:
+            sock.close()
+        proc.kill()
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+def test_a_silent_http2_connection_is_closed(home, double, tmp_path):
+    """Issue 52: an HTTP/2 connection that says nothing after its handshake and its preface was
+    sent GOAWAY and PING at the idle time-out but still open at 70 s. Now it is closed a graceful-
+    close time-out (10 s) after the GOAWAY: within the idle time-out (3 s here) + 10 s + slack."""
+    import socket
+    import time
+
+    proc, url, context, cert, key = start_tls(home, double, tmp_path, env_extra=lambda c, k: {
+        "BROLLY_TLS_CERT": str(c), "BROLLY_TLS_KEY": str(k), "BROLLY_IDLE_TIMEOUT": "3"}, args=[])
+    port = int(url.rsplit(":", 1)[1])
+    try:
+        h2 = ssl.create_default_context(cafile=str(cert))
+        h2.set_alpn_protocols(["h2"])
+        raw = socket.create_connection(("127.0.0.1", port), timeout=60)
+        conn = h2.wrap_socket(raw, server_hostname="localhost")
+        assert conn.selected_alpn_protocol() == "h2"
+        conn.sendall(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + b"\x00\x00\x00\x04\x00\x00\x00\x00\x00")  # preface, empty SETTINGS
+        start = time.time()
+        while conn.recv(65536):  # read what the server sends (SETTINGS, GOAWAY, PING), answer nothing
+            pass
+        closed = time.time() - start
+        print(f"a silent HTTP/2 connection was closed after {closed:.1f} s")
+        assert closed < 3 + 10 + 8, closed
+    finally:
+        proc.kill()
