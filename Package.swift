@@ -157,7 +157,7 @@ let package = Package(
         .testTarget(
             name: "BrollyServerTests",
             dependencies: [
-                "BrollyServer", "BrollyCore", "BrollyStore", "BrollyUseCases", "BrollyTestSupport",
+                "BrollyServer", "BrollyCore", "BrollyStore", "BrollyUseCases", "BrollyTestSupport", "BrollyHTTP",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),

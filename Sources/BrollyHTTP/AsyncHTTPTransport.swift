@@ -47,8 +47,21 @@ public final class AsyncHTTPTransport: HTTPTransport {
         for (name, value) in request.headers { req.headers.add(name: name, value: value) }
         if let body = request.body { req.body = .bytes(ByteBuffer(bytes: body)) }
         let timeout = TimeAmount.milliseconds(Int64(max(0.05, request.timeout) * 1000))
+        // Pinned to a checked address: a client of its own whose only name maps the host to that
+        // address (AsyncHTTPClient's dnsOverride: it connects there and still sends the host as
+        // TLS's name and checks the certificate for it); no second lookup of the name.
+        var pinned: HTTPClient?
+        if let address = request.connectTo {
+            guard let host = request.url.host, !host.isEmpty else { throw TransportError.other("a pinned request needs a host") }
+            var config = configuration
+            config.dnsOverride = [host: address]
+            pinned = HTTPClient(eventLoopGroupProvider: .singleton, configuration: config)
+        }
+        defer {
+            if let pinned { Task { try? await pinned.shutdown() } }
+        }
         do {
-            let response = try await client.execute(req, timeout: timeout)
+            let response = try await (pinned ?? client).execute(req, timeout: timeout)
             let body = try await response.body.collect(upTo: maxBodyBytes)
             var headers: [String: String] = [:]
             for h in response.headers { headers[h.name.lowercased()] = h.value }

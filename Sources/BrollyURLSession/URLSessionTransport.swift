@@ -31,6 +31,8 @@ public final class URLSessionTransport: HTTPTransport {
     deinit { session.finishTasksAndInvalidate() }
 
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        // URLSession resolves names itself: a request pinned to a checked address is refused.
+        if request.connectTo != nil { throw TransportError.other("URLSession cannot connect to a fixed address") }
         var urlRequest = URLRequest(url: request.url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: request.timeout)
         urlRequest.httpMethod = request.method
         urlRequest.httpBody = request.body

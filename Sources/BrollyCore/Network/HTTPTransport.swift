@@ -8,13 +8,23 @@ public struct HTTPRequest: Sendable, Hashable {
     /// The overall time-out for this one attempt.
     public var timeout: TimeInterval
     public var body: Data?
+    /// The address (an IP literal) to connect to, already checked, instead of resolving the URL's
+    /// host again; the host still names the server (Host, TLS's name and its certificate check).
+    /// A push is sent to the address its policy checked, so that a name answering differently the
+    /// second time (DNS rebinding) cannot turn it to an internal host. A transport that cannot
+    /// connect to a given address must refuse such a request, never resolve the name.
+    public var connectTo: String?
 
-    public init(url: URL, method: String = "GET", headers: [String: String] = [:], timeout: TimeInterval = 10, body: Data? = nil) {
+    public init(
+        url: URL, method: String = "GET", headers: [String: String] = [:], timeout: TimeInterval = 10, body: Data? = nil,
+        connectTo: String? = nil
+    ) {
         self.url = url
         self.method = method
         self.headers = headers
         self.timeout = timeout
         self.body = body
+        self.connectTo = connectTo
     }
 
     /// The URL with secret query items (`appid`, `key`, `apiKey`) replaced by `REDACTED`, for logs.

@@ -18,6 +18,8 @@ struct PushSender: Sendable {
     /// Tests only: http push endpoints on loopback (checked again at every send, as at subscribing).
     let allowInsecure: Bool
     let logger: Logger
+    /// How a push service's name is resolved for its check (getaddrinfo; a test's resolver).
+    var resolve: @Sendable (String) -> [[UInt8]] = PushEndpointPolicy.resolve
     /// Failed attempts per subscription and push, in memory (a restart starts the count again).
     let attempts = Locked<[String: Int]>([:])
     let maxAttempts = 5
@@ -172,8 +174,16 @@ struct PushSender: Sendable {
         guard let json = try? Self.json(push.payload), let endpoint = URL(string: subscription.endpoint),
             let p256dh = Base64URL.decode(subscription.p256dh), let auth = Base64URL.decode(subscription.auth)
         else { return 400 }
-        // Checked again at every send: the name may resolve elsewhere now (DNS rebinding).
-        do { _ = try await PushEndpointPolicy.checkResolving(subscription.endpoint, allowInsecure: allowInsecure) } catch {
+        // Checked again at every send (the name may resolve elsewhere now), and sent to the address
+        // checked: the name is not looked up a second time by the HTTP client (DNS rebinding
+        // between the check and the connection, issue 52).
+        let address: String
+        do {
+            address = try await PushEndpointPolicy.checkResolvingAddress(
+                subscription.endpoint, allowInsecure: allowInsecure, resolve: resolve
+            )
+            .address
+        } catch {
             logger.warning("push: \(endpoint.host ?? "?") refused at sending: \(error)")
             return nil
         }
@@ -185,7 +195,7 @@ struct PushSender: Sendable {
                     "Authorization": try vapid.authorization(for: endpoint, now: now), "Content-Encoding": "aes128gcm",
                     "Content-Type": "application/octet-stream", "TTL": String(push.ttl(now: now)), "Urgency": push.urgency,
                     "Topic": push.topic,
-                ], timeout: Self.sendTimeout, body: body)
+                ], timeout: Self.sendTimeout, body: body, connectTo: address)
             return try await transport.send(request).status
         } catch {
             logger.info("push: \(endpoint.host ?? "?") unreachable: \(error)")

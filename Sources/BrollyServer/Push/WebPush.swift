@@ -93,16 +93,27 @@ enum PushEndpointPolicy {
     static func check(
         _ text: String, allowInsecure: Bool, resolve: (String) -> [[UInt8]] = PushEndpointPolicy.resolve
     ) throws -> URL {
+        try checkedAddress(text, allowInsecure: allowInsecure, resolve: resolve).url
+    }
+
+    /// `check`, and the address to connect to: one of the addresses just checked (IPv4 first), as
+    /// an IP literal. A send connects to it (`HTTPRequest.connectTo`) and never resolves the name
+    /// a second time, so a name that answers a public address to the check and 127.0.0.1 to the
+    /// connection (DNS rebinding between the two) reaches only the public one.
+    static func checkedAddress(
+        _ text: String, allowInsecure: Bool, resolve: (String) -> [[UInt8]] = PushEndpointPolicy.resolve
+    ) throws -> (url: URL, address: String) {
         guard text.count <= 2048, let url = URL(string: text), let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty,
             url.user == nil, url.password == nil
         else { throw BrollyError.invalidInput("'endpoint' must be an absolute https URL") }
         let addresses = resolve(host)
         let isRefused = addresses.isEmpty || addresses.contains(where: SpecialAddresses.isRefused)
-        if scheme == "https" && !isRefused { return url }
+        let chosen = (addresses.first { $0.count == 4 } ?? addresses.first).flatMap(Self.literal)
+        if scheme == "https" && !isRefused, let chosen { return (url, chosen) }
         if allowInsecure && (scheme == "http" || scheme == "https") && !addresses.isEmpty
-            && addresses.allSatisfy(SpecialAddresses.isLoopback)
+            && addresses.allSatisfy(SpecialAddresses.isLoopback), let chosen
         {
-            return url
+            return (url, chosen)
         }
         if scheme != "https" { throw BrollyError.invalidInput("'endpoint' must be an https URL") }
         throw BrollyError.invalidInput(
@@ -112,11 +123,31 @@ enum PushEndpointPolicy {
     /// `check` with the name resolved on a thread of its own: getaddrinfo blocks (seconds, when DNS
     /// is slow), and 64 sends at once must not hold the cooperative threads that serve requests.
     static func checkResolving(_ text: String, allowInsecure: Bool) async throws -> URL {
+        try await checkResolvingAddress(text, allowInsecure: allowInsecure).url
+    }
+
+    /// `checkedAddress` with the name resolved on a thread of its own (as `checkResolving`).
+    static func checkResolvingAddress(
+        _ text: String, allowInsecure: Bool, resolve: @escaping @Sendable (String) -> [[UInt8]] = PushEndpointPolicy.resolve
+    ) async throws -> (url: URL, address: String) {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
-                continuation.resume(with: Result { try check(text, allowInsecure: allowInsecure) })
+                continuation.resume(with: Result { try checkedAddress(text, allowInsecure: allowInsecure, resolve: resolve) })
             }
         }
+    }
+
+    /// An address's bytes as an IP literal ("93.184.216.34", "2606:4700::1111").
+    static func literal(_ bytes: [UInt8]) -> String? {
+        let family: Int32
+        switch bytes.count {
+        case 4: family = AF_INET
+        case 16: family = AF_INET6
+        default: return nil
+        }
+        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+        let ok = bytes.withUnsafeBytes { raw in inet_ntop(family, raw.baseAddress, &text, socklen_t(text.count)) != nil }
+        return ok ? String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : nil
     }
 
     /// The host's addresses (IPv4 and IPv6) as bytes.
