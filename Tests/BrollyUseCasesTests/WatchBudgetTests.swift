@@ -103,3 +103,47 @@ extension WatchByGridPointTests {
         #expect(watcher.unitCount == 1 && forecasts.calls.current == 2)
     }
 }
+
+/// Issue 52, item 3: one address's 2 devices × 100 places × 10 rain subscriptions had a lone
+/// subscriber's place ranked last (cells were ranked by subscriptions) and "unwatched: budget".
+/// Cells are now taken in turn by device (every device's first place before any device's second),
+/// one device's many subscriptions to a place count once, and a device has at most
+/// `cellsPerDevice` places watched.
+@Suite struct FairWatchingTests {
+    @Test func aLoneSubscriberIsWatchedBesideTwoDevicesWithAHundredPlacesEach() async throws {
+        let clock = ManualClock(utc("2026-11-26T06:00:30Z"))
+        let forecasts = OneDayForecast(wet: true)
+        let useCases = try makeUseCases(forecasts, clock: clock)
+        let budget = WatchBudgetTests()
+        for device in ["x", "y"] {
+            for i in 0..<100 {
+                try await budget.save(useCases, "\(device)\(i)", latitude: (device == "x" ? 10 : 30) + Double(i) * 0.1, device: device)
+            }
+            for n in 0..<10 {
+                _ = try await useCases.subscribe(
+                    device: device, endpoint: URL(string: "https://push.example/\(device)/\(n)")!,
+                    p256dh: Base64URL.encode(Data([4] + Array(repeating: 7, count: 64))),
+                    auth: Base64URL.encode(Data(repeating: 1, count: 16)), minimumSeverity: .moderate)
+            }
+        }
+        try await budget.save(useCases, "Home", latitude: 51.5, device: "v")
+        _ = try await budget.subscribe(useCases, device: "v")
+        // 100 calls a day: before anything is known a cell is reckoned at 24 (a call an hour), so
+        // three cells are admitted — each device's first place.
+        let watcher = PushWatcher(useCases: useCases, interval: 900, budget: Budget([RateLimit(100, per: 86_400)]))
+        _ = try await watcher.round()
+        #expect(try await useCases.subscriptions(device: "v").first?.unwatched == nil, "the lone subscriber's place is watched")
+        #expect(watcher.lastRound.current.watched == 3 && forecasts.calls.current == 3, "\(watcher.lastRound.current)")
+        // Without a budget, each device still has at most `cellsPerDevice` places watched.
+        let unlimited = PushWatcher(useCases: useCases, interval: 900, budget: nil)
+        let before = forecasts.calls.current
+        _ = try await unlimited.round()
+        // (The three cells asked already are placed on their grid point from the cache this round,
+        // without a call; the others are asked once each.)
+        #expect(unlimited.lastRound.current.unwatched == 2 * (100 - PushWatcher.cellsPerDevice), "\(unlimited.lastRound.current)")
+        #expect(forecasts.calls.current - before == 2 * PushWatcher.cellsPerDevice + 1 - 3)
+        #expect(try await useCases.subscriptions(device: "v").first?.unwatched == nil)
+        let told = try await useCases.subscriptions(device: "x").first?.unwatched ?? []
+        #expect(told.count == 100 - PushWatcher.cellsPerDevice)
+    }
+}

@@ -6,12 +6,13 @@ import Foundation
 /// is answered (cells on one grid point share a unit: one plan, one call), and which units the
 /// budget admits.
 extension PushWatcher {
-    /// The cells the budget can keep watched for the whole day: most subscribers first, each at
+    /// The cells the budget can keep watched for the whole day, in turn (`before`: each device's
+    /// first place, then its second…; at most `cellsPerDevice` a device), each at
     /// what it cost over the last day (a cell watched for less: `reckonedCost`). The others are not
     /// asked at all — rather than every cell losing calls at random — and their subscribers are
     /// told; the fewest places go unwatched.
     func admitted(_ cells: [(key: String, cell: Cell)], now: Date) -> Set<String> {
-        guard let daily = dailyCalls else { return Set(cells.map(\.key)) }
+        guard let daily = dailyCalls else { return Set(cells.filter { $0.cell.turn < Self.cellsPerDevice }.map(\.key)) }
         let dayAgo = now.addingTimeInterval(-86_400)
         let costs = callLog.withLock { log in
             log = log.compactMapValues { calls in
@@ -32,10 +33,11 @@ extension PushWatcher {
             return Double(calls.count)
         }
         var out = Set<String>()
-        for (key, _) in cells {
+        for (key, cell) in cells {
             let cost = scale > 0 ? costs[key].map { $0 * scale } ?? reckoned : reckoned
-            // The place the most subscribers follow is always watched (the budget itself still
-            // refuses what it cannot give).
+            // A device's places beyond `cellsPerDevice` are not watched; the first cell in turn is
+            // always watched (the budget itself still refuses what it cannot give).
+            guard cell.turn < Self.cellsPerDevice else { continue }
             guard used + cost <= 0.9 * daily || out.isEmpty else { continue }
             used += cost
             out.insert(key)
@@ -71,12 +73,20 @@ extension PushWatcher {
         }
         for (device, subscriptions) in byDevice {
             let places = try await store.places(device: device)
+            // The device's watched places in its own order: a place's turn is its position here.
+            let watched = places.filter { saved in subscriptions.contains { $0.settings.covers(saved.id) } }
+            var turns: [String: Int] = [:]
+            for saved in watched where turns[cell(of: saved.place).key] == nil {
+                turns[cell(of: saved.place).key] = turns.count
+            }
             for subscription in subscriptions {
                 for saved in places where subscription.settings.covers(saved.id) {
                     let (key, point) = cell(of: saved.place)
                     var cell = cells[key] ?? Cell(place: point)
                     cell.watchers.append(Watcher(subscription: subscription, saved: saved))
                     cell.subscribers.insert(subscription.id)
+                    cell.devices.insert(device)
+                    cell.turn = min(cell.turn, turns[key] ?? .max)
                     let s = subscription.settings
                     if s.rain.enabled {
                         cell.needs.leads.append(TimeInterval(s.rain.leadMinutes * 60))
@@ -92,9 +102,7 @@ extension PushWatcher {
             cells[key]?.needs.leads.sort()
             cells[key]?.needs.mornings.sort { ($0.hour, $0.minute) < ($1.hour, $1.minute) }
         }
-        let ordered = cells.sorted { ($0.value.subscribers.count, $1.key) > ($1.value.subscribers.count, $0.key) }.map {
-            (key: $0.key, cell: $0.value)
-        }
+        let ordered = cells.sorted { Self.before($0.value, $0.key, $1.value, $1.key) }.map { (key: $0.key, cell: $0.value) }
         index.withLock { $0 = Index(cells: ordered, builtAt: now, version: version) }
         return ordered
     }
@@ -114,6 +122,8 @@ extension PushWatcher {
             }
             m.watchers += cell.watchers
             m.subscribers.formUnion(cell.subscribers)
+            m.devices.formUnion(cell.devices)
+            m.turn = min(m.turn, cell.turn)
             m.needs = m.needs.joined(with: cell.needs)
             merged[unit] = m
         }
@@ -130,9 +140,16 @@ extension PushWatcher {
                 plans[key]?.wake = now
             }
         }
-        return merged.sorted { ($0.value.subscribers.count, $1.key) > ($1.value.subscribers.count, $0.key) }.map {
-            (key: $0.key, cell: $0.value)
-        }
+        return merged.sorted { Self.before($0.value, $0.key, $1.value, $1.key) }.map { (key: $0.key, cell: $0.value) }
+    }
+
+    /// The order cells are looked at and admitted in: by turn (each device's first place, then
+    /// each device's second…), then the most devices, then the key. Fair by device, not by
+    /// subscription: one device's ten subscriptions to a place count as one.
+    static func before(_ a: Cell, _ aKey: String, _ b: Cell, _ bKey: String) -> Bool {
+        if a.turn != b.turn { return a.turn < b.turn }
+        if a.devices.count != b.devices.count { return a.devices.count > b.devices.count }
+        return aKey < bKey
     }
 
     /// The key of the unit of a grid point.

@@ -27,6 +27,9 @@ public final class PushWatcher: Sendable {
     /// How long the list of watched places is kept before it is read again from the store (a
     /// change made through this instance is seen at the next round).
     static let indexAge: TimeInterval = 300
+    /// The most cells one device has watched: its places beyond are "unwatched: budget" (issue
+    /// 52: 2 devices × 100 places × 10 rain subscriptions had a lone subscriber's place unwatched).
+    public static let cellsPerDevice = 20
 
     let budget: TokenBuckets?
     /// The calls a day the budget allows (its tightest limit, as a daily rate); nil: no budget.
@@ -102,6 +105,12 @@ public final class PushWatcher: Sendable {
         var place: Place
         var watchers: [Watcher] = []
         var subscribers: Set<String> = []
+        /// The devices whose subscriptions follow the cell.
+        var devices: Set<String> = []
+        /// The cell's turn: its place's position among the places its device watches (the
+        /// smallest over its devices): every device's first place comes before any device's
+        /// second, so many subscriptions from one device cannot rank above a lone subscriber.
+        var turn = Int.max
         var needs = WatchPlan.Needs()
     }
 
