@@ -123,36 +123,101 @@ extension UseCases {
     }
 
     /// Every alert at or above each subscription's severity, at each saved place of its device,
-    /// not pushed to it before, once per subscription (two places under one warning: one push). Each place's alerts are looked up once per poll (and cached for
-    /// their window), however many subscriptions share it.
+    /// not pushed to it before, once per subscription (two places under one warning: one push).
+    /// Each place's alerts are looked up once per poll (and cached for their window), however many
+    /// subscriptions share it.
     public func pendingPushes(language: String = "en") async throws -> [PendingPush] {
+        var out: [PendingPush] = []
+        _ = try await pendingPushes(language: language, from: 0, until: nil) { out += $0 }
+        return out
+    }
+
+    /// A warnings round, fair whatever others saved (issue 52: 3 devices × 100 saved places looked
+    /// up in device order within NWS's 60 a minute left two of five new subscribers in New York
+    /// without a warning for 240 s). The places are looked up in turns: every device's first
+    /// place (one lookup per place however many devices share it), then every device's second…;
+    /// what each turn finds is handed to `found` at once, not at the end of the round. The first
+    /// turn is always looked up whole; the later ones, starting at `cursor` and going round, only
+    /// until `deadline` — the next round goes on from the cursor returned.
+    public func pendingPushes(
+        language: String = "en", from cursor: Int, until deadline: Date?, found: ([PendingPush]) async throws -> Void
+    ) async throws -> Int {
         var byDevice: [String: [PushSubscription]] = [:]
         for s in try await services.store.allSubscriptions() { byDevice[s.deviceId, default: []].append(s) }
-        var alertsAt: [String: [Alert]] = [:]
-        var out: [PendingPush] = []
+        struct Lookup {
+            var place: SavedPlace
+            var turn: Int
+            /// (device, its subscriptions, the saved place as that device named it)
+            var followers: [(String, [PushSubscription], SavedPlace)]
+        }
+        var lookups: [String: Lookup] = [:]
+        var delivered: [String: Set<String>] = [:]
         for (device, subscriptions) in byDevice.sorted(by: { $0.key < $1.key }) {
             let places = try await services.store.places(device: device)
+            guard !places.isEmpty else { continue }
             // What each subscription was sent, read once per poll (not once per place).
-            var delivered: [String: Set<String>] = [:]
-            for subscription in subscriptions where !places.isEmpty {
+            for subscription in subscriptions {
                 delivered[subscription.id] = try await services.store.deliveredAlertKeys(subscription: subscription.id)
             }
+            var seen = Set<String>()
             for saved in places {
-                let place = saved.place
-                let key = place.coordinate.cacheKey
-                if alertsAt[key] == nil {
-                    alertsAt[key] = await alerts(for: place, language: language).here
-                }
+                let key = saved.place.coordinate.cacheKey
+                guard seen.insert(key).inserted else { continue }
+                var lookup = lookups[key] ?? Lookup(place: saved, turn: seen.count - 1, followers: [])
+                lookup.turn = min(lookup.turn, seen.count - 1)
+                lookup.followers.append((device, subscriptions, saved))
+                lookups[key] = lookup
+            }
+        }
+        let ordered = lookups.sorted { ($0.value.turn, $0.key) < ($1.value.turn, $1.key) }.map(\.value)
+        let first = ordered.filter { $0.turn == 0 }
+        var rest = Array(ordered.dropFirst(first.count))
+        let start = rest.isEmpty ? 0 : cursor % rest.count
+        rest = Array(rest[start...] + rest[..<start])
+        func look(_ lookup: Lookup) async -> [PendingPush] {
+            var out: [PendingPush] = []
+            let alerts = await alerts(for: lookup.place.place, language: language).here
+            for (_, subscriptions, saved) in lookup.followers {
                 for subscription in subscriptions {
-                    for alert in alertsAt[key] ?? [] where alert.severity >= subscription.minimumSeverity {
+                    for alert in alerts where alert.severity >= subscription.minimumSeverity {
                         let pending = PendingPush(subscription: subscription, place: saved, alert: alert)
-                        // Once per subscription and alert, however many of its places lie under it
-                        // (named by the first in the device's order).
+                        // Once per subscription and alert, however many of its places lie under it.
                         if delivered[subscription.id, default: []].insert(pending.alertKey).inserted { out.append(pending) }
                     }
                 }
             }
+            return out
         }
-        return out
+        var turnFound: [PendingPush] = []
+        for lookup in first { turnFound += await look(lookup) }
+        if !turnFound.isEmpty { try await found(turnFound) }
+        var done = 0
+        var turn = rest.first?.turn
+        turnFound = []
+        for lookup in rest {
+            if let deadline, now() >= deadline { break }
+            // The later turns leave half of each warnings budget: the first places of devices
+            // (a new subscriber's) and people's pages are never refused for them.
+            guard warningBudgetsLeave(0.5) else { break }
+            if lookup.turn != turn, !turnFound.isEmpty {
+                try await found(turnFound)
+                turnFound = []
+            }
+            turn = lookup.turn
+            turnFound += await look(lookup)
+            done += 1
+        }
+        if !turnFound.isEmpty { try await found(turnFound) }
+        return rest.isEmpty ? 0 : (start + done) % rest.count
+    }
+
+    /// Whether each warnings upstream has at least `share` of its tightest limit left now.
+    func warningBudgetsLeave(_ share: Double) -> Bool {
+        [Upstream.nws, .meteoAlarm, .cap].allSatisfy { upstream in
+            guard let buckets = services.guards.buckets[upstream], let count = buckets.budget.limits.map(\.count).min() else {
+                return true
+            }
+            return buckets.remaining() >= share * Double(count)
+        }
     }
 }

@@ -18,6 +18,8 @@ struct PushScheduler: Service {
     let watcher: PushWatcher?
     /// Seconds between the alert rounds.
     let interval: Double
+    /// Where the next warnings round goes on among the places beyond every device's first.
+    let alertCursor = Locked(0)
     /// Where what a round finds goes (Web Push).
     let sender: PushSender
     /// Several servers on one PostgreSQL push once for the cluster: the rounds run while this holds.
@@ -56,31 +58,40 @@ struct PushScheduler: Service {
         }
     }
 
-    /// The warnings round: what is pending, pushed, and each delivery recorded.
+    /// The warnings round: what is pending, pushed as each turn of lookups finds it, and each
+    /// delivery recorded. Every device's first place is looked up each round; the others, in
+    /// turns going round from where the last round stopped, for at most `roundSeconds`.
     func alertRound() async {
-        let pending: [PendingPush]
-        do { pending = try await useCases.pendingPushes() } catch {
-            logger.error("alert poller: \(error)")
-            return
-        }
         let now = clock.now
-        let messages = pending.map { push in
-            PushMessage(
-                subscription: push.subscription,
-                payload: PushPayload(
-                    type: "alert", place: PushPlace(push.place), url: "/?place=\(push.place.id ?? 0)",
-                    alert: WeatherDocument.AlertInfo(push.alert, in: push.place.place.timeZone)),
-                topic: push.topic, usefulUntil: push.alert.expires ?? now.addingTimeInterval(86_400),
-                urgent: push.alert.severity >= .severe,
-                record: .alert(key: push.alertKey))
-        }
         let store = useCases.services.store
-        await sender.deliver(messages, keepsLease: lease.keep) { push, status in
-            guard case .alert(let key) = push.record else { return }
-            try? await store.recordDelivery(subscription: push.subscription.id, alertKey: key, status: status ?? 0)
+        do {
+            let next = try await useCases.pendingPushes(
+                from: alertCursor.current, until: now.addingTimeInterval(Self.roundSeconds)
+            ) { pending in
+                let messages = pending.map { push in
+                    PushMessage(
+                        subscription: push.subscription,
+                        payload: PushPayload(
+                            type: "alert", place: PushPlace(push.place), url: "/?place=\(push.place.id ?? 0)",
+                            alert: WeatherDocument.AlertInfo(push.alert, in: push.place.place.timeZone)),
+                        topic: push.topic, usefulUntil: push.alert.expires ?? now.addingTimeInterval(86_400),
+                        urgent: push.alert.severity >= .severe,
+                        record: .alert(key: push.alertKey))
+                }
+                await sender.deliver(messages, keepsLease: lease.keep) { push, status in
+                    guard case .alert(let key) = push.record else { return }
+                    try? await store.recordDelivery(subscription: push.subscription.id, alertKey: key, status: status ?? 0)
+                }
+            }
+            alertCursor.withLock { $0 = next }
+        } catch {
+            logger.error("alert poller: \(error)")
         }
     }
 
+    /// The longest a warnings round looks up places beyond every device's first (the rest wait for
+    /// the next round), so that a new subscriber's place is looked up within about this long.
+    static let roundSeconds: Double = 15
     /// The rain and morning round: what is due, pushed; what was delivered (or given up on) remembered.
     func watchRound(_ watcher: PushWatcher) async {
         let messages: [PushMessage]
