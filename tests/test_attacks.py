@@ -228,10 +228,19 @@ def test_api_keys_never_reach_the_request_log(server_factory):
             urllib.request.urlopen(s.url + path, timeout=10).read()
         except urllib.error.HTTPError:
             pass
+    # Issue 52: requests that match no route, with the key where a sloppy client puts it.
+    unrouted = ["UnroutedSecret%d" % i for i in range(6)]
+    for path in (f"/Forecast/{unrouted[0]}/52.52,13.41", f"//forecast/{unrouted[1]}/52.52,13.41",
+                 f"/forecast%2F{unrouted[2]}%2F52.52,13.41", f"/data/2.5/weather?lat=52.52;appid={unrouted[3]}",
+                 f"/data/2.5/weather?lat=52.52&apikey+={unrouted[4]}", f"/data/2.5/weather;appid={unrouted[5]}"):
+        try:
+            urllib.request.urlopen(s.url + path, timeout=10).read()
+        except urllib.error.HTTPError:
+            pass
     logs = s.logs()
     assert "/forecast/REDACTED/52.52,13.41" in logs, logs[-2000:]
-    for secret in secrets:
-        assert secret not in logs
+    for secret in secrets + unrouted:
+        assert secret not in logs, secret
 
 
 def test_news_accuracy_and_tiles_never_spend_the_weathers_allowance(server_factory):

@@ -28,6 +28,9 @@ public struct AppRequestContext: RequestContext {
     public var peerIP: String { remoteAddress?.ipAddress ?? "" }
 
     /// The client's address: the peer, or what a trusted proxy says it forwarded.
+    /// What the client's address is counted under in every per-address limit (an IPv6 /64).
+    public var clientKey: String { ClientAddress.limitKey(clientIP) }
+
     public var clientIP: String {
         trustedProxies.isEmpty ? peerIP : ClientMiddleware.clientIP(peer: peerIP, forwardedFor: forwardedFor, trusted: trustedProxies)
     }

@@ -90,6 +90,25 @@ enum Crypto256 {
     }
 }
 
+@Suite struct ClientAddressTests {
+    /// Issue 52: per-address limits by /64 for IPv6 (an IPv6 host may use any of its /64's
+    /// addresses), IPv4-mapped addresses as their IPv4 address.
+    @Test func ipv6AddressesCountUnderTheirSlash64() {
+        #expect(ClientAddress.limitKey("203.0.113.7") == "203.0.113.7")
+        #expect(ClientAddress.limitKey("2001:db8:1:2:aaaa::1") == "2001:db8:1:2::/64")
+        #expect(ClientAddress.limitKey("2001:db8:1:2:ffff:ffff:ffff:ffff") == ClientAddress.limitKey("2001:db8:1:2::7"))
+        #expect(ClientAddress.limitKey("2001:db8:1:3::7") != ClientAddress.limitKey("2001:db8:1:2::7"))
+        #expect(ClientAddress.limitKey("::ffff:192.0.2.1") == "192.0.2.1")
+        #expect(ClientAddress.limitKey("fe80::1%eth0") == "fe80::/64")
+        let connections = ConnectionGuard(perAddress: 2, exempt: [])
+        #expect(connections.opened("2001:db8::1") && connections.opened("2001:db8::2"))
+        #expect(!connections.opened("2001:db8::3"), "a third address of the same /64 is over the cap")
+        #expect(connections.opened("2001:db8:0:1::3"))
+        connections.closed("2001:db8::1")
+        #expect(connections.opened("2001:db8::4"))
+    }
+}
+
 @Suite struct RequestLogRedactionTests {
     @Test func keysInPathsAndQueriesAreRedacted() {
         #expect(URLRedaction.redactTarget("/forecast/abc123/52.5,13.4?units=si") == "/forecast/REDACTED/52.5,13.4?units=si")
@@ -101,6 +120,19 @@ enum Crypto256 {
         #expect(URLRedaction.redactTarget("/api/v1/weather?lat=1&lon=2") == "/api/v1/weather?lat=1&lon=2")
         #expect(URLRedaction.redactTarget("/forecast/") == "/forecast/")
         #expect(URLRedaction.redactTarget("/") == "/")
+    }
+
+    /// Issue 52: the forms that match no route, where the key was logged as it came.
+    @Test func keysInRequestsThatMatchNoRouteAreRedactedToo() {
+        for target in [
+            "/Forecast/s3cret/52.5,13.4", "//forecast/s3cret/52.5,13.4", "/forecast%2Fs3cret%2F52.5,13.4", "/FORECAST//s3cret",
+            "/data/2.5/weather?lat=1;appid=s3cret", "/data/2.5/weather?apikey+=s3cret", "/data/2.5/weather;appid=s3cret?lat=1",
+            "/data/2.5/weather?%20APPID=s3cret", "/forecast/s3cret%0A/1,2",
+        ] {
+            let logged = URLRedaction.redactTarget(target)
+            #expect(!logged.contains("s3cret") && logged.contains("REDACTED"), "\(target) → \(logged)")
+            #expect(!logged.contains("\n"))
+        }
     }
 }
 

@@ -78,26 +78,50 @@ public enum URLRedaction {
     }
 
     /// A request target as a server received it (`/forecast/KEY/52.5,13.4?units=si&APPID=…`), with
-    /// the Dark Sky / Pirate Weather key in the path and every secret query item (any letter case)
-    /// replaced by `REDACTED`, for request logs. Works on the raw text: nothing is decoded or
-    /// re-encoded, so what is logged is otherwise what came.
+    /// the Dark Sky / Pirate Weather key in the path and every secret parameter replaced by
+    /// `REDACTED`, for request logs — routed or not (issue 52: `/Forecast/KEY`, `//forecast/KEY`,
+    /// `/forecast%2FKEY`, `;appid=` and `apikey+=` were logged as they came). The path's `forecast`
+    /// segment is found in any letter case, among empty segments and behind percent escapes (the
+    /// path is then logged decoded, control characters escaped); parameters are split at `&` and
+    /// `;`, in the query and in path segments, and their names read decoded (`+` a space, spaces
+    /// trimmed, any case). Otherwise what is logged is what came.
     public static func redactTarget(_ target: String) -> String {
         let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         var path = String(parts[0])
-        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
-        // "", "forecast", KEY, … (Dark Sky and Pirate Weather put the key in the path).
-        if segments.count >= 3, segments[1] == "forecast", !segments[2].isEmpty {
-            var redacted = segments.map(String.init)
-            redacted[2] = "REDACTED"
-            path = redacted.joined(separator: "/")
+        let decoded = path.removingPercentEncoding ?? path
+        var segments = decoded.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        if let i = segments.firstIndex(where: { $0.lowercased().hasPrefix("forecast") }), i + 1 < segments.count {
+            segments[i + 1] = "REDACTED"
+            path = "/" + segments.joined(separator: "/")
+            path = String(
+                path.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7f ? "%" + String($0.value, radix: 16) : String($0) }
+                    .joined())
         }
+        if path.contains(";") { path = redactParameters(path, separators: [";"]) }
         guard parts.count == 2 else { return path }
-        let items = parts[1].split(separator: "&", omittingEmptySubsequences: false).map { item -> String in
+        return path + "?" + redactParameters(String(parts[1]), separators: ["&", ";"])
+    }
+
+    /// `name=value` parameters separated by any of `separators`, each secret one's value replaced.
+    static func redactParameters(_ text: String, separators: Set<Character>) -> String {
+        var out = ""
+        var item = ""
+        func flush() {
             let pair = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = String(pair[0])
-            let plainName = (name.removingPercentEncoding ?? name).lowercased()
-            return secretNames.contains(plainName) && pair.count == 2 ? name + "=REDACTED" : String(item)
+            let name = String(pair[0]).replacingOccurrences(of: "+", with: " ")
+            let plainName = (name.removingPercentEncoding ?? name).trimmingCharacters(in: .whitespaces).lowercased()
+            out += secretNames.contains(plainName) && pair.count == 2 ? String(pair[0]) + "=REDACTED" : item
+            item = ""
         }
-        return path + "?" + items.joined(separator: "&")
+        for c in text {
+            if separators.contains(c) {
+                flush()
+                out.append(c)
+            } else {
+                item.append(c)
+            }
+        }
+        flush()
+        return out
     }
 }

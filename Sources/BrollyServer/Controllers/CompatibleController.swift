@@ -81,7 +81,7 @@ struct CompatibleController: Sendable {
             // The client's address (X-Forwarded-For from a trusted proxy) was read by ClientMiddleware.
             let allowance =
                 keyed.map { c.limits.allowance(apiKey: $0.key, callsPerMinute: $0.perKey) }
-                ?? c.limits.allowance(device: nil, ip: { context.clientIP })
+                ?? c.limits.allowance(device: nil, ip: { context.clientKey })
             return try await ClientAllowance.$current.withValue(allowance) { try await next(request, context) }
         }
     }

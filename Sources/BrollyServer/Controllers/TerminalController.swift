@@ -58,6 +58,9 @@ struct TerminalController: Sendable {
     static func placeQuery(_ raw: String) throws -> PlaceQuery {
         var text = raw.removingPercentEncoding ?? raw
         if text.hasPrefix("~") { text.removeFirst() }
+        // An escaped slash makes a path, not a place (`/forecast%2FKEY%2F52.5,13.4` is a Dark Sky
+        // request gone wrong): never a search, so a key in it never goes to the geocoder or a log.
+        if text.contains("/") { throw BrollyError.invalidInput("a place name has no '/': \(raw.count) characters that look like a path") }
         text = text.replacingOccurrences(of: "+", with: " ").replacingOccurrences(of: "_", with: " ")
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
         if parts.count == 2, let lat = Double(parts[0].trimmingCharacters(in: .whitespaces)),

@@ -129,7 +129,7 @@ struct ClientMiddleware: RouterMiddleware {
         }
         guard setsAllowance else { return try await next(request, context) }
         let client = context
-        return try await ClientAllowance.$current.withValue(limits.allowance(device: nil, ip: { client.clientIP })) {
+        return try await ClientAllowance.$current.withValue(limits.allowance(device: nil, ip: { client.clientKey })) {
             try await next(request, context)
         }
     }

@@ -30,9 +30,10 @@ final class ConnectionGuard: Sendable {
         self.exempt = exempt
     }
 
-    /// Counts a connection from `address`; false when the address already holds `perAddress`.
-    func opened(_ address: String) -> Bool {
-        if exempt.contains(address) { return true }
+    /// Counts a connection from `ip` (under its /64 when IPv6); false when that already holds `perAddress`.
+    func opened(_ ip: String) -> Bool {
+        if exempt.contains(ip) { return true }
+        let address = ClientAddress.limitKey(ip)
         let ok = open.withLock { open in
             let n = open[address, default: 0]
             guard n < perAddress else { return false }
@@ -43,8 +44,9 @@ final class ConnectionGuard: Sendable {
         return ok
     }
 
-    func closed(_ address: String) {
-        if exempt.contains(address) { return }
+    func closed(_ ip: String) {
+        if exempt.contains(ip) { return }
+        let address = ClientAddress.limitKey(ip)
         open.withLock { open in
             let n = open[address, default: 0] - 1
             open[address] = n > 0 ? n : nil

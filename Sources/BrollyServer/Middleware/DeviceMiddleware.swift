@@ -25,11 +25,11 @@ struct DeviceMiddleware: RouterMiddleware {
             context.isReturningDevice = true
         } else {
             let isWrite = request.method != .get && request.method != .head
-            if let retryAfter = limits.mayMintDevice(ip: context.clientIP) {
+            if let retryAfter = limits.mayMintDevice(ip: context.clientKey) {
                 // No new device for this address now: reads are answered without one.
                 if isWrite { throw BrollyError.clientLimited(retryAfter: retryAfter) }
                 context.deviceID = DeviceTokens.anonymous
-            } else if isWrite, let retryAfter = await limits.mayStoreNewDevice(ip: context.clientIP) {
+            } else if isWrite, let retryAfter = await limits.mayStoreNewDevice(ip: context.clientKey) {
                 throw BrollyError.clientLimited(retryAfter: retryAfter)
             } else {
                 let token = tokens.make()
@@ -42,7 +42,7 @@ struct DeviceMiddleware: RouterMiddleware {
         // when it came back with one (a device minted by this very request is not yet a client of
         // its own), else its IP address's.
         let client = context
-        let allowance = limits.allowance(device: context.isReturningDevice ? context.deviceID : nil, ip: { client.clientIP })
+        let allowance = limits.allowance(device: context.isReturningDevice ? context.deviceID : nil, ip: { client.clientKey })
         do {
             response = try await ClientAllowance.$current.withValue(allowance) { try await next(request, context) }
         } catch is CancellationError {

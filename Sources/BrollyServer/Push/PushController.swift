@@ -80,7 +80,7 @@ struct PushController: Sendable {
                     .tooManyRequests, code: .tooManyRequests, title: "Too many subscriptions",
                     detail: "a device may hold \(Self.maxPerDevice) push subscriptions; remove one first")
             }
-            try takeAddressAllowance(context.clientIP)
+            try takeAddressAllowance(context.clientKey)
         }
         let saved = try await useCases.subscribe(
             device: context.deviceID, endpoint: url, p256dh: p256dh, auth: auth, minimumSeverity: try change.severity() ?? .moderate,
