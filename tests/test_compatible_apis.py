@@ -612,6 +612,10 @@ def test_openweathermap_city_ids_with_an_openweathermap_key(server_factory, doub
     assert double.queries("/data/2.5/weather").count("id=2643743&appid=owm-key") == 1  # looked up once
     status, _, body = get(f"{s.url}/data/2.5/weather?id=99")
     assert status == 404 and body == {"cod": "404", "message": "city not found"}, body
+    # Asked again within the minute the failure is remembered: still 404, not 502 (issue 52).
+    status, _, body = get(f"{s.url}/data/2.5/weather?id=99")
+    assert status == 404 and body == {"cod": "404", "message": "city not found"}, body
+    assert sum(q.split("&")[0] == "id=99" for q in double.queries("/data/2.5/weather")) == 1  # remembered
     status, _, body = get(f"{s.url}/data/2.5/weather?id=abc")
     assert status == 400 and body["cod"] == "400"
 

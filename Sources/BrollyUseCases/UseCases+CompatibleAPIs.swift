@@ -12,16 +12,22 @@ extension UseCases {
             return known.value
         }
         let failedKey = key + "-failed"
+        // A failure is remembered a minute with its kind: an unknown id stays a 404 (it answered
+        // 502 when remembered, issue 52), a failed provider a 502.
         if let failed = services.cache.read(String.self, key: failedKey), now().timeIntervalSince(failed.receivedAt) < 60 {
-            throw BrollyError(.providerUnavailable, "OpenWeatherMap could not name city \(id) a moment ago (\(failed.value))")
+            let parts = failed.value.split(separator: "|", maxSplits: 1).map(String.init)
+            let kind = parts.count == 2 ? BrollyError.Kind(rawValue: parts[0]) ?? .providerUnavailable : .providerUnavailable
+            throw BrollyError(kind, "\(parts.last ?? "") (OpenWeatherMap, a moment ago)")
         }
         do {
             let place = try await owm.city(id: id)
             try? services.cache.write(place, key: key, receivedAt: now())
             return place
         } catch let error as BrollyError {
-            // A city OpenWeatherMap does not know is its 404, remembered as any failure.
-            try? services.cache.write(error.message, key: failedKey, receivedAt: now())
+            // A refusal (a budget or an allowance) is not the city's answer: not remembered.
+            if error.kind != .rateLimited && error.kind != .clientLimited {
+                try? services.cache.write(error.kind.rawValue + "|" + error.message, key: failedKey, receivedAt: now())
+            }
             throw error
         }
     }

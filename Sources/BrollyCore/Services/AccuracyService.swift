@@ -146,6 +146,9 @@ public final class AccuracyService: Sendable {
             if let found = stationFound { passedOver = .init(station: found.station, days: wholeStationDays) }
             let r: Reanalysis
             do { r = try reanalysis.get() } catch {
+                // A refusal (the client's allowance or the budget spent part-way) is said as one:
+                // 429 or 503 with its wait, not a failed provider (issue 52: schemathesis met a 502).
+                if let refusal = error as? BrollyError, refusal.kind == .clientLimited || refusal.kind == .rateLimited { throw refusal }
                 let station = passedOver.map { " and \($0.station.id), \($0.station.distanceKm) km away, has \($0.days) whole days" } ?? ""
                 throw BrollyError(
                     .providerUnavailable,
