@@ -11,23 +11,15 @@ extension UseCases {
         if let known = services.cache.read(Place.self, key: key), now().timeIntervalSince(known.receivedAt) < 30 * 86_400 {
             return known.value
         }
-        let failedKey = key + "-failed"
         // A failure is remembered a minute with its kind: an unknown id stays a 404 (it answered
-        // 502 when remembered, issue 52), a failed provider a 502.
-        if let failed = services.cache.read(String.self, key: failedKey), now().timeIntervalSince(failed.receivedAt) < 60 {
-            let parts = failed.value.split(separator: "|", maxSplits: 1).map(String.init)
-            let kind = parts.count == 2 ? BrollyError.Kind(rawValue: parts[0]) ?? .providerUnavailable : .providerUnavailable
-            throw BrollyError(kind, "\(parts.last ?? "") (OpenWeatherMap, a moment ago)")
-        }
+        // 502 when remembered, issue 52), a failed provider a 502; a refusal is not remembered.
+        if let failed = rememberedFailure(key, what: "naming OpenWeatherMap's city \(id)") { throw failed }
         do {
             let place = try await owm.city(id: id)
             try? services.cache.write(place, key: key, receivedAt: now())
             return place
         } catch let error as BrollyError {
-            // A refusal (a budget or an allowance) is not the city's answer: not remembered.
-            if error.kind != .rateLimited && error.kind != .clientLimited {
-                try? services.cache.write(error.kind.rawValue + "|" + error.message, key: failedKey, receivedAt: now())
-            }
+            rememberFailure(error, key: key)
             throw error
         }
     }

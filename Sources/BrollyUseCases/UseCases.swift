@@ -186,18 +186,35 @@ extension UseCases {
             return known.value
         }
         if offline { throw BrollyError.notCached("the place of this address") }
-        let failedKey = key + "-failed"
-        if let failed = services.cache.read(String.self, key: failedKey), now().timeIntervalSince(failed.receivedAt) < 60 {
-            throw BrollyError(.providerUnavailable, "could not find where this address is a moment ago (\(failed.value))")
-        }
+        if let failed = rememberedFailure(key, what: "finding where this address is") { throw failed }
         do {
             let place = try await services.ipLocator.locate(ip: ip)
             try? services.cache.write(place, key: key, receivedAt: now())
             return place
         } catch let error as BrollyError {
-            try? services.cache.write(error.message, key: failedKey, receivedAt: now())
+            rememberFailure(error, key: key)
             throw error
         }
+    }
+
+    /// A lookup of `key` that failed less than a minute ago, as the same kind of error (a city
+    /// not found stays not found: 404; a failed service stays a failed service). Issue 52: the
+    /// remembered failure was always a failed provider, so a client's own refusal (its allowance
+    /// spent) came back as a 502 for a minute.
+    func rememberedFailure(_ key: String, what: String) -> BrollyError? {
+        guard let failed = services.cache.read(String.self, key: key + "-failed"), now().timeIntervalSince(failed.receivedAt) < 60
+        else { return nil }
+        let parts = failed.value.split(separator: "|", maxSplits: 1).map(String.init)
+        let kind = parts.count == 2 ? BrollyError.Kind(rawValue: parts[0]) ?? .providerUnavailable : .providerUnavailable
+        let wait = 60 - now().timeIntervalSince(failed.receivedAt)
+        return BrollyError(kind, "\(what) failed a moment ago: \(parts.last ?? "")", retryAfter: kind == .placeNotFound ? nil : wait)
+    }
+
+    /// Remembers a failed lookup of `key` for a minute, with its kind; a refusal (a budget, a
+    /// client's allowance) is not the lookup's answer and is not remembered.
+    func rememberFailure(_ error: BrollyError, key: String) {
+        guard error.kind != .rateLimited && error.kind != .clientLimited else { return }
+        try? services.cache.write(error.kind.rawValue + "|" + error.message, key: key + "-failed", receivedAt: now())
     }
 
     /// Places matching `query`, best first, named in `language` (cached per language, so a place

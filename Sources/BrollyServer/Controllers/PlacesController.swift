@@ -68,6 +68,12 @@ struct PlacesController: Sendable {
                 throw Problem.badRequest("give 'query', or 'latitude' and 'longitude'")
             }
             let c = try Coordinate.validated(latitude: lat, longitude: lon)
+            // The place's fields are checked whether or not they are used (without a name they are
+            // not: the place is named from its coordinates); a bad one is 400 either way.
+            for (field, value) in [("region", body.region), ("country", body.country), ("countryCode", body.countryCode)] {
+                _ = try TextField.validated(value, field: field)
+            }
+            _ = try TextField.validated(body.timezone, field: "timezone", max: 64)
             let named = try TextField.validated(body.name, field: "name").map {
                 Place(
                     name: $0, country: body.country ?? "", countryCode: body.countryCode, region: body.region, latitude: lat,
