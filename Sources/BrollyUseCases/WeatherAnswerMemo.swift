@@ -44,6 +44,26 @@ public final class WeatherAnswerMemo<Encoded: Sendable>: Sendable {
         let report: WeatherReport
         let madeAt: Date
         let answersFor: TimeInterval
+        /// The device this answer was last recorded for, and when.
+        let recorded = RecordMark()
+    }
+
+    /// Which device an answer was last recorded in the history of, and when: a device repeating a
+    /// request within a second (a page's several requests, a reload) is recorded once — the
+    /// history's own rule folds such repeats into one entry anyway (`StoreRules.repeats`), so the
+    /// hot path need not build the lookup, take the writer's lock and hash its keys again (issue 52:
+    /// the returning browser, whose every request was recorded, was the slow path).
+    final class RecordMark: Sendable {
+        private let last = Locked<(device: String, at: Date)?>(nil)
+
+        /// True when `device` is to be recorded now (and marks it so).
+        func shouldRecord(_ device: String, now: Date) -> Bool {
+            last.withLock { last in
+                if let l = last, l.device == device, now.timeIntervalSince(l.at) < 1 { return false }
+                last = (device, now)
+                return true
+            }
+        }
     }
 
     public init(useCases: UseCases, encode: @escaping @Sendable (WeatherDocument) throws -> Encoded) {
@@ -56,7 +76,9 @@ public final class WeatherAnswerMemo<Encoded: Sendable>: Sendable {
     /// adapter asks this before parsing the request: the hot path of repeated requests.
     public func recent(requestKey: String, history: String?) -> Encoded? {
         guard let answer = answers.get(requestKey)?.value, answers(answer) else { return nil }
-        if let history { useCases.record(answer.report, at: answer.report.place.coordinate, device: history) }
+        if let history, answer.recorded.shouldRecord(history, now: useCases.now()) {
+            useCases.record(answer.report, at: answer.report.place.coordinate, device: history)
+        }
         return answer.encoded
     }
 

@@ -68,8 +68,11 @@ struct DeviceTokens: Sendable {
     /// Asked whether a device id is known, for tokens minted before the HMAC.
     let isKnownDevice: @Sendable (String) async -> Bool
     /// Tokens found valid, with their device ids: a returning browser's token is checked (HMAC,
-    /// SHA-256) once, not on every request.
-    let verified = MemoryCache<String>(capacity: 8192)
+    /// SHA-256) once, not on every request. A plain dictionary under one lock, emptied when it
+    /// holds 8,192 (the tokens then are checked again): every returning browser's request reads
+    /// it, and the least-recently-used order a `MemoryCache` keeps cost more than the check saves.
+    let verified = Locked<[String: String]>([:])
+    static let verifiedCapacity = 8192
 
     /// The device id of requests that have none (a client past its new-device limit): it owns
     /// nothing and nothing is written for it.
@@ -100,10 +103,13 @@ struct DeviceTokens: Sendable {
     /// The stored id of the device whose valid cookie `request` carries; nil without one.
     func deviceID(of request: Request) async -> String? {
         guard let token = Self.cookie(in: request) else { return nil }
-        if let hit = verified.get(token) { return hit.value }
+        if let hit = verified.withLock({ $0[token] }) { return hit }
         guard await isValid(token) else { return nil }
         let id = Self.id(forToken: token)
-        verified.set(token, CacheEntry(value: id, receivedAt: Date()))
+        verified.withLock { verified in
+            if verified.count >= Self.verifiedCapacity { verified.removeAll(keepingCapacity: true) }
+            verified[token] = id
+        }
         return id
     }
 
@@ -119,7 +125,11 @@ struct DeviceTokens: Sendable {
 
     /// The `brolly_device` value in one `Cookie` header (`a=1; brolly_device=…; b=2`).
     static func cookie(inHeader header: String) -> String? {
-        let bytes = Array(header.utf8)
+        var header = header
+        return header.withUTF8 { cookie(inBytes: $0) }
+    }
+
+    static func cookie(inBytes bytes: UnsafeBufferPointer<UInt8>) -> String? {
         let prefix = cookiePrefix
         var i = 0
         while i < bytes.count {
