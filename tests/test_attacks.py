@@ -302,3 +302,44 @@ def test_large_pass_through_answers_are_refused_and_memory_and_disk_stay_bounded
         url = f"{s.url}/v1/forecast?latitude={40 + i * 0.01:.2f}&longitude=20&hourly=pressure_msl,dew_point_2m&forecast_days=16"
         assert urllib.request.urlopen(url, timeout=30).status == 200
         assert cache_bytes(cache) <= (2 << 20) + (1 << 20), cache_bytes(cache)
+
+
+def test_answers_nobody_reads_are_not_held(server_factory):
+    """Issue 52: 64 connections from one address each pipelining 300 requests for the cached
+    weather and reading none of the answers: 6 were still held at 130 s. A connection whose
+    answers wait on a client that reads nothing (the channel unwritable) is closed after the
+    write time-out (3 s here; 30 s by default), and another address is served throughout."""
+    import os
+
+    s = server_factory(args=("--timeout", "3"), extra_env={"BROLLY_WRITE_TIMEOUT": "3"})
+    assert timed_get(s.url + WEATHER)[0] == 200  # cached from here on
+
+    def fds():
+        return len(os.listdir(f"/proc/{s.proc.pid}/fd"))
+
+    baseline = fds()
+    request = f"GET {WEATHER} HTTP/1.1\r\nHost: x\r\n\r\n".encode()
+    attackers = []
+    try:
+        for _ in range(64):
+            sock = socket.socket()
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            sock.bind(("127.0.0.3", 0))
+            sock.connect(("127.0.0.1", s.port))
+            sock.setblocking(False)
+            try:
+                sock.sendall(request * 300)
+            except (BlockingIOError, OSError):
+                pass
+            attackers.append(sock)
+        held = wait_until(lambda: max(0, fds() - baseline) >= 32 and fds() - baseline, timeout=10, what="the connections accepted")
+        during = sorted(timed_get(s.url + WEATHER, timeout=10)[1] for _ in range(10))
+        start = time.time()
+        wait_until(lambda: fds() - baseline <= 2, timeout=30, what="the unread connections closed by the server")
+        print(f"64 connections with unread answers: {held} descriptors held, released {time.time() - start:.1f} s later; "
+              f"another address served in median {during[5] * 1000:.0f} ms")
+        assert during[5] < 0.5 and during[-1] < 8, during  # the server busy answering 19,200 requests
+        assert s.proc.poll() is None
+    finally:
+        for sock in attackers:
+            sock.close()

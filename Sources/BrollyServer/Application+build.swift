@@ -166,7 +166,8 @@ public func buildApplication(
     // Slow and greedy clients: a request head within the idle time-out, a cap per address, and all
     // connections below the open-files limit (raised first).
     ConnectionGuard.raiseOpenFilesLimit()
-    let connections = ConnectionGuard(perAddress: settings.maxConnectionsPerAddress, exempt: settings.trustedProxies)
+    let connections = ConnectionGuard(
+        perAddress: settings.maxConnectionsPerAddress, exempt: settings.trustedProxies, writeTimeout: settings.writeTimeout)
     return Application(
         responder: TwoLaneResponder(api: api.buildResponder(), site: site.buildResponder()),
         server: connections.serverBuilder(idleTimeout: settings.idleTimeout, tls: settings.tls),

@@ -49,6 +49,9 @@ public struct ServerSettings: Sendable {
     /// `BROLLY_IDLE_TIMEOUT` (default 15 s): a connection that has not sent a whole request head
     /// (or a next request) in this time is closed — a slow client cannot hold it open.
     public var idleTimeout: Double = 15
+    /// Seconds an answer may wait for a client that reads none of it (the connection's buffers
+    /// full, nothing drained) before the connection is closed (`BROLLY_WRITE_TIMEOUT`).
+    public var writeTimeout: Double = 30
     /// `BROLLY_PUSH_ALLOW_INSECURE=1`: allow `http` push endpoints on loopback (tests only).
     public var pushAllowInsecure = false
     /// HTTPS with this certificate chain and key, HTTP/2 to the clients that offer it
@@ -182,6 +185,12 @@ public struct ServerSettings: Sendable {
                 throw BrollyServerError.invalidSetting("BROLLY_IDLE_TIMEOUT must be between 0.5 and 3600 seconds, got \(raw)")
             }
             settings.idleTimeout = n
+        }
+        if let raw = value("BROLLY_WRITE_TIMEOUT") {
+            guard let n = Double(raw), n.isFinite, n >= 0.5, n <= 3_600 else {
+                throw BrollyServerError.invalidSetting("BROLLY_WRITE_TIMEOUT must be between 0.5 and 3600 seconds, got \(raw)")
+            }
+            settings.writeTimeout = n
         }
         if let raw = value("BROLLY_VAPID_SUBJECT") {
             guard raw.hasPrefix("mailto:") || raw.hasPrefix("https://"), raw.count <= 200 else {
