@@ -27,6 +27,10 @@ def test_the_api_answers_the_weather_where_the_request_comes_from_marked_approxi
     # The same address again: from the cache, no lookup; another one, its own place.
     assert near_ip(server, "198.51.100.7")[2]["place"]["name"] == "London" and double.calls("/json/198.51.100.7") == 1
     assert near_ip(server, "203.0.113.50")[2]["place"]["name"] == "Paris"
+    # Issue 50: in the reader's language too (the IP service names in English; the namer is asked
+    # in the request's language).
+    status, _, doc = near_ip(server, "198.51.100.7", extra="&lang=ru")
+    assert status == 200 and doc["place"]["name"] == "Лондон" and doc["place"]["approximate"] is True, doc["place"]
     # The ordinary weather never says approximate.
     status, _, plain = call(f"{server.url}/api/v1/weather?lat=51.51&lon=-0.13")
     assert "approximate" not in json.loads(plain)["place"]

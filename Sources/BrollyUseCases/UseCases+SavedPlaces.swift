@@ -39,10 +39,32 @@ extension UseCases {
         let weather = services.weather
         let pack = Localization.pack(for: language)
         return try await savedPlaces(device: device).map {
-            $0.glancing(
+            named($0, in: language).glancing(
                 at: weather.cached(for: Coordinate(latitude: $0.latitude, longitude: $0.longitude)),
                 freshFor: weather.policy.freshFor, language: pack)
         }
+    }
+
+    /// A saved place named in `language` (issue 50: a place kept the language it was saved in —
+    /// "Дом — New York, New York, United States", Paris saved in English stayed "Paris,
+    /// Île-de-France" in Russian): its name, region and country from the name the cache has for
+    /// its coordinates in that language; a custom name stays as the user wrote it. Without one
+    /// cached the stored name stands, and the name is looked up in the background (one lookup per
+    /// place and language, within the namers' budget) for the next time the list is read.
+    func named(_ saved: SavedPlaceDocument, in language: String) -> SavedPlaceDocument {
+        let c = Coordinate(latitude: saved.latitude, longitude: saved.longitude)
+        guard let local = services.namer.cachedPlace(at: c, language: language) else {
+            if Localization.baseCode(language) != "en" {
+                Task { [self] in _ = await name(c, language: language) }
+            }
+            return saved
+        }
+        var copy = saved
+        copy.main.name = local.name
+        copy.main.region = local.region
+        copy.main.country = local.country
+        if copy.customName == nil { copy.displayName = copy.main.place.displayName }
+        return copy
     }
 
     /// Saves a place at the end of the device's list, with an optional custom name ("Home").
@@ -56,7 +78,7 @@ extension UseCases {
     /// 100 m) so that saving twice never makes a copy; `created` says which (a custom name given
     /// again renames the existing one).
     public func saveOrFindPlace(
-        _ new: NewPlace, customName: String? = nil, device: String, offline: Bool = false
+        _ new: NewPlace, customName: String? = nil, device: String, offline: Bool = false, language: String = "en"
     ) async throws -> (place: SavedPlaceDocument, created: Bool) {
         let customName = try TextField.validated(customName, field: "customName")
         let existing = try await services.store.places(device: device)
@@ -69,7 +91,7 @@ extension UseCases {
         let place: Place
         switch new {
         case .query(let query):
-            place = try await resolve(.name(query), device: device, offline: offline).place
+            place = try await resolve(.name(query), device: device, offline: offline, language: language).place
         case .coordinate(let c, let named?):
             place = Place(
                 name: try TextField.validated(named.name, field: "name") ?? Place.unnamed(c).name,
@@ -78,7 +100,7 @@ extension UseCases {
                 region: try TextField.validated(named.region, field: "region"), latitude: c.latitude, longitude: c.longitude,
                 timezone: try TextField.validated(named.timezone, field: "timezone", max: 64) ?? "UTC")
         case .coordinate(let c, nil):
-            place = await name(c, offline: offline)
+            place = await name(c, offline: offline, language: language)
         }
         let placed = zoned(place)
         if let found = same(placed.coordinate) { return (try await renamedIfAsked(found, customName, device: device), false) }

@@ -126,7 +126,16 @@ extension UseCases {
     {
         switch query {
         case .approximate(let ip):
-            return ResolvedPlace(place: try await approximatePlace(ip: ip, offline: offline), isFromIPLocation: true)
+            var place = try await approximatePlace(ip: ip, offline: offline)
+            // The IP location service names in English; another reader's name comes from the
+            // namer in their language (when it can be had in time: else the English one stays).
+            if Localization.baseCode(language) != "en" {
+                let named = await name(place.coordinate, offline: offline, language: language)
+                if named.name != Place.unnamed(place.coordinate).name {
+                    (place.name, place.region, place.country) = (named.name, named.region, named.country)
+                }
+            }
+            return ResolvedPlace(place: place, isFromIPLocation: true)
         case .name(let name):
             var matches: [Place]
             if let qualified = QualifiedName(name) {
@@ -143,7 +152,7 @@ extension UseCases {
             let note = matches.count > 1 ? "\"\(name)\" matches \(matches.count) places; using \(best.displayName)" : nil
             return ResolvedPlace(place: best, note: note)
         case .coordinate(let c):
-            return ResolvedPlace(place: await name(c, offline: offline))
+            return ResolvedPlace(place: await name(c, offline: offline, language: language))
         case .saved(let id):
             guard let saved = try await services.store.place(id: id, device: device) else { throw Self.noSuchPlace(id) }
             return ResolvedPlace(place: SavedPlaceDocument(saved).place)
@@ -228,24 +237,28 @@ extension UseCases {
     /// offline, only what is cached. One lookup per place at a time: every request for the place
     /// shares it and its deadline (counted from when it started), so a slow namer holds up only the
     /// first requests, and a namer that failed a moment ago holds up none. A slow lookup is not
-    /// cancelled: its answer is cached for the next request.
-    public func name(_ c: Coordinate, offline: Bool = false) async -> Place {
-        if offline { return services.namer.cachedPlace(at: c) ?? Place.unnamed(c) }
+    /// cancelled: its answer is cached for the next request. Named in `language` (cached per
+    /// language), else with the English name already cached.
+    public func name(_ c: Coordinate, offline: Bool = false, language: String = "en") async -> Place {
+        let namer = services.namer
+        // Where the name in the language cannot be had (yet), the English one the cache has is
+        // better than coordinates.
+        func cached() -> Place? { namer.cachedPlace(at: c, language: language) ?? namer.cachedPlace(at: c) }
+        if offline { return cached() ?? Place.unnamed(c) }
         // The common case, answered without starting a task: a name this process already has.
-        if let known = services.namer.freshCachedPlace(at: c) { return known }
-        switch await services.namer.naming(at: c) {
+        if let known = namer.freshCachedPlace(at: c, language: language) { return known }
+        switch await namer.naming(at: c, language: language) {
         case .known(let place):
             return place
         case .unavailable:
-            return services.namer.cachedPlace(at: c) ?? Place.unnamed(c)
+            return cached() ?? Place.unnamed(c)
         case .underWay(let task, let startedAt):
-            return await FirstOf.value(task, orNilBy: startedAt.addingTimeInterval(namingDeadline))
-                ?? services.namer.cachedPlace(at: c) ?? Place.unnamed(c)
+            return await FirstOf.value(task, orNilBy: startedAt.addingTimeInterval(namingDeadline)) ?? cached() ?? Place.unnamed(c)
         }
     }
 
     /// The nearest named place at `c`; throws when no service can name it.
-    public func reverse(_ c: Coordinate) async throws -> Place {
-        try await services.namer.place(at: c)
+    public func reverse(_ c: Coordinate, language: String = "en") async throws -> Place {
+        try await services.namer.place(at: c, language: language)
     }
 }

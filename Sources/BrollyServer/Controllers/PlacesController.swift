@@ -32,7 +32,7 @@ struct PlacesController: Sendable {
 
     /// `GET /api/v1/places/reverse?lat=&lon=`: the nearest named place.
     @Sendable func reverse(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<PlaceDocument> {
-        let place = try await useCases.reverse(try Query(request).coordinate())
+        let place = try await useCases.reverse(try Query(request).coordinate(), language: try Language.of(request))
         return EditedResponse(headers: CacheControl.day, response: PlaceDocument(place))
     }
 
@@ -82,7 +82,8 @@ struct PlacesController: Sendable {
             new = .coordinate(c, named: named)
         }
         // Saving a place that is already saved answers with it (200), never a copy.
-        let (saved, created) = try await useCases.saveOrFindPlace(new, customName: body.customName, device: context.deviceID)
+        let (saved, created) = try await useCases.saveOrFindPlace(
+            new, customName: body.customName, device: context.deviceID, language: try Language.of(request))
         return EditedResponse(status: created ? .created : .ok, headers: CacheControl.privateData, response: saved)
     }
 
