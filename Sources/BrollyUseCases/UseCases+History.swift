@@ -11,20 +11,26 @@ public struct HistoryLookup: Sendable {
 
 extension UseCases {
     /// The device's lookups, newest first (readable with no network: they are in the database).
-    public func history(device: String, limit: Int = 100) async throws -> HistoryListDocument {
+    public func history(device: String, limit: Int = 100, language: String = "en") async throws -> HistoryListDocument {
         guard (1...500).contains(limit) else { throw BrollyError.invalidInput("the limit must be between 1 and 500") }
         await historyWriter?.flush()
-        return HistoryListDocument(items: try await services.store.history(device: device, limit: limit).map { HistoryDocument($0) })
+        let pack = Localization.pack(for: language)
+        return HistoryListDocument(
+            items: try await services.store.history(device: device, limit: limit).map { HistoryDocument($0, language: pack) })
     }
 
     /// One lookup with its weather snapshot in `units`.
-    public func historyEntry(id: Int64, device: String, units: UnitSystem = .metric) async throws -> HistoryLookup {
+    public func historyEntry(id: Int64, device: String, units: UnitSystem = .metric, language: String = "en") async throws
+        -> HistoryLookup
+    {
         await historyWriter?.flush()
         guard let entry = try await services.store.historyEntry(id: id, device: device) else { throw Self.noSuchEntry(id) }
         let result = WeatherResult(
             report: entry.weather, isStale: true, isFromCache: true, age: max(0, now().timeIntervalSince(entry.weather.fetchedAt)),
             refreshError: nil)
-        return HistoryLookup(document: HistoryDocument(entry, weather: WeatherDocument(result, units: units)), weather: result)
+        let pack = Localization.pack(for: language)
+        return HistoryLookup(
+            document: HistoryDocument(entry, weather: WeatherDocument(result, units: units, language: pack), language: pack), weather: result)
     }
 
     /// Deletes one lookup.

@@ -21,9 +21,10 @@ struct AddressCommand: AsyncParsableCommand {
             } else {
                 print(address.display)
                 let parts = [
-                    ("Street", [address.street, address.houseNumber].compactMap { $0 }.joined(separator: " ")),
-                    ("City", address.city ?? ""), ("Region", address.region ?? ""), ("Country", address.country ?? ""),
-                    ("Coordinates", String(format: "%.5f, %.5f", address.latitude, address.longitude)),
+                    (Terminal.text("cliStreet"), [address.street, address.houseNumber].compactMap { $0 }.joined(separator: " ")),
+                    (Terminal.text("cliCity"), address.city ?? ""), (Terminal.text("cliRegion"), address.region ?? ""),
+                    (Terminal.text("cliCountry"), address.country ?? ""),
+                    (Terminal.text("cliCoordinates"), String(format: "%.5f, %.5f", address.latitude, address.longitude)),
                 ].filter { !$0.1.isEmpty }
                 print(TextRenderer.table(parts.map { [$0.0, $0.1] }, rightAligned: []).joined(separator: "\n"))
             }

@@ -21,11 +21,11 @@ struct History: AsyncParsableCommand {
 
         func run() async throws {
             try await CommandContext.with(try .local) { context in
-                let history = try await context.useCases.history(device: context.device, limit: limit)
+                let history = try await context.useCases.history(device: context.device, limit: limit, language: Terminal.language.code)
                 if json {
                     try Terminal.printJSON(history)
                 } else if history.items.isEmpty {
-                    print("No lookups yet.")
+                    print(Terminal.text("cliNoLookups"))
                 } else {
                     let units = context.preferences.units ?? .metric
                     let rows = history.items.map { e -> [String] in
@@ -50,19 +50,25 @@ struct History: AsyncParsableCommand {
         func run() async throws {
             try await CommandContext.with(try .local) { context in
                 let units = context.preferences.units ?? .metric
-                let lookup = try await context.useCases.historyEntry(id: id, device: context.device, units: units)
+                let lookup = try await context.useCases.historyEntry(
+                    id: id, device: context.device, units: units, language: Terminal.language.code)
                 if json {
                     try Terminal.printJSON(lookup.document)
                 } else {
                     let e = lookup.document
                     print(
-                        "Looked up \(TextRenderer.localTime(isoUTC: e.createdAt)) at \(String(format: "%.4f, %.4f", e.latitude, e.longitude))"
-                    )
-                    if let a = e.address { print("Address: \(a.display)") }
+                        Terminal.text(
+                            "cliLookedUp",
+                            [
+                                "time": TextRenderer.localTime(isoUTC: e.createdAt),
+                                "coordinates": String(format: "%.4f, %.4f", e.latitude, e.longitude),
+                            ]))
+                    if let a = e.address { print(Terminal.text("cliAddressLine", ["address": a.display])) }
                     var renderer = Terminal.renderer(UnitChoice(units))
+                    renderer.language = Terminal.language
                     renderer.showsFooter = false  // a snapshot: when it was looked up is said above
                     print(renderer.now(renderer.view(lookup.weather)))
-                    print("   from \(lookup.weather.report.provider.rawValue), as it was then (not refreshed)")
+                    print("   " + Terminal.text("cliAsItWas", ["provider": lookup.weather.report.provider.rawValue]))
                 }
             }
         }
@@ -76,7 +82,7 @@ struct History: AsyncParsableCommand {
         func run() async throws {
             try await CommandContext.with(try .local) { context in
                 try await context.useCases.deleteHistoryEntry(id: id, device: context.device)
-                print("Deleted #\(id)")
+                print(Terminal.text("cliDeletedEntry", ["id": String(id)]))
             }
         }
     }
@@ -88,7 +94,7 @@ struct History: AsyncParsableCommand {
         func run() async throws {
             try await CommandContext.with(try .local) { context in
                 let n = try await context.useCases.clearHistory(device: context.device)
-                print("Deleted \(n) lookup\(n == 1 ? "" : "s")")
+                print(Terminal.language.plural("cliDeletedLookups", Double(n), ["n": String(n)]))
             }
         }
     }

@@ -20,7 +20,7 @@ struct NewsCommand: AsyncParsableCommand {
             if json {
                 try Terminal.printJSON(news)
             } else if news.items.isEmpty {
-                print("No news published today for \(news.place).")
+                print(Terminal.text("cliNoNews", ["place": news.place]))
             } else {
                 for item in news.items {
                     // publishedAt is ISO 8601 in the place's time: its HH:mm is the local clock.

@@ -12,7 +12,7 @@ struct Places: AsyncParsableCommand {
         subcommands: [List.self, Add.self, Rename.self, Move.self, Remove.self], defaultSubcommand: List.self)
 
     static func render(_ places: [SavedPlaceDocument]) -> String {
-        if places.isEmpty { return "No saved places. Add one with: brolly places add \"City\" [--name Home]" }
+        if places.isEmpty { return Terminal.text("cliNoPlaces") }
         let rows = places.map { p in
             [
                 "\(p.position + 1).", "#\(p.id)", p.displayName,
@@ -69,7 +69,10 @@ struct Places: AsyncParsableCommand {
                 let (saved, created) = try await context.useCases.saveOrFindPlace(
                     new, customName: name, device: context.device, offline: context.offline)
                 let own = saved.customName == nil ? "" : " (\(saved.place.displayName))"
-                print("\(created ? "Saved" : "Already saved") #\(saved.id): \(saved.displayName)\(own) at position \(saved.position + 1)")
+                print(
+                    Terminal.text(
+                        created ? "cliSaved" : "cliAlreadySaved",
+                        ["id": String(saved.id), "name": saved.displayName + own, "position": String(saved.position + 1)]))
             }
         }
     }
@@ -89,7 +92,7 @@ struct Places: AsyncParsableCommand {
         func run() async throws {
             try await CommandContext.with(try .local) { context in
                 let p = try await context.useCases.renamePlace(id: id, customName: name, device: context.device)
-                print("#\(id) is now \(p.displayName)")
+                print(Terminal.text("cliRenamed", ["id": String(id), "name": p.displayName]))
             }
         }
     }
@@ -117,7 +120,7 @@ struct Places: AsyncParsableCommand {
         func run() async throws {
             try await CommandContext.with(try .local) { context in
                 try await context.useCases.removePlace(id: id, device: context.device)
-                print("Removed #\(id)")
+                print(Terminal.text("cliRemoved", ["id": String(id)]))
             }
         }
     }

@@ -30,6 +30,13 @@ enum Terminal {
         TextRenderer(choice: choice, color: useColor, width: width)
     }
 
+    /// The language of the commands that take no `--lang` (places, history, news, address): the
+    /// locale's (`LC_ALL`, else `LANG`), English when Brolly does not speak it.
+    static var language: LanguagePack { Localization.pack(for: AlertsCommand.language(ProcessInfo.processInfo.environment)) }
+
+    /// One of the CLI's texts in the locale's language.
+    static func text(_ key: String, _ values: [String: String] = [:]) -> String { language.text(key, values) }
+
     /// Prints lines, each cut to the terminal's width.
     static func printFitted(_ lines: [String]) {
         for line in lines { print(TextRenderer.fit(line, width: width)) }

@@ -19,12 +19,13 @@ struct HistoryController: Sendable {
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<HistoryListDocument> {
         let limit = try Query(request).integer("limit", in: 1...500)
         return EditedResponse(
-            headers: CacheControl.privateData, response: try await useCases.history(device: context.deviceID, limit: limit ?? 100))
+            headers: CacheControl.privateData,
+            response: try await useCases.history(device: context.deviceID, limit: limit ?? 100, language: try Language.of(request)))
     }
 
     /// `GET /api/v1/history/{id}`: one lookup with its weather snapshot (metric, marked stale).
     @Sendable func entry(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<HistoryDocument> {
-        let lookup = try await useCases.historyEntry(id: try context.id(), device: context.deviceID)
+        let lookup = try await useCases.historyEntry(id: try context.id(), device: context.deviceID, language: try Language.of(request))
         return EditedResponse(headers: CacheControl.privateData, response: lookup.document)
     }
 

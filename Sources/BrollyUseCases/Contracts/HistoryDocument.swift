@@ -17,14 +17,16 @@ public struct HistoryDocument: Codable, Sendable {
     public var condition: ConditionDocument
     public var weather: WeatherDocument?
 
-    public init(_ e: HistoryEntry, weather: WeatherDocument? = nil) {
+    /// The entry with its condition in `language` (from the stored condition, not the provider's
+    /// own words of the day).
+    public init(_ e: HistoryEntry, weather: WeatherDocument? = nil, language: LanguagePack = Localization.english) {
         id = e.id ?? 0
         createdAt = LocalTime.iso8601(e.createdAt, in: TimeZone(secondsFromGMT: 0)!)
         latitude = e.latitude
         longitude = e.longitude
         placeName = e.placeName
         address = e.address
-        let metric = WeatherDocument(e.weather, units: .metric, stale: true, age: 0)
+        let metric = WeatherDocument(e.weather, units: .metric, stale: true, age: 0, language: language)
         temperature = metric.current.temperature
         condition = metric.current.condition
         self.weather = weather
