@@ -30,7 +30,8 @@ extension UseCases {
             refreshError: nil)
         let pack = Localization.pack(for: language)
         return HistoryLookup(
-            document: HistoryDocument(entry, weather: WeatherDocument(result, units: units, language: pack), language: pack), weather: result)
+            document: HistoryDocument(entry, weather: WeatherDocument(result, units: units, language: pack), language: pack),
+            weather: result)
     }
 
     /// Deletes one lookup.
