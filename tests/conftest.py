@@ -144,7 +144,7 @@ def double():
 def home_env(tmp_path):
     """Fresh cache, config and data directories under `tmp_path`, and an environment pointing at them."""
     env = {k: v for k, v in os.environ.items()
-           if not k.startswith("BROLLY_") and k != "OPENWEATHERMAP_API_KEY" and not k.startswith("LC_")}
+           if not k.startswith("BROLLY_") and k not in ("OPENWEATHERMAP_API_KEY", "COLUMNS") and not k.startswith("LC_")}
     # A locale without a region, whatever the machine's: units and language follow LANG's region
     # only where a test sets it.
     env["LANG"] = "C.UTF-8"

@@ -269,3 +269,37 @@ def test_cli_and_server_share_the_database_but_not_the_profile(cli, double, serv
     assert browser.get("/api/v1/places")[2] == []
     browser.post("/api/v1/places", {"query": "Berlin"})
     assert [p["name"] for p in json.loads(cli.run("places", "list", "--json").stdout)] == ["Paris"]
+
+
+def cells(line):
+    """A line's width in terminal cells (East Asian wide characters take two, combining marks none)."""
+    import unicodedata
+    return sum(0 if unicodedata.combining(ch) else 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in line)
+
+
+def test_a_60_column_terminal_gets_lines_of_at_most_60_cells_and_help_puts_the_environment_last(cli, double):
+    """Issue 50, item 2: at 60 columns the first run printed a 137-cell error line, at 80 words were
+    cut ("(c⏎annot connect"), and `brolly --help` put a 13-line ENVIRONMENT block before the options
+    and subcommands, without BROLLY_RADAR_URL. Notes and errors are wrapped at spaces to the
+    terminal's width (one line still when they go to a file or a pipe without COLUMNS)."""
+    narrow = {"COLUMNS": "60"}
+    r = cli.run("--help", env=narrow)
+    assert r.returncode == 0
+    lines = r.stdout.splitlines()
+    assert max(cells(line) for line in lines) <= 60, [line for line in lines if cells(line) > 60]
+    text = r.stdout
+    assert text.index("OPTIONS:") < text.index("SUBCOMMANDS:") < text.index("ENVIRONMENT:"), text
+    assert "BROLLY_RADAR_URL" in text and "BROLLY_NWS_URL" in text
+    # The weather itself at 60 columns.
+    r = cli.run("now", "--lat", "52.52", "--lon", "13.41", env=narrow)
+    assert r.returncode == 0 and max(cells(line) for line in r.stdout.splitlines()) <= 60, r.stdout
+    # A first run with the IP location service down: the error wrapped at spaces, no word cut.
+    down = dict(narrow, BROLLY_IP_LOCATION_URL="http://127.0.0.1:9")
+    r = cli.run("now", env=down)
+    assert r.returncode != 0
+    err = r.stderr.splitlines()
+    assert len(err) > 1 and max(cells(line) for line in err) <= 60, r.stderr
+    one_line = cli.run("now", env={"BROLLY_IP_LOCATION_URL": "http://127.0.0.1:9"}).stderr
+    assert len(one_line.splitlines()) == 1  # to a pipe without COLUMNS: one line, as scripts read it
+    # The same words (the second run says the lookup failed "a moment ago").
+    assert " ".join(line.strip() for line in err) == one_line.strip().replace(" a moment ago", ""), (err, one_line)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BrollyCore
+import BrollyTerminal
 import Foundation
 
 /// Runs the command line and turns every failure into one line on stderr and a non-zero exit.
@@ -19,7 +20,14 @@ public enum BrollyMain {
             fail(error.message, code: 1)
         } catch {
             let code = Brolly.exitCode(for: error)
-            if code == .success { Brolly.exit(withError: error) }  // --help, --version
+            if code == .success {  // --help, --version
+                if ["--help", "-h", "help"].contains(arguments.first ?? ""), arguments.count == 1 {
+                    print(Brolly.helpMessage(columns: Terminal.width))
+                    print(TextRenderer.wrapped(Brolly.environmentHelp, width: Terminal.width))
+                    exit(0)
+                }
+                Brolly.exit(withError: error)
+            }
             let message = Brolly.message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
             fail(message + " (see '\(helpCommand(for: arguments))')", code: code.rawValue)
         }
@@ -41,7 +49,9 @@ public enum BrollyMain {
         // One line, whatever the message.
         var text = message.split(whereSeparator: \.isNewline).joined(separator: " ").trimmingCharacters(in: .whitespaces)
         if text.hasPrefix("Error: ") { text.removeFirst(7) }
-        FileHandle.standardError.write(Data("brolly: error: \(text)\n".utf8))
+        // Wrapped at spaces to the terminal's width when there is one (COLUMNS, or stderr a
+        // terminal); one line for a file or a pipe, as scripts read it.
+        FileHandle.standardError.write(Data((TextRenderer.wrapped("brolly: error: \(text)", width: Terminal.stderrWidth) + "\n").utf8))
         exit(code == 0 ? 1 : code)
     }
 }

@@ -24,6 +24,38 @@ public struct TextRenderer: Sendable {
     public init(units: UnitSystem, color: Bool, width: Int? = nil) { self.init(choice: UnitChoice(units), color: color, width: width) }
 
     /// `line` cut to `width` visible characters with `…` (ANSI escapes do not count).
+    /// `text` with each line longer than `width` cells broken at spaces (a word longer than a line
+    /// is cut), continuation lines indented like their first line plus two: for notes, errors and
+    /// help, which must not be cut off mid-word or run past a 60-column terminal (issue 50).
+    public static func wrapped(_ text: String, width: Int?) -> String {
+        guard let width, width >= 20 else { return text }
+        var out: [String] = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            guard visibleCount(line) > width else {
+                out.append(String(line))
+                continue
+            }
+            let indent = String(line.prefix { $0 == " " })
+            let next = indent + "  "
+            var current = indent
+            for word in line.dropFirst(indent.count).split(separator: " ") {
+                let candidate = current.trimmingCharacters(in: .whitespaces).isEmpty ? current + word : current + " " + word
+                if visibleCount(candidate) <= width {
+                    current = candidate
+                    continue
+                }
+                if !current.trimmingCharacters(in: .whitespaces).isEmpty { out.append(current) }
+                current = next + word
+                while visibleCount(current) > width {  // a word longer than a line
+                    out.append(fit(current, width: width))
+                    current = next + String(current.dropFirst(next.count + width - next.count - 1))
+                }
+            }
+            if !current.trimmingCharacters(in: .whitespaces).isEmpty { out.append(current) }
+        }
+        return out.joined(separator: "\n")
+    }
+
     public static func fit(_ line: String, width: Int?) -> String {
         guard let width, visibleCount(line) > width else { return line }
         // Keep width - 1 visible characters (and the escapes among them), then the ellipsis.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BrollyCore
 import Foundation
 
 /// `brolly`: the weather where you are.
@@ -6,25 +7,9 @@ public struct Brolly: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "brolly",
         abstract: "Today's weather and the coming days' forecast, in the terminal or the browser.",
-        usage: """
-            brolly [<subcommand>] [<options>]      (no subcommand: brolly now)
-
-            ENVIRONMENT:
-              OPENWEATHERMAP_API_KEY, GOOGLE_MAPS_API_KEY, NEWSAPI_API_KEY
-                  provider keys (they stay on this machine)
-              BROLLY_OPEN_METEO_URL, BROLLY_OPEN_METEO_GEOCODING_URL,
-              BROLLY_OPENWEATHERMAP_URL, BROLLY_NOMINATIM_URL,
-              BROLLY_GOOGLE_GEOCODING_URL, BROLLY_BBC_FEEDS_URL, BROLLY_NEWSAPI_URL,
-              BROLLY_IP_LOCATION_URL, BROLLY_OPEN_METEO_PREVIOUS_RUNS_URL,
-              BROLLY_OPEN_METEO_ARCHIVE_URL, BROLLY_AVIATIONWEATHER_URL
-                  upstream base URLs (proxies, self-hosting)
-              BROLLY_CACHE_DIR, BROLLY_CONFIG_DIR, BROLLY_DATA_DIR
-                  where files are kept (XDG by default)
-              BROLLY_FRESH_SECONDS   the cache's fresh window (600)
-              NO_COLOR               no colour
-            """,
+        usage: "brolly [<subcommand>] [<options>]",
         discussion: """
-            Examples:
+            Without a subcommand: brolly now. Examples:
               brolly                                 # the weather where you are
               brolly forecast --place Paris --hourly
               brolly now --format 3                  # one line for a status bar
@@ -39,4 +24,20 @@ public struct Brolly: AsyncParsableCommand {
         defaultSubcommand: Now.self)
 
     public init() {}
+
+    /// The environment the commands read, printed after the options and subcommands of
+    /// `brolly --help` (issue 50: a 13-line block indented under USAGE came before them, and
+    /// BROLLY_RADAR_URL was missing). The upstream URLs are every one `UpstreamURLs` reads.
+    static let environmentHelp = """
+
+        ENVIRONMENT:
+          OPENWEATHERMAP_API_KEY, GOOGLE_MAPS_API_KEY, NEWSAPI_API_KEY
+                                  provider keys (they stay on this machine)
+          \(UpstreamURLs.environmentNames.joined(separator: ", "))
+                                  upstream base URLs (a proxy, self-hosting)
+          BROLLY_CACHE_DIR, BROLLY_CONFIG_DIR, BROLLY_DATA_DIR
+                                  where files are kept (XDG by default)
+          BROLLY_FRESH_SECONDS    the cache's fresh window (600)
+          NO_COLOR                no colour
+        """
 }

@@ -50,6 +50,16 @@ enum Terminal {
 
     /// `brolly: note: …` on stderr.
     static func note(_ message: String) {
-        FileHandle.standardError.write(Data("brolly: note: \(message)\n".utf8))
+        FileHandle.standardError.write(Data((TextRenderer.wrapped("brolly: note: \(message)", width: stderrWidth) + "\n").utf8))
+    }
+
+    /// The width to wrap notes and errors to: `COLUMNS`, else the terminal's when stderr is one;
+    /// nil (one line, whatever its length) when they go to a file or a pipe without `COLUMNS`.
+    static var stderrWidth: Int? {
+        if let raw = ProcessInfo.processInfo.environment["COLUMNS"], let n = Int(raw), n > 0 { return n }
+        guard isatty(STDERR_FILENO) == 1 else { return nil }
+        var size = winsize()
+        guard ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
     }
 }

@@ -52,6 +52,28 @@ public struct UpstreamURLs: Sendable, Hashable {
     /// `BROLLY_OPEN_METEO_PREVIOUS_RUNS_URL`, `BROLLY_OPEN_METEO_ARCHIVE_URL` and
     /// `BROLLY_AVIATIONWEATHER_URL`.
     public static func fromEnvironment(_ env: [String: String]) throws -> UpstreamURLs {
+        try fromEnvironment(env, names: environment)
+    }
+
+    /// Every variable that overrides an upstream's base URL, and the URL it sets (`brolly --help`
+    /// lists them from here).
+    static let environment: [(String, WritableKeyPath<UpstreamURLs, URL> & Sendable)] = [
+        ("BROLLY_OPEN_METEO_URL", \.openMeteo), ("BROLLY_OPEN_METEO_GEOCODING_URL", \.openMeteoGeocoding),
+        ("BROLLY_OPEN_METEO_AIR_QUALITY_URL", \.openMeteoAirQuality), ("BROLLY_OPENWEATHERMAP_URL", \.openWeatherMap),
+        ("BROLLY_IP_LOCATION_URL", \.ipLocation), ("BROLLY_NOMINATIM_URL", \.nominatim),
+        ("BROLLY_GOOGLE_GEOCODING_URL", \.googleGeocoding), ("BROLLY_BBC_FEEDS_URL", \.bbcFeeds), ("BROLLY_NEWSAPI_URL", \.newsAPI),
+        ("BROLLY_NWS_URL", \.nws), ("BROLLY_METEOALARM_URL", \.meteoAlarm),
+        ("BROLLY_OPEN_METEO_PREVIOUS_RUNS_URL", \.openMeteoPreviousRuns), ("BROLLY_OPEN_METEO_ARCHIVE_URL", \.openMeteoArchive),
+        ("BROLLY_AVIATIONWEATHER_URL", \.aviationWeather), ("BROLLY_RADAR_URL", \.radar),
+        ("BROLLY_OPENWEATHERMAP_TILES_URL", \.openWeatherMapTiles),
+    ]
+
+    /// The names of the variables that override an upstream's base URL.
+    public static var environmentNames: [String] { environment.map(\.0) }
+
+    static func fromEnvironment(
+        _ env: [String: String], names environment: [(String, WritableKeyPath<UpstreamURLs, URL> & Sendable)]
+    ) throws -> UpstreamURLs {
         var urls = UpstreamURLs()
         func read(_ name: String, into keyPath: WritableKeyPath<UpstreamURLs, URL>) throws {
             guard let raw = env[name]?.trimmedOfSpace, !raw.isEmpty else { return }
@@ -60,22 +82,7 @@ public struct UpstreamURLs: Sendable, Hashable {
             else { throw BrollyError.invalidInput("\(name) is not an http(s) URL: \(raw)") }
             urls[keyPath: keyPath] = url
         }
-        try read("BROLLY_OPEN_METEO_URL", into: \.openMeteo)
-        try read("BROLLY_OPEN_METEO_GEOCODING_URL", into: \.openMeteoGeocoding)
-        try read("BROLLY_OPEN_METEO_AIR_QUALITY_URL", into: \.openMeteoAirQuality)
-        try read("BROLLY_OPENWEATHERMAP_URL", into: \.openWeatherMap)
-        try read("BROLLY_IP_LOCATION_URL", into: \.ipLocation)
-        try read("BROLLY_NOMINATIM_URL", into: \.nominatim)
-        try read("BROLLY_GOOGLE_GEOCODING_URL", into: \.googleGeocoding)
-        try read("BROLLY_BBC_FEEDS_URL", into: \.bbcFeeds)
-        try read("BROLLY_NEWSAPI_URL", into: \.newsAPI)
-        try read("BROLLY_NWS_URL", into: \.nws)
-        try read("BROLLY_METEOALARM_URL", into: \.meteoAlarm)
-        try read("BROLLY_OPEN_METEO_PREVIOUS_RUNS_URL", into: \.openMeteoPreviousRuns)
-        try read("BROLLY_OPEN_METEO_ARCHIVE_URL", into: \.openMeteoArchive)
-        try read("BROLLY_AVIATIONWEATHER_URL", into: \.aviationWeather)
-        try read("BROLLY_RADAR_URL", into: \.radar)
-        try read("BROLLY_OPENWEATHERMAP_TILES_URL", into: \.openWeatherMapTiles)
+        for (name, keyPath) in environment { try read(name, into: keyPath) }
         return urls
     }
 }
