@@ -375,6 +375,21 @@ LONDON = (51.5085, -0.1257)
 SYDNEY = (-33.8679, 151.2073)
 
 
+def still_open(socks):
+    """How many of `socks` the server has not closed (a read that is not end-of-file)."""
+    n = 0
+    for sock in socks:
+        sock.setblocking(False)
+        try:
+            if sock.recv(1) != b"":
+                n += 1
+        except BlockingIOError:
+            n += 1
+        except OSError:
+            pass
+    return n
+
+
 def wait_until(predicate, timeout=20, what="condition", interval=0.1):
     """Polls `predicate` until it returns something true (and returns that), instead of a fixed
     sleep: background work (a flush, a poll, a refresh) is waited for exactly as long as it takes,

@@ -13,7 +13,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from conftest import wait_until
+from conftest import still_open, wait_until
 from push_double import PushService, b64u
 from test_alerts import NEW_YORK, alert_env, save
 from test_device_data import Client
@@ -54,22 +54,9 @@ def test_slow_clients_cannot_hold_the_server(server_factory):
         print(f"cached weather: median {baseline * 1000:.1f} ms before, {during[10] * 1000:.1f} ms during (max {during[-1] * 1000:.1f})")
         assert during[10] < 0.5 and during[-1] < 2, during
 
-        def still_open():
-            n = 0
-            for sock in attackers:
-                sock.setblocking(False)
-                try:
-                    if sock.recv(1) != b"":
-                        n += 1
-                except BlockingIOError:
-                    n += 1
-                except OSError:
-                    pass
-            return n
-
         # At most the cap stays open at once, and none after the idle time-out.
-        assert still_open() <= 64 + 5
-        wait_until(lambda: still_open() == 0, timeout=15, what="the slow connections closed")
+        assert still_open(attackers) <= 64 + 5
+        wait_until(lambda: still_open(attackers) == 0, timeout=15, what="the slow connections closed")
         assert s.proc.poll() is None, "the server died"
         assert timed_get(s.url + WEATHER)[0] == 200
     finally:

@@ -8,7 +8,7 @@ import ssl
 import subprocess
 import urllib.request
 
-from conftest import BERLIN, brolly_binary, free_port, wait_until
+from conftest import BERLIN, brolly_binary, free_port, still_open, wait_until
 
 
 def certificate(tmp_path):
@@ -129,21 +129,6 @@ def test_bad_tls_settings_are_one_clear_line(home, double, tmp_path):
         lines = result.stderr.strip().splitlines()
         assert result.returncode != 0 and len(lines) == 1 and words in lines[0], (args, result.stderr)
         assert "Fatal" not in result.stderr and "Stack" not in result.stderr
-
-
-def still_open(socks):
-    """How many of `socks` the server has not closed (a read that is not end-of-file)."""
-    n = 0
-    for sock in socks:
-        sock.setblocking(False)
-        try:
-            if sock.recv(1) != b"":
-                n += 1
-        except BlockingIOError:
-            n += 1
-        except OSError:
-            pass
-    return n
 
 
 def test_half_done_tls_handshakes_from_one_address_leave_the_port_to_others(home, double, tmp_path):

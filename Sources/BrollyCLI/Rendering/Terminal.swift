@@ -17,11 +17,14 @@ enum Terminal {
     }
 
     /// The terminal's width: `COLUMNS`, else the tty's; nil when stdout is not a terminal.
-    static var width: Int? {
+    static var width: Int? { width(of: STDOUT_FILENO) }
+
+    /// `COLUMNS`, else the width of the terminal `fd` is; nil when it is not one.
+    static func width(of fd: Int32) -> Int? {
         if let raw = ProcessInfo.processInfo.environment["COLUMNS"], let n = Int(raw), n > 0 { return n }
-        guard isatty(STDOUT_FILENO) == 1 else { return nil }
+        guard isatty(fd) == 1 else { return nil }
         var size = winsize()
-        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
         return Int(size.ws_col)
     }
 
@@ -55,11 +58,5 @@ enum Terminal {
 
     /// The width to wrap notes and errors to: `COLUMNS`, else the terminal's when stderr is one;
     /// nil (one line, whatever its length) when they go to a file or a pipe without `COLUMNS`.
-    static var stderrWidth: Int? {
-        if let raw = ProcessInfo.processInfo.environment["COLUMNS"], let n = Int(raw), n > 0 { return n }
-        guard isatty(STDERR_FILENO) == 1 else { return nil }
-        var size = winsize()
-        guard ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
-        return Int(size.ws_col)
-    }
+    static var stderrWidth: Int? { width(of: STDERR_FILENO) }
 }
