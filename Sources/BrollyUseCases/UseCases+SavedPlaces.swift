@@ -52,18 +52,19 @@ extension UseCases {
     /// cached the stored name stands, and the name is looked up in the background (one lookup per
     /// place and language, within the namers' budget) for the next time the list is read.
     func named(_ saved: SavedPlaceDocument, in language: String) -> SavedPlaceDocument {
+        // English is the language names are stored in when nothing else was asked: kept as saved
+        // (a name found by search, "Berlin", is not replaced by the reverse geocoder's).
+        guard Localization.baseCode(language) != "en" else { return saved }
         let c = Coordinate(latitude: saved.latitude, longitude: saved.longitude)
         guard let local = services.namer.cachedPlace(at: c, language: language) else {
-            if Localization.baseCode(language) != "en" {
-                Task { [self] in _ = await name(c, language: language) }
-            }
+            Task { [self] in _ = await name(c, language: language) }
             return saved
         }
         var copy = saved
         copy.main.name = local.name
         copy.main.region = local.region
         copy.main.country = local.country
-        if copy.customName == nil { copy.displayName = copy.main.place.displayName }
+        if copy.customName == nil { copy.displayName = local.name }
         return copy
     }
 
