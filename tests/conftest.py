@@ -177,21 +177,48 @@ def cli(double, home):
     return CLI(env)
 
 
+def listens(pid, port):
+    """Whether process `pid` itself holds a listening TCP socket on `port` (from /proc)."""
+    try:
+        inodes = {os.readlink(f"/proc/{pid}/fd/{fd}") for fd in os.listdir(f"/proc/{pid}/fd")}
+    except OSError:
+        return False
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            rows = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for row in rows:
+            fields = row.split()
+            if fields[3] == "0A" and int(fields[1].rsplit(":", 1)[1], 16) == port and f"socket:[{fields[9]}]" in inodes:
+                return True
+    return False
+
+
 class Server:
     def __init__(self, env, args=()):
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.log = tempfile.NamedTemporaryFile(prefix="brolly-serve-", suffix=".log", delete=False)
-        self.proc = subprocess.Popen([brolly_binary(), "serve", "--port", str(self.port), *args],
-                                     env=env, stdout=self.log, stderr=subprocess.STDOUT)
-        deadline = time.time() + 30
-        while time.time() < deadline:
-            try:
-                with urllib.request.urlopen(self.url + "/healthz", timeout=1) as r:
-                    if r.status == 200:
-                        return
-            except OSError:
+        # A free port can be taken by another worker's server between free_port() and the bind:
+        # then this server exits and the other one would answer /healthz — and vanish when its test
+        # ends (a case saw ERR_CONNECTION_REFUSED mid-test). The server counts as started only
+        # when this process itself listens; one that could not bind is started again elsewhere.
+        for _ in range(3):
+            self.port = free_port()
+            self.url = f"http://127.0.0.1:{self.port}"
+            self.log = tempfile.NamedTemporaryFile(prefix="brolly-serve-", suffix=".log", delete=False)
+            self.proc = subprocess.Popen([brolly_binary(), "serve", "--port", str(self.port), *args],
+                                         env=env, stdout=self.log, stderr=subprocess.STDOUT)
+            deadline = time.time() + 30
+            while time.time() < deadline and self.proc.poll() is None:
+                if listens(self.proc.pid, self.port):
+                    try:
+                        with urllib.request.urlopen(self.url + "/healthz", timeout=1) as r:
+                            if r.status == 200:
+                                return
+                    except OSError:
+                        pass
                 time.sleep(0.1)
+            if self.proc.poll() is None:
+                break
         raise RuntimeError("brolly serve did not start: " + Path(self.log.name).read_text())
 
     def logs(self):
