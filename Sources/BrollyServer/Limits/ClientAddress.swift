@@ -13,12 +13,22 @@ enum ClientAddress {
         guard inet_pton(AF_INET6, text, &address) == 1 else { return ip }
         var bytes = withUnsafeBytes(of: &address) { Array($0) }
         if bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xff && bytes[11] == 0xff {
-            return bytes[12..<16].map(String.init).joined(separator: ".")
+            return literal(Array(bytes[12..<16])) ?? ip
         }
         for i in 8..<16 { bytes[i] = 0 }
-        var prefix = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
-        let ok = bytes.withUnsafeBytes { raw in inet_ntop(AF_INET6, raw.baseAddress, &prefix, socklen_t(prefix.count)) != nil }
-        guard ok else { return ip }
-        return String(decoding: prefix.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) + "/64"
+        return literal(bytes).map { $0 + "/64" } ?? ip
+    }
+
+    /// An address's bytes (4 or 16) as an IP literal ("93.184.216.34", "2606:4700::1111").
+    static func literal(_ bytes: [UInt8]) -> String? {
+        let family: Int32
+        switch bytes.count {
+        case 4: family = AF_INET
+        case 16: family = AF_INET6
+        default: return nil
+        }
+        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+        let ok = bytes.withUnsafeBytes { raw in inet_ntop(family, raw.baseAddress, &text, socklen_t(text.count)) != nil }
+        return ok ? String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : nil
     }
 }

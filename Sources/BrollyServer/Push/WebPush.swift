@@ -108,7 +108,7 @@ enum PushEndpointPolicy {
         else { throw BrollyError.invalidInput("'endpoint' must be an absolute https URL") }
         let addresses = resolve(host)
         let isRefused = addresses.isEmpty || addresses.contains(where: SpecialAddresses.isRefused)
-        let chosen = (addresses.first { $0.count == 4 } ?? addresses.first).flatMap(Self.literal)
+        let chosen = (addresses.first { $0.count == 4 } ?? addresses.first).flatMap(ClientAddress.literal)
         if scheme == "https" && !isRefused, let chosen { return (url, chosen) }
         if allowInsecure && (scheme == "http" || scheme == "https") && !addresses.isEmpty
             && addresses.allSatisfy(SpecialAddresses.isLoopback), let chosen
@@ -135,19 +135,6 @@ enum PushEndpointPolicy {
                 continuation.resume(with: Result { try checkedAddress(text, allowInsecure: allowInsecure, resolve: resolve) })
             }
         }
-    }
-
-    /// An address's bytes as an IP literal ("93.184.216.34", "2606:4700::1111").
-    static func literal(_ bytes: [UInt8]) -> String? {
-        let family: Int32
-        switch bytes.count {
-        case 4: family = AF_INET
-        case 16: family = AF_INET6
-        default: return nil
-        }
-        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
-        let ok = bytes.withUnsafeBytes { raw in inet_ntop(family, raw.baseAddress, &text, socklen_t(text.count)) != nil }
-        return ok ? String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : nil
     }
 
     /// The host's addresses (IPv4 and IPv6) as bytes.
