@@ -100,6 +100,17 @@ def test_without_a_station_nearby_or_when_it_stopped_reporting_the_reanalysis_is
     assert lead(doc, "icon_seamless", 1)["highMAE"] == 0.9 and lead(doc, "icon_seamless", 7)["lowMAE"] == 6.3
     assert lead(doc, "gfs_seamless", 1)["highWithin2"] == 1 and lead(doc, "gfs_seamless", 2)["highWithin2"] == 0
     assert double.calls(METAR) == 1  # asked for nearby stations; none
+    # The forecast shown (corrected, the default) has its own row, scored like the models from a
+    # replay in which each day was corrected only with the days the reanalysis had when its
+    # forecast was made (5 days late); tomorrow's error no worse than the best model's.
+    shown = doc["shown"]
+    assert shown["model"] == "brolly" and shown["name"] == "Brolly" and shown["chosen"] is True
+    one = next(l for l in shown["leads"] if l["lead"] == 1)
+    assert one["n"] >= 7 and one["n"] <= doc["days"] - 13 + 1, one
+    assert one["highMAE"] <= doc["best"]["highMAE"] and one["highWithin2"] == 1
+    assert set(one) >= {"highBias", "highBiasStandardError", "highMAEStandardError", "lowMAE"}
+    # The dates said are the days scored.
+    assert r["lastDay"] <= doc["computedAt"][:10] and r["firstDay"] < r["lastDay"]
 
     # Sydney's airport stopped reporting three hours ago: not "measured" any more.
     double.accuracy(silent=["YSSY"])
@@ -122,9 +133,11 @@ def test_the_cli_prints_the_same_in_80_columns_in_english_and_russian(cli, doubl
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
     assert lines[0] == "How good are forecasts at New York?"
-    assert lines[1].startswith("Tomorrow's high was within 2 °C on ") and "(ECMWF IFS)" in lines[1]
-    # The forecast shown is the corrected one: no single model is marked as shown.
-    assert any(l.startswith("  ECMWF IFS") for l in lines) and not any(l.endswith("← the forecast shown") for l in lines)
+    # The headline is the forecast shown (corrected: "Brolly"), scored out of sample (issue 51).
+    assert lines[1].startswith("Tomorrow's high was within 2 °C on ") and "(Brolly)" in lines[1]
+    # It has its own row, marked; no single model is.
+    shown = [l for l in lines if l.endswith("← the forecast shown")]
+    assert any(l.startswith("  ECMWF IFS") for l in lines) and len(shown) == 1 and shown[0].startswith("  Brolly ")
     assert "KLGA" in lines[2] and "days," in lines[2]
     assert "Day N is the forecast made N × 24 hours before each hour." in lines
     bars = [l for l in lines if l.split(" ")[0].isdigit() and l.split(" ")[1] == "d"]
@@ -266,9 +279,11 @@ def test_the_page_shows_what_was_measured_and_how_good_forecasts_are_here(server
     assert sentence.startswith("Tomorrow's high was within 2 °C on ") and sentence.endswith("days.")
     assert "LaGuardia" in b.text("accuracy-truth")
     assert "days (" in b.text("accuracy-truth") and "24 hours before each hour" in b.text("accuracy")
-    # Nothing is chosen (the forecast shown is corrected): the best model is drawn bold.
+    # The forecast shown (corrected) is drawn bold beside the seven models, scored like them.
     lines = b.js("return [...document.querySelectorAll('#accuracy-chart polyline')].map(p => [p.dataset.model, p.getAttribute('stroke-width')])")
-    assert len(lines) == 7 and lines[1] == ["ecmwf_ifs025", "3.5"] and [w for _, w in lines].count("1.5") == 6
+    assert len(lines) == 8 and lines[7] == ["brolly", "3.5"] and [w for _, w in lines].count("1.5") == 7
+    shown = b.js("return document.querySelector('#accuracy-legend li[data-model=brolly]').textContent")
+    assert shown.startswith("Brolly · ") and shown.endswith("(shown)")
     first = b.js("return document.querySelector('#accuracy-legend li[data-model=ecmwf_ifs025]').textContent")
     assert "°C" in first
     calls = double.calls()
@@ -391,7 +406,12 @@ def test_a_model_as_warm_in_its_own_latest_run_is_two_degrees_off_and_the_one_of
     _, _, fixed = get(base + "&model=brolly")
     c = fixed["source"]["correction"]
     assert fixed["source"]["modelNote"] == "corrected for this place from the models' errors here"
-    assert "gfs_seamless" in c["models"] and "icon_seamless" in c["models"] and c["days"] >= 7
+    # GFS's error here is all bias (2 °C every day): corrected, it alone did better out of sample
+    # than the blend, so it alone is shown (issue 51: the blend kept only where it earns its place).
+    # Only the days the scored leads reach are corrected (today and 7), not the 16 days shown.
+    assert c["models"] == ["gfs_seamless"] and 7 <= c["days"] <= 8 and len(fixed["days"]) > 8, c
+    shown = next(l for l in doc["shown"]["leads"] if l["lead"] == 1)
+    assert shown["n"] >= 7 and shown["highMAE"] <= doc["best"]["highMAE"], shown
     tomorrow = raw["days"][1]["date"]
     assert abs(fixed["days"][1]["temperatureMax"] - raw["days"][1]["temperatureMax"] - c["tomorrowHigh"]) <= 0.11
     hours = [h["temperature"] for h in fixed["hours"] if h["time"].startswith(tomorrow)]
@@ -416,9 +436,16 @@ def test_a_station_with_too_few_days_is_passed_over_and_said_and_one_day_is_not_
     assert one["enough"] is False and one["days"] <= 2 and one.get("best") is None and one["biases"] == [] and one["corrected"] is False
     r = cli.run("accuracy", "--lat", str(POKHARA[0]), "--lon", str(POKHARA[1]))
     assert r.returncode == 0 and "Not enough data yet:" in r.stdout and "█" not in r.stdout
-    # The weather is not corrected from so little: it is auto's.
+    # The weather is not corrected from so little: it is auto's, and says why (issue 51: no silent
+    # fallback), in the reader's language.
     _, _, w = get(f"{server.url}/api/v1/weather?lat={POKHARA[0]}&lon={POKHARA[1]}")
     assert "correction" not in w["source"]
+    assert w["source"]["note"] == f"not corrected yet: {one['days']} days scored here, 7 needed", w["source"]
+    _, _, ru = get(f"{server.url}/api/v1/weather?lat={POKHARA[0]}&lon={POKHARA[1]}&lang=ru")
+    assert ru["source"]["note"].startswith("пока не исправлен")
+    # A named model was asked for: nothing to say.
+    _, _, named = get(f"{server.url}/api/v1/weather?lat={POKHARA[0]}&lon={POKHARA[1]}&model=icon_seamless")
+    assert "note" not in named["source"]
 
 
 def test_a_failing_or_hanging_reference_costs_the_weather_nothing_and_the_panel_says_why(server_factory, double, browser_factory):

@@ -255,7 +255,7 @@ func previousRunsAnswer(
         AccuracyReport(
             computedAt: Date(), timezone: "UTC",
             reference: .init(kind: "reanalysis", id: "era5_seamless", name: "ERA5 / ERA5-Land", distanceKm: 3, days: days),
-            passedOver: nil, days: days, models: models, fits: [:], auto: auto, today: "2026-11-25", latest: [:])
+            passedOver: nil, days: days, models: models, shown: [], fits: [:], choices: [:], auto: auto, today: "2026-11-25", latest: [:])
     }
 
     @Test func theBestModelNeedsEnoughDaysScored() {
@@ -346,5 +346,116 @@ private func utcDate(_ iso: String) -> Date { ISO8601DateFormatter().date(from: 
         #expect(fixed.correction?.models == ["best_match", "gfs_seamless"] && fixed.correction?.days == 1)
         // Nothing to correct: the report as it was.
         #expect(report.correcting([:]) == report)
+    }
+}
+
+/// The forecast shown, scored as it is shown (issue 51): replayed out of sample, each past day
+/// corrected only with what was known when it was made.
+@Suite struct ForecastShownTests {
+    static func day(_ i: Int) -> String { LocalTime.adding(i, to: "2026-10-01") }
+
+    /// `days` days of one lead's errors from 2026-10-01: `high(i)` (the low the same).
+    static func series(_ days: Int, _ high: (Int) -> Double) -> [DayError] {
+        (0..<days).map { DayError(day: day($0), high: high($0), low: high($0), forecastWet: nil, wasWet: nil) }
+    }
+
+    @Test func eachDayIsCorrectedOnlyWithTheDaysKnownWhenItsForecastWasMade() throws {
+        // Tomorrow's highs run 2 °C warm for 14 days, then 4 °C warm.
+        let errors: ModelErrors = ["gfs_seamless": [1: Self.series(20) { $0 < 14 ? 2 : 4 }]]
+        let replayed = try #require(ForecastCorrection.replay(errors)[1])
+        // Issued the day before (its day not yet whole): the first day with 7 known days is the 9th.
+        #expect(replayed.first?.day == Self.day(8) && replayed.count == 12)
+        #expect(abs(replayed[0].high) < 1e-9)
+        // The day the bias jumped is corrected by the old bias: its own error was not known.
+        let jump = try #require(replayed.first { $0.day == Self.day(14) })
+        #expect(abs(jump.high - 2) < 1e-9)
+        // A reference 5 days late (the reanalysis): the first replayed day is 5 days later.
+        let late = try #require(ForecastCorrection.replay(errors, lag: 5)[1])
+        #expect(late.first?.day == Self.day(13) && late.count == 7)
+        // Two days ahead: one more day unknown.
+        let two = try #require(ForecastCorrection.replay(["gfs_seamless": [2: Self.series(20) { _ in 1 }]])[2])
+        #expect(two.first?.day == Self.day(9))
+        // Fewer than 7 known days anywhere: nothing replayed (the forecast shown was not corrected).
+        #expect(ForecastCorrection.replay(["gfs_seamless": [1: Self.series(8) { _ in 1 }]]).isEmpty)
+    }
+
+    @Test func theForecastShownIsScoredAndNoWorseThanTheBestModelOnTheSameDays() throws {
+        // 26 days scored; GFS warm by 1.5 with little scatter, ICON cold by 1 with more, ECMWF
+        // unbiased but scattered by ±1.2: the corrected blend beats each on the days it is scored.
+        let wobble = [0.3, -0.2, 0.1, -0.3, 0.2, 0.0, -0.1, 0.25, -0.25, 0.15]
+        let errors: ModelErrors = [
+            "gfs_seamless": [1: Self.series(26) { 1.5 + wobble[$0 % 10] }],
+            "icon_seamless": [1: Self.series(26) { -1 + 2 * wobble[($0 + 3) % 10] }],
+            "ecmwf_ifs025": [1: Self.series(26) { $0 % 2 == 0 ? 1.2 : -1.2 }],
+        ]
+        let replayed = try #require(ForecastCorrection.replay(errors)[1])
+        let shown = try #require(LeadScore(lead: 1, errors: replayed))
+        #expect(shown.n >= ForecastScores.minimumDays)
+        let days = Set(replayed.map(\.day))
+        for (model, leads) in errors {
+            let same = try #require(LeadScore(lead: 1, errors: leads[1]!.filter { days.contains($0.day) }))
+            #expect(shown.highMAE <= same.highMAE, "\(model): \(same.highMAE) against the shown \(shown.highMAE)")
+        }
+        #expect(shown.highWithin2 == 1 && abs(shown.highBias) < 0.3)
+        // `auto` replayed: Open-Meteo's choice until a model was better by more than its
+        // uncertainty on the days known then; its errors are that model's.
+        // ICON off by 0.3 every day against best_match's 1.2: chosen from the 9th day, the first
+        // with 7 days known before its forecast was made.
+        let choices: ModelErrors = [
+            "best_match": [1: Self.series(26) { $0 % 2 == 0 ? 1.2 : -1.2 }],
+            "icon_seamless": [1: Self.series(26) { $0 % 2 == 0 ? 0.3 : -0.3 }],
+        ]
+        let auto = try #require(AutoChoice.replay(choices, baseline: "best_match")[1])
+        #expect(auto.first?.day == Self.day(0) && auto.count == 26)
+        #expect(auto.prefix(8).allSatisfy { abs($0.high) == 1.2 } && auto.dropFirst(8).allSatisfy { abs($0.high) == 0.3 })
+    }
+
+    @Test func aModelIsNotCorrectedAtALeadItWasNotScoredAtTodayUsesTomorrows() {
+        let fit = CorrectionFit(n: 20, highBias: 1, lowBias: 1, highVariance: 1, lowVariance: 1)
+        let fits = ["meteofrance_seamless": [1: fit, 2: fit, 3: fit]]
+        let day = DayValues(high: 10, low: 2, precipitation: nil)
+        #expect(ForecastCorrection.blend([("meteofrance_seamless", 3, day)], fits: fits)?.high == 9)
+        #expect(ForecastCorrection.blend([("meteofrance_seamless", 5, day)], fits: fits) == nil)
+        #expect(ForecastCorrection.blend([("meteofrance_seamless", 0, day)], fits: fits)?.high == 9)
+        // Days beyond the scored leads (8–16) are not corrected, nor counted as corrected.
+        var report = AccuracyReportTests.report(days: 20)
+        report.fits = ["best_match": (1...7).reduce(into: [:]) { $0[$1] = fit }]
+        let fresh = Dictionary(uniqueKeysWithValues: (0..<16).map { (LocalTime.adding($0, to: "2026-11-25"), day) })
+        let corrected = report.corrected(fresh: fresh, freshModel: "best_match", freshToday: "2026-11-25")
+        #expect(corrected.count == 8 && corrected.keys.max() == "2026-12-02")
+    }
+
+    @Test func aBiasIsTestedAgainstItsOwnStandardError() throws {
+        // Errors of +1 and +3 in turn: a bias of 2 whose own standard error is small, though the
+        // absolute errors scatter as much.
+        let score = try #require(LeadScore(lead: 1, errors: Self.series(10) { $0 % 2 == 0 ? 1 : 3 }))
+        #expect(score.highBias == 2 && score.highBiasStandardError == 0.33 && score.highMAEStandardError == 0.33)
+        let mixed = try #require(LeadScore(lead: 1, errors: Self.series(10) { $0 % 2 == 0 ? -1 : 3 }))
+        #expect(mixed.highBias == 1 && mixed.highBiasStandardError == 0.67 && mixed.highMAEStandardError == 0.33)
+    }
+}
+
+@Suite struct BlendEarnsItsPlaceTests {
+    @Test func whereTheModelsErrorsAreSharedTheBestModelAloneIsShownAndWhereIndependentTheBlend() throws {
+        // Every model wrong the same way each day (+ on even days, − on odd), by its own amount:
+        // averaging removes nothing, so the blend is worse than ECMWF alone.
+        let shared: ModelErrors = [
+            "best_match": [1: ForecastShownTests.series(26) { $0 % 2 == 0 ? 1 : -1 }],
+            "ecmwf_ifs025": [1: ForecastShownTests.series(26) { $0 % 2 == 0 ? 0.6 : -0.6 }],
+            "gem_seamless": [1: ForecastShownTests.series(26) { $0 % 2 == 0 ? 1.6 : -1.6 }],
+        ]
+        #expect(ForecastCorrection.choices(shared) == [1: "ecmwf_ifs025"])
+        // A bias that is only noise (±0.6 in turn) is not removed: the error stays 0.6, not more.
+        #expect(ForecastCorrection.fit(shared["ecmwf_ifs025"]![1]!)?.highBias == 0)
+        let replayed = try #require(ForecastCorrection.replay(shared)[1])
+        let shown = try #require(LeadScore(lead: 1, errors: replayed))
+        #expect(shown.highMAE <= 0.6 && shown.n >= ForecastScores.minimumDays)
+        // Independent errors (each model's own pattern): the blend beats every model alone.
+        let own: [[Double]] = [[1, -1, 1, 1, -1], [-1, 1, 1, -1, -1], [1, 1, -1, -1, 1]]
+        let independent: ModelErrors = Dictionary(
+            uniqueKeysWithValues: ["best_match", "ecmwf_ifs025", "gem_seamless"].enumerated().map { i, model in
+                (model, [1: ForecastShownTests.series(26) { own[i][$0 % 5] }])
+            })
+        #expect(ForecastCorrection.choices(independent) == [1: ForecastCorrection.blended])
     }
 }

@@ -64,7 +64,7 @@ struct AccuracyCommand: AsyncParsableCommand {
         if d.stale { out.append(l.text("accuracyOld", ["when": d.computedAt])) }
         out.append("")
         out.append(l.text("accuracyByLead", ["unit": d.units.temperature, "model": model.name]))
-        let largest = max(d.models.flatMap { $0.leads.map(\.highMAE) }.max() ?? 1, 0.1)
+        let largest = max((d.models + [d.shown].compactMap { $0 }).flatMap { $0.leads.map(\.highMAE) }.max() ?? 1, 0.1)
         let barWidth = max(10, width - 44)
         for lead in model.leads {
             let cells = Int((lead.highMAE / largest * Double(barWidth)).rounded())
@@ -79,12 +79,13 @@ struct AccuracyCommand: AsyncParsableCommand {
         out.append(l.text("accuracyLeads"))
         out.append("")
         out.append(l.text("accuracyModels", ["tolerance": d.units.toleranceText(l)]))
-        for m in d.models {
+        // Every model, then the forecast shown (scored out of sample), marked.
+        for m in d.models + [d.shown].compactMap({ $0 }) {
             guard let one = m.leads.first(where: { $0.lead == 1 }) else { continue }
             var line = "  " + m.name.padded(toWidth: 22) + number(one.highMAE).leftPadded(to: 6)
             line += " \(d.units.temperature) " + signed(one.highBias).leftPadded(to: 6) + "  "
             line += "\(Int((one.highWithin2 * 100).rounded()))%".leftPadded(to: 4) + "  n=\(one.n)"
-            if m.chosen { line += "  ← " + l.text("accuracyChosen") }
+            if m.chosen && (d.shown == nil || m == d.shown) { line += "  ← " + l.text("accuracyChosen") }
             out.append(line)
         }
         if let best = d.best, let name = d.models.first(where: { $0.model == best.model })?.name {

@@ -121,6 +121,29 @@ public struct WeatherReport: Codable, Sendable, Hashable {
     /// What correcting the forecast for the place did (`modelSelection` `corrected`); nil when it
     /// is a model's own.
     public var correction: CorrectionNote?
+    /// Why the forecast is not corrected although the corrected one was asked for (`model=brolly`,
+    /// the default); nil when it is, or was not asked for.
+    public var notCorrected: NotCorrected?
+}
+
+/// Why a forecast asked to be corrected for its place is a model's own (`auto`'s).
+public struct NotCorrected: Codable, Sendable, Hashable {
+    public enum Reason: String, Codable, Sendable {
+        /// Another provider answered: only Open-Meteo's models are scored.
+        case otherProvider
+        /// The forecasts here have not been scored yet (or the scores could not be had).
+        case notScored
+        /// Too few days scored here (`days` of `ForecastScores.minimumDays`).
+        case fewDays
+    }
+    public var reason: Reason
+    /// The days scored, for `fewDays`.
+    public var days: Int?
+
+    public init(reason: Reason, days: Int? = nil) {
+        self.reason = reason
+        self.days = days
+    }
 }
 
 /// One 15-minute slot of the next hours' precipitation: what falls in the quarter hour that ends at

@@ -152,6 +152,7 @@ extension WeatherDocument {
             source.model = model
             source.modelNote = Self.modelNote(report, language: language)
         }
+        source.note = Self.correctionNote(report, language: language)
         if let c = report.correction {
             let degrees = u.temperature
             source.correction = Correction(
@@ -203,6 +204,19 @@ extension WeatherDocument {
         case "named": return language.text("modelNamed", ["model": name])
         case "corrected": return language.text("modelCorrected", ["count": String(report.correction?.models.count ?? 1)])
         default: return nil
+        }
+    }
+
+    /// Why the forecast asked to be corrected is not, for people: "Not corrected yet: 3 days
+    /// scored here, 7 needed"; nil when it is corrected or was not asked to be.
+    public static func correctionNote(_ report: WeatherReport, language: LanguagePack) -> String? {
+        guard let why = report.notCorrected else { return nil }
+        switch why.reason {
+        case .otherProvider: return language.text("notCorrectedOtherProvider", ["provider": report.provider.displayName])
+        case .notScored: return language.text("notCorrectedNotScored")
+        case .fewDays:
+            return language.text(
+                "notCorrectedFewDays", ["days": String(why.days ?? 0), "minimum": String(ForecastScores.minimumDays)])
         }
     }
 

@@ -112,6 +112,10 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
         public var model: String?
         /// Why that model, for people: "ECMWF IFS — more accurate here than Open-Meteo's choice".
         public var modelNote: String?
+        /// Why the forecast is not corrected for the place although that was asked (`model=brolly`,
+        /// the default): another provider answered, the place is not scored yet, or too few days
+        /// are; in the reader's language. Absent when it is corrected, or another model was asked.
+        public var note: String?
         /// The forecast corrected for the place (`model=brolly`): the models blended, the days
         /// corrected and how far tomorrow's high and low moved, in the document's unit.
         public var correction: Correction?

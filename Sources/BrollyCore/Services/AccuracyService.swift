@@ -25,6 +25,9 @@ public final class AccuracyService: Sendable {
     let now: @Sendable () -> Date
     /// Fewer whole days of a station than this: the reanalysis is the reference instead.
     public static let minimumStationDays = ForecastScores.minimumDays
+    /// The days the ERA5 reanalysis arrives after the day (about 5): in the replay of the forecast
+    /// shown, a day scored against it was not known until then.
+    public static let reanalysisLag = 5
 
     public init(
         previousRuns: OpenMeteoPreviousRuns, stations: AviationWeather, archive: OpenMeteoArchive? = nil, cache: FileCache,
@@ -70,7 +73,7 @@ public final class AccuracyService: Sendable {
         Coordinate(latitude: Rounding.round(c.latitude, 1), longitude: Rounding.round(c.longitude, 1))
     }
 
-    public func key(for c: Coordinate) -> String { Self.cellKey("accuracy2-", c) }
+    public func key(for c: Coordinate) -> String { Self.cellKey("accuracy3-", c) }
 
     /// `prefix` and `c`'s cell, as a cache key (`accuracy-52.5_13.4`).
     static func cellKey(_ prefix: String, _ c: Coordinate) -> String {
@@ -100,12 +103,29 @@ public final class AccuracyService: Sendable {
     /// `report` corrected for its place (`model=brolly`), from the scores this process already
     /// holds (memory or file; never a call): unchanged where none are kept or too few days are, and
     /// for a provider other than Open-Meteo (a fallback's answer).
+    /// Never silently: a report left uncorrected says why (`notCorrected`).
     public func correcting(_ report: WeatherReport) -> WeatherReport {
+        var report = report
         // The scores are Open-Meteo's models': another provider's forecast is not theirs to correct.
-        guard report.provider == .openMeteo, let scores = kept(at: report.place.coordinate) else { return report }
+        guard report.provider == .openMeteo else {
+            report.notCorrected = NotCorrected(reason: .otherProvider)
+            return report
+        }
+        guard let scores = kept(at: report.place.coordinate) else {
+            report.notCorrected = NotCorrected(reason: .notScored)
+            return report
+        }
+        guard scores.isEnough else {
+            report.notCorrected = NotCorrected(reason: .fewDays, days: scores.days)
+            return report
+        }
         let today = LocalTime.dateString(now(), in: report.place.timeZone)
         let days = scores.corrected(
             fresh: report.dayValues, freshModel: report.model ?? OpenMeteoProvider.defaultModel, freshToday: today)
+        guard !days.isEmpty else {
+            report.notCorrected = NotCorrected(reason: .notScored)
+            return report
+        }
         return report.correcting(days)
     }
 
@@ -162,12 +182,24 @@ public final class AccuracyService: Sendable {
                 longitude: r.gridPoint?.longitude,
                 days: days.keys.filter { $0 < today }.count)
         }
-        let scored = ForecastScores.scoredDays(days, today: today)
+        let errors = ForecastScores.errors(runs, reference: days, today: today)
+        // The days shown are the days scored (those a model's forecast and the reference both
+        // have), not the reference's.
+        let scored = Set(errors.values.flatMap { $0.values.flatMap { $0.map(\.day) } }).sorted()
         reference.firstDay = scored.first
         reference.lastDay = scored.last
-        let errors = ForecastScores.errors(runs, reference: days, today: today)
         let scores = ForecastScores.scores(errors)
         let models = OpenMeteoPreviousRuns.models.compactMap { m in scores[m].map { AccuracyReport.ModelScores(model: m, leads: $0) } }
+        // The forecast shown, replayed: a station's day is known the next day, the reanalysis'
+        // about `reanalysisLag` days later.
+        let lag = reference.kind == "station" ? 0 : Self.reanalysisLag
+        let shown = [
+            (BrollyConfiguration.corrected, ForecastCorrection.replay(errors, lag: lag)),
+            ("auto", AutoChoice.replay(errors, baseline: OpenMeteoProvider.defaultModel, lag: lag)),
+        ].compactMap { name, replayed in
+            let leads = ForecastScores.scores([name: replayed])[name] ?? []
+            return leads.isEmpty ? nil : AccuracyReport.ModelScores(model: name, leads: leads)
+        }
         var latest: [String: [String: DayValues]] = [:]
         for (model, leads) in runs.temperature {
             guard let t = leads[0] else { continue }
@@ -177,7 +209,8 @@ public final class AccuracyService: Sendable {
         }
         return AccuracyReport(
             computedAt: started, timezone: runs.timezone, reference: reference, passedOver: passedOver,
-            days: models.flatMap(\.leads).map(\.n).max() ?? 0, models: models, fits: ForecastCorrection.fits(errors),
+            days: models.flatMap(\.leads).map(\.n).max() ?? 0, models: models, shown: shown, fits: ForecastCorrection.fits(errors),
+            choices: ForecastCorrection.choices(errors),
             auto: AutoChoice.choose(errors, baseline: OpenMeteoProvider.defaultModel), today: today, latest: latest)
     }
 

@@ -47,8 +47,15 @@ public struct AccuracyReport: Codable, Sendable, Hashable {
     public var days: Int
     /// Models with at least one scored day, in `OpenMeteoPreviousRuns.models`' order.
     public var models: [ModelScores]
+    /// The forecasts Brolly shows, scored like the models from an out-of-sample replay at the
+    /// place (each past day corrected, or chosen, only with what was known before it was made):
+    /// `brolly` (the corrected forecast) and `auto`; a row only where a day could be replayed.
+    public var shown: [ModelScores]
     /// Model → lead → what correcting it takes (models and leads with enough days).
     public var fits: [String: [Int: CorrectionFit]]
+    /// Lead → `blend`, or the one model that corrected alone did better than the blend here out
+    /// of sample (the models' errors shared).
+    public var choices: [Int: String]
     /// The single model `auto` switches to, and by how much it was better; nil: Open-Meteo's choice.
     public var auto: AutoChoice?
     /// The local day the scores were computed on: the latest runs' lead is counted from it.
@@ -106,7 +113,7 @@ public struct AccuracyReport: Codable, Sendable, Hashable {
             if let freshModel, let v = fresh[day] {
                 forecasts.append((freshModel, LocalTime.daysBetween(freshToday ?? today, day) ?? 0, v))
             }
-            if let c = ForecastCorrection.blend(forecasts, fits: fits) { out[day] = c }
+            if let c = ForecastCorrection.blend(forecasts, fits: fits, choices: choices) { out[day] = c }
         }
         return out
     }

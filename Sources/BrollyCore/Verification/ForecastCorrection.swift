@@ -23,8 +23,10 @@ public struct CorrectedDay: Codable, Sendable, Hashable {
 }
 
 /// A forecast corrected for the place: each model's measured bias removed per lead day and
-/// variable, then the models blended, each weighted by the inverse of its corrected error's
-/// mean square. Pure: the scores it learns from are the accuracy's.
+/// variable (where it is told apart from none), then the models blended, each weighted by the
+/// inverse of its corrected error's mean square — or, at a lead where one model corrected alone
+/// has done better out of sample than the blend (the models' errors shared, so averaging removes
+/// little), that model alone. Pure: the scores it learns from are the accuracy's.
 public enum ForecastCorrection {
     /// The bias is a running mean over the first `memory` days, then an exponentially weighted one
     /// with that memory (a Kalman filter's update with a fixed gain): an old season fades.
@@ -33,28 +35,65 @@ public enum ForecastCorrection {
     static let warmUp = 3
     /// No weight grows without bound on a lucky stretch: a variance is at least (0.5 °C)².
     static let varianceFloor = 0.25
+    /// The choice at a lead where every model is blended.
+    public static let blended = "blend"
+
+    /// One model's errors at one lead learned day by day: the running bias, the errors' spread (to
+    /// tell a bias from none) and the mean square of the residuals, each residual made before its
+    /// day was learned.
+    struct Running {
+        var n = 0
+        var bias = (high: 0.0, low: 0.0)
+        var mean = (high: 0.0, low: 0.0)
+        var m2 = (high: 0.0, low: 0.0)
+        var squares = (high: 0.0, low: 0.0, n: 0)
+
+        /// The bias removed: the running one where it is more than twice the standard error of the
+        /// errors' mean, else none (removing a bias that is noise only adds it to the error).
+        var removed: (high: Double, low: Double) {
+            guard n >= 2 else { return bias }
+            func told(_ b: Double, _ m2: Double) -> Double { abs(b) > 2 * (m2 / Double(n - 1) / Double(n)).squareRoot() ? b : 0 }
+            return (told(bias.high, m2.high), told(bias.low, m2.low))
+        }
+        /// The residual the bias learned so far leaves on `e`; nil during the warm-up.
+        func residual(_ e: DayError) -> (high: Double, low: Double)? {
+            n >= ForecastCorrection.warmUp ? (e.high - removed.high, e.low - removed.low) : nil
+        }
+        /// The mean squares of the residuals (at least the floor); nil before any.
+        var variance: (high: Double, low: Double)? {
+            guard squares.n > 0 else { return nil }
+            let k = Double(squares.n)
+            return (max(varianceFloor, squares.high / k), max(varianceFloor, squares.low / k))
+        }
+
+        mutating func learn(_ e: DayError) {
+            if let r = residual(e) {
+                squares.high += r.high * r.high
+                squares.low += r.low * r.low
+                squares.n += 1
+            }
+            n += 1
+            let gain = max(1 / Double(n), 1 / ForecastCorrection.memory)
+            bias.high += gain * (e.high - bias.high)
+            bias.low += gain * (e.low - bias.low)
+            let d = (high: e.high - mean.high, low: e.low - mean.low)
+            mean.high += d.high / Double(n)
+            mean.low += d.low / Double(n)
+            m2.high += d.high * (e.high - mean.high)
+            m2.low += d.low * (e.low - mean.low)
+        }
+    }
 
     /// The fit of one model and lead from its days' errors, oldest first; nil below
     /// `ForecastScores.minimumDays`.
     public static func fit(_ errors: [DayError]) -> CorrectionFit? {
         guard errors.count >= ForecastScores.minimumDays else { return nil }
-        var bias = (high: 0.0, low: 0.0)
-        var squares = (high: 0.0, low: 0.0, n: 0)
-        for (i, e) in errors.enumerated() {
-            if i >= warmUp {
-                squares.high += (e.high - bias.high) * (e.high - bias.high)
-                squares.low += (e.low - bias.low) * (e.low - bias.low)
-                squares.n += 1
-            }
-            let gain = max(1 / Double(i + 1), 1 / memory)
-            bias.high += gain * (e.high - bias.high)
-            bias.low += gain * (e.low - bias.low)
-        }
-        let n = Double(max(squares.n, 1))
+        var running = Running()
+        for e in errors { running.learn(e) }
+        let variance = running.variance ?? (varianceFloor, varianceFloor)
         return CorrectionFit(
-            n: errors.count, highBias: Rounding.round(bias.high, 3), lowBias: Rounding.round(bias.low, 3),
-            highVariance: Rounding.round(max(varianceFloor, squares.high / n), 4),
-            lowVariance: Rounding.round(max(varianceFloor, squares.low / n), 4))
+            n: errors.count, highBias: Rounding.round(running.removed.high, 3), lowBias: Rounding.round(running.removed.low, 3),
+            highVariance: Rounding.round(variance.high, 4), lowVariance: Rounding.round(variance.low, 4))
     }
 
     /// Every model's fits: model → lead → fit (leads with too few days left out).
@@ -68,18 +107,71 @@ public enum ForecastCorrection {
         return out
     }
 
+    /// At each lead, the blend (`blended`) or the one model that corrected alone did better than
+    /// the blend out of sample (each day's residuals made before that day was learned, compared on
+    /// the days both have); the blend when none did.
+    public static func choices(_ errors: ModelErrors) -> [Int: String] {
+        var out: [Int: String] = [:]
+        for lead in Set(errors.values.flatMap(\.keys)) {
+            out[lead] = choice(errors.compactMapValues { $0[lead] })
+        }
+        return out
+    }
+
+    /// The choice at one lead from each model's errors there (oldest first): models below the
+    /// minimum of days take no part.
+    static func choice(_ series: [String: [DayError]]) -> String {
+        let taking = series.filter { $0.value.count >= ForecastScores.minimumDays }
+        var byDay: [String: [(model: String, error: DayError)]] = [:]
+        for (model, days) in taking { for e in days { byDay[e.day, default: []].append((model, e)) } }
+        var running: [String: Running] = [:]
+        // Model → its residuals' squares and the blend's on the same days.
+        var alone: [String: (own: Double, blend: Double, n: Int)] = [:]
+        for day in byDay.keys.sorted() {
+            let today = byDay[day] ?? []
+            var residuals: [(model: String, high: Double, low: Double, weight: (high: Double, low: Double))] = []
+            for (model, e) in today {
+                guard let state = running[model], let r = state.residual(e) else { continue }
+                let v = state.variance ?? (1, 1)
+                residuals.append((model, r.high, r.low, (1 / v.high, 1 / v.low)))
+            }
+            if !residuals.isEmpty {
+                let wh = residuals.map(\.weight.high).reduce(0, +)
+                let wl = residuals.map(\.weight.low).reduce(0, +)
+                let blendHigh = residuals.map { $0.high * $0.weight.high }.reduce(0, +) / wh
+                let blendLow = residuals.map { $0.low * $0.weight.low }.reduce(0, +) / wl
+                let blendSquare = blendHigh * blendHigh + blendLow * blendLow
+                for r in residuals {
+                    alone[r.model, default: (0, 0, 0)].own += r.high * r.high + r.low * r.low
+                    alone[r.model, default: (0, 0, 0)].blend += blendSquare
+                    alone[r.model, default: (0, 0, 0)].n += 1
+                }
+            }
+            for (model, e) in today { running[model, default: Running()].learn(e) }
+        }
+        let better = alone.filter { $0.value.n >= warmUp && $0.value.own < $0.value.blend }
+        return better.min { ($0.value.own / $0.value.blend, $0.key) < ($1.value.own / $1.value.blend, $1.key) }?.key ?? blended
+    }
+
     /// One day from `forecasts` (model, lead in days, the day's raw high and low): each corrected
-    /// by its fit at that lead (a lead beyond the fits' uses the furthest; lead 0, today, uses
-    /// lead 1), blended by weight. Nil when no forecast has a fit.
-    public static func blend(_ forecasts: [(model: String, lead: Int, day: DayValues)], fits: [String: [Int: CorrectionFit]])
-        -> CorrectedDay?
-    {
+    /// by its fit at that lead, blended by weight — or, where `choices` names one model at the
+    /// day's lead, that model alone. A model not scored at a lead is left out there (its weight at
+    /// another lead is not borrowed: Météo-France scored at leads 1–3 says nothing of day 5), so
+    /// the days beyond the scored leads are not corrected; today (lead 0, a forecast made less than
+    /// a day ahead) uses lead 1's. Nil when no forecast has a fit.
+    public static func blend(
+        _ forecasts: [(model: String, lead: Int, day: DayValues)], fits: [String: [Int: CorrectionFit]], choices: [Int: String] = [:]
+    ) -> CorrectedDay? {
+        var forecasts = forecasts
+        if let lead = forecasts.map({ max($0.lead, 1) }).min(), let one = choices[lead], one != blended {
+            let alone = forecasts.filter { $0.model == one && fits[one]?[max($0.lead, 1)] != nil }
+            if !alone.isEmpty { forecasts = alone }
+        }
         var high = (sum: 0.0, weight: 0.0)
         var low = (sum: 0.0, weight: 0.0)
         var models: [String] = []
         for f in forecasts {
-            guard let leads = fits[f.model], let furthest = leads.keys.max() else { continue }
-            guard let fit = leads[min(max(f.lead, 1), furthest)] else { continue }
+            guard let fit = fits[f.model]?[max(f.lead, 1)] else { continue }
             high.sum += (f.day.high - fit.highBias) / fit.highVariance
             high.weight += 1 / fit.highVariance
             low.sum += (f.day.low - fit.lowBias) / fit.lowVariance
@@ -88,6 +180,41 @@ public enum ForecastCorrection {
         }
         guard high.weight > 0 else { return nil }
         return CorrectedDay(high: high.sum / high.weight, low: low.sum / low.weight, models: models.sorted())
+    }
+}
+
+extension ForecastCorrection {
+    /// The forecast shown, replayed out of sample: each past day at each lead corrected exactly as
+    /// `blend` does (fits and choice), with what was learned only from the days known when that
+    /// forecast was made — the days before the day it was issued (`lead` days before), less `lag`
+    /// days for a reference that arrives late (the reanalysis, about 5). Lead → the corrected
+    /// forecast's errors, oldest first; a day on which no model had a fit yet is not scored (the
+    /// forecast shown then was not corrected).
+    public static func replay(_ errors: ModelErrors, lag: Int = 0) -> [Int: [DayError]] {
+        var out: [Int: [DayError]] = [:]
+        for lead in Set(errors.values.flatMap(\.keys)).sorted() {
+            let series = errors.compactMapValues { $0[lead] }
+            for day in Set(series.values.flatMap { $0.map(\.day) }).sorted() {
+                let known = LocalTime.adding(-(lead + lag), to: day)
+                let past = series.mapValues { $0.filter { $0.day < known } }
+                let fits = past.compactMapValues(fit)
+                let choice = choice(past)
+                var forecasts: [(model: String, lead: Int, day: DayValues)] = []
+                for (model, days) in series where fits[model] != nil {
+                    // The day's error as a forecast against a truth of zero: the corrected error.
+                    if let e = days.first(where: { $0.day == day }) {
+                        forecasts.append((model, lead, DayValues(high: e.high, low: e.low, precipitation: nil)))
+                    }
+                }
+                guard
+                    let corrected = blend(
+                        forecasts, fits: fits.mapValues { [lead: $0] }, choices: [lead: choice])
+                else { continue }
+                out[lead, default: []].append(
+                    DayError(day: day, high: corrected.high, low: corrected.low, forecastWet: nil, wasWet: nil))
+            }
+        }
+        return out
     }
 }
 
@@ -126,5 +253,23 @@ public struct AutoChoice: Codable, Sendable, Hashable {
             best = candidate
         }
         return best
+    }
+
+    /// `auto`'s forecast, replayed out of sample: each past day at each lead is the forecast of the
+    /// model `choose` would have picked from the days known when it was made (as `replay`), else
+    /// `baseline`'s. Lead → its errors, oldest first.
+    public static func replay(_ errors: ModelErrors, baseline: String, lag: Int = 0) -> [Int: [DayError]] {
+        var out: [Int: [DayError]] = [:]
+        for lead in Set(errors.values.flatMap(\.keys)).sorted() {
+            let days = Set(errors.values.flatMap { ($0[lead] ?? []).map(\.day) }).sorted()
+            for day in days {
+                let known = LocalTime.adding(-(lead + lag), to: day)
+                let past = errors.mapValues { $0.mapValues { $0.filter { $0.day < known } } }
+                let model = choose(past, baseline: baseline)?.model ?? baseline
+                guard let e = errors[model]?[lead]?.first(where: { $0.day == day }) else { continue }
+                out[lead, default: []].append(e)
+            }
+        }
+        return out
     }
 }

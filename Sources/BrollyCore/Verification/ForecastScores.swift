@@ -17,6 +17,10 @@ public struct LeadScore: Codable, Sendable, Hashable {
     /// two models whose errors differ by less than about twice this are not told apart.
     public var highMAEStandardError: Double
     public var lowMAEStandardError: Double
+    /// The standard error of each bias (the spread of the errors over √n): a bias is worth naming
+    /// when it is more than about twice this.
+    public var highBiasStandardError: Double
+    public var lowBiasStandardError: Double
     /// The share of days (0–1) whose high (low) was forecast within 2 °C.
     public var highWithin2: Double
     public var lowWithin2: Double
@@ -48,6 +52,8 @@ public struct LeadScore: Codable, Sendable, Hashable {
         lowMAE = Rounding.round(mean(low.map(abs)), 2)
         highMAEStandardError = Rounding.round(standardError(high.map(abs)), 2)
         lowMAEStandardError = Rounding.round(standardError(low.map(abs)), 2)
+        highBiasStandardError = Rounding.round(standardError(high), 2)
+        lowBiasStandardError = Rounding.round(standardError(low), 2)
         highWithin2 = Rounding.round(Double(high.filter { abs($0) <= ForecastScores.close }.count) / n, 2)
         lowWithin2 = Rounding.round(Double(low.filter { abs($0) <= ForecastScores.close }.count) / n, 2)
         let wet = errors.compactMap { e in e.forecastWet.flatMap { f in e.wasWet.map { (forecast: f, was: $0) } } }

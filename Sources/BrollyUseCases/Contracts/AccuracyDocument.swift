@@ -74,6 +74,12 @@ public struct AccuracyDocument: Codable, Sendable, Hashable {
     public var leadDefinition: String
     public var station: StationInfo?
     public var models: [Model]
+    /// The forecast Brolly shows, scored exactly like the models (n, bias, error and its standard
+    /// error, within 2 °C, by lead) from an out-of-sample replay at the place: each past day
+    /// corrected (`brolly`, named "Brolly") or chosen (`auto`, "Brolly auto") only with what was
+    /// known when that forecast was made. Nil when a named model is shown (its row is `chosen`) or
+    /// no day could be replayed yet.
+    public var shown: Model?
     /// The model with the lowest error of tomorrow's high, among those with enough days scored;
     /// nil below the minimum.
     public var best: Best?
@@ -81,7 +87,7 @@ public struct AccuracyDocument: Codable, Sendable, Hashable {
     /// uncertainty); nil: Open-Meteo's choice.
     public var auto: Auto?
     /// The lasting errors of tomorrow's high and low worth naming (at least 0.5 °C, and more than
-    /// twice the standard error of that mean absolute error), largest first.
+    /// twice the bias's standard error), largest first.
     public var biases: [Bias]
     /// Whether the forecast shown (`model=brolly`, the default) is corrected for these errors.
     public var corrected: Bool
@@ -95,6 +101,7 @@ public struct AccuracyDocument: Codable, Sendable, Hashable {
     /// best here when enough days are scored).
     public init(place: Place, report: AccuracyReport, stale: Bool, units: UnitSystem, chosenModel: String? = nil) {
         let report = report.measured(from: place.coordinate)
+        let chosenModelArgument = chosenModel
         let corrects = (chosenModel ?? BrollyConfiguration.corrected) == BrollyConfiguration.corrected && report.isEnough
         let chosenModel =
             corrects
@@ -118,12 +125,20 @@ public struct AccuracyDocument: Codable, Sendable, Hashable {
             var s = s
             (s.highMAE, s.lowMAE, s.highBias, s.lowBias) = (d(s.highMAE), d(s.lowMAE), d(s.highBias), d(s.lowBias))
             (s.highMAEStandardError, s.lowMAEStandardError) = (d(s.highMAEStandardError), d(s.lowMAEStandardError))
+            (s.highBiasStandardError, s.lowBiasStandardError) = (d(s.highBiasStandardError), d(s.lowBiasStandardError))
             return s
         }
         models = report.models.map {
             Model(
                 model: $0.model, name: WeatherDocument.modelNames[$0.model] ?? $0.model, chosen: $0.model == chosenModel,
                 leads: $0.leads.map(scaled))
+        }
+        // The forecast shown: corrected once enough days are scored, else `auto`'s (as the weather
+        // falls back); a named model's row is its own.
+        let configured = chosenModelArgument ?? BrollyConfiguration.corrected
+        let shownRow = corrects ? BrollyConfiguration.corrected : BrollyConfiguration.choosesModel(configured) ? "auto" : nil
+        shown = report.shown.first { $0.model == shownRow }.map {
+            Model(model: $0.model, name: Self.shownNames[$0.model] ?? $0.model, chosen: true, leads: $0.leads.map(scaled))
         }
         let name = { (model: String) in WeatherDocument.modelNames[model] ?? model }
         best = report.isEnough ? report.best().map { Best(model: $0.model, lead: 1, highMAE: d($0.score.highMAE)) } : nil
@@ -133,8 +148,10 @@ public struct AccuracyDocument: Codable, Sendable, Hashable {
         var biases: [Bias] = []
         for m in report.models where report.isEnough {
             guard let one = m.leads.first(where: { $0.lead == 1 && $0.n >= ForecastScores.minimumDays }) else { continue }
+            // A bias is named when it is more than twice its own standard error (the errors' spread
+            // over √n), not the error's.
             for (variable, bias, spread) in [
-                ("high", one.highBias, one.highMAEStandardError), ("low", one.lowBias, one.lowMAEStandardError),
+                ("high", one.highBias, one.highBiasStandardError), ("low", one.lowBias, one.lowBiasStandardError),
             ]
             where abs(bias) >= 0.5 && abs(bias) > 2 * spread {
                 biases.append(Bias(model: m.model, name: name(m.model), variable: variable, bias: d(bias)))
@@ -146,9 +163,13 @@ public struct AccuracyDocument: Codable, Sendable, Hashable {
         self.stale = stale
     }
 
-    /// The chosen model's lead-1 score, else the best's: the one sentence people read.
+    /// The names of the forecasts Brolly shows (a product's name, the same in every language).
+    public static let shownNames = [BrollyConfiguration.corrected: "Brolly", "auto": "Brolly auto"]
+
+    /// The lead-1 score of the forecast shown, else the chosen model's, else the best's: the one
+    /// sentence people read.
     public var tomorrow: (model: Model, score: LeadScore)? {
-        let pick = models.first { $0.chosen } ?? models.first { $0.model == best?.model }
+        let pick = shown ?? models.first { $0.chosen } ?? models.first { $0.model == best?.model }
         return pick.flatMap { m in m.leads.first { $0.lead == 1 }.map { (m, $0) } }
     }
 }

@@ -32,7 +32,8 @@ function svg(name, attrs, ...children) {
  * best) drawn bold. */
 function chart(doc, bold) {
   const w = 320, h = 150, left = 44, right = 8, top = 8, bottom = 24;
-  const max = Math.max(1, ...doc.models.flatMap((m) => m.leads.map((l) => difference(l.highMAE))));
+  const rows = rowsOf(doc);
+  const max = Math.max(1, ...rows.flatMap((m) => m.leads.map((l) => difference(l.highMAE))));
   const x = (lead) => left + ((lead - 1) / 6) * (w - left - right);
   const y = (v) => top + (1 - v / max) * (h - top - bottom);
   const root = svg('svg', { viewBox: `0 0 ${w} ${h}`, class: 'accuracy-chart', role: 'img', 'aria-label': t('accuracyChartLabel') });
@@ -43,21 +44,24 @@ function chart(doc, bold) {
     root.append(svg('text', { x: left - 4, y: y(v) + 4, 'text-anchor': 'end', class: 'axis' }, `${label.toLocaleString(i18n.code)}${unit()}`));
   }
   for (let lead = 1; lead <= 7; lead++) root.append(svg('text', { x: x(lead), y: h - 6, 'text-anchor': 'middle', class: 'axis' }, String(lead)));
-  doc.models.forEach((m, i) => {
+  rows.forEach((m, i) => {
     const points = m.leads.map((l) => `${x(l.lead).toFixed(1)},${y(difference(l.highMAE)).toFixed(1)}`).join(' ');
     root.append(svg('polyline', { points, fill: 'none', stroke: COLOURS[i % COLOURS.length], 'stroke-width': m.model === bold ? 3.5 : 1.5, 'data-model': m.model, class: m.model === bold ? 'chosen' : '' }));
   });
   return root;
 }
 
+/** Every model, then the forecast shown (scored out of sample like them) when it is not one of them. */
+const rowsOf = (doc) => (doc.shown ? [...doc.models, doc.shown] : doc.models);
+
 function legend(doc) {
-  return doc.models.map((m, i) => {
+  return rowsOf(doc).map((m, i) => {
     const tomorrow = m.leads.find((l) => l.lead === 1);
     const value = tomorrow ? `${(Math.round(difference(tomorrow.highMAE) * 10) / 10).toLocaleString(i18n.code)}${unit()}` : '—';
     const li = el('li', { dataset: { model: m.model } },
       el('span', { className: 'swatch', ariaHidden: 'true', style: { background: COLOURS[i % COLOURS.length] } }),
       `${m.name} · ${value}`);
-    if (m.chosen) li.append(el('strong', { text: ` (${t('accuracyChosen')})` }));
+    if (m.chosen && (!doc.shown || m === doc.shown)) li.append(el('strong', { text: ` (${t('accuracyChosen')})` }));
     return li;
   });
 }
@@ -94,7 +98,7 @@ export function renderAccuracy(doc = shown) {
     scores.hidden = true; notes.hidden = true; section.hidden = false;
     return;
   }
-  const pick = doc.models.find((m) => m.chosen) || doc.models.find((m) => doc.best && m.model === doc.best.model) || doc.models[0];
+  const pick = doc.shown || doc.models.find((m) => m.chosen) || doc.models.find((m) => doc.best && m.model === doc.best.model) || doc.models[0];
   const tomorrow = pick.leads.find((l) => l.lead === 1);
   if (!tomorrow) { section.hidden = true; return; }
   const hits = Math.round(tomorrow.highWithin2 * tomorrow.n);
