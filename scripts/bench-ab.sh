@@ -21,11 +21,11 @@ rows() {  # one binary: start the double, two servers and the reference; print t
   for _ in $(seq 50); do grep -q PORT "$work/double.out" 2>/dev/null && break; sleep 0.1; done
   local up="http://127.0.0.1:$(awk '/PORT/ {print $2}' "$work/double.out")"
   export BROLLY_OPEN_METEO_URL=$up BROLLY_OPEN_METEO_GEOCODING_URL=$up BROLLY_NOMINATIM_URL=$up BROLLY_BBC_FEEDS_URL=$up
-  export BROLLY_OPEN_METEO_AIR_QUALITY_URL=$up BROLLY_NWS_URL=$up BROLLY_METEOALARM_URL=$up BROLLY_NEWSAPI_URL=$up
+  export BROLLY_OPEN_METEO_AIR_QUALITY_URL=$up BROLLY_OPEN_METEO_ENSEMBLE_URL=$up BROLLY_NWS_URL=$up BROLLY_METEOALARM_URL=$up BROLLY_NEWSAPI_URL=$up
   export BROLLY_GOOGLE_GEOCODING_URL=$up BROLLY_OPENWEATHERMAP_URL=$up BROLLY_IP_LOCATION_URL=$up/json BROLLY_LOG_LEVEL=warning
   BROLLY_CACHE_DIR=$work/cache BROLLY_DATA_DIR=$work/data BROLLY_CONFIG_DIR=$work/config "$bin" serve --port 18299 > "$work/s.log" 2>&1 &
   local server=$!
-  BROLLY_OPEN_METEO_AIR_QUALITY_URL=http://127.0.0.1:9 BROLLY_NWS_URL=http://127.0.0.1:9 BROLLY_METEOALARM_URL=http://127.0.0.1:9 \
+  BROLLY_OPEN_METEO_AIR_QUALITY_URL=http://127.0.0.1:9 BROLLY_OPEN_METEO_ENSEMBLE_URL=http://127.0.0.1:9 BROLLY_NWS_URL=http://127.0.0.1:9 BROLLY_METEOALARM_URL=http://127.0.0.1:9 \
     BROLLY_CACHE_DIR=$work/aux/cache BROLLY_DATA_DIR=$work/aux/data BROLLY_CONFIG_DIR=$work/config \
     "$bin" serve --port 18297 > "$work/a.log" 2>&1 &
   local aux=$!

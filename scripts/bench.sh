@@ -57,7 +57,7 @@ curl -sf -H "Cookie: $COOKIE" "$URL" > /dev/null
 # A second server whose air quality and alert sources are unreachable (nothing listens there).
 AUX_PORT=18097
 DEAD="http://127.0.0.1:$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-BROLLY_OPEN_METEO_AIR_QUALITY_URL=$DEAD BROLLY_NWS_URL=$DEAD BROLLY_METEOALARM_URL=$DEAD \
+BROLLY_OPEN_METEO_AIR_QUALITY_URL=$DEAD BROLLY_OPEN_METEO_ENSEMBLE_URL=$DEAD BROLLY_NWS_URL=$DEAD BROLLY_METEOALARM_URL=$DEAD \
   BROLLY_CACHE_DIR=$WORK/aux/cache BROLLY_DATA_DIR=$WORK/aux/data \
   $BIN serve --port $AUX_PORT > "$WORK/aux.log" 2>&1 &
 AUX=$!

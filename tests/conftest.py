@@ -89,6 +89,10 @@ class Double:
         quarter hours), else dry."""
         http_json(self.url + "/__nowcast", dict(latitude=lat, longitude=lon, start=start, end=end, mm=mm, snow=snow))
 
+    def ensemble(self, disagree=None):
+        """The ensemble's members disagree by 3 °C more on the day `disagree` days ahead (None: no day)."""
+        http_json(self.url + "/__ensemble", {"disagree": disagree})
+
     def accuracy(self, bias=None, silent=None, warm=None, archive_days=None):
         body = {"bias": bias or {}, "warm": warm or {}}
         if silent is not None:
@@ -124,6 +128,7 @@ class Double:
             "BROLLY_GOOGLE_GEOCODING_URL": self.url,
             "BROLLY_OPEN_METEO_PREVIOUS_RUNS_URL": self.url + "/previous-runs",
             "BROLLY_OPEN_METEO_ARCHIVE_URL": self.url + "/archive-api",
+            "BROLLY_OPEN_METEO_ENSEMBLE_URL": self.url,
             "BROLLY_AVIATIONWEATHER_URL": self.url,
             "BROLLY_RADAR_URL": self.url,
             "BROLLY_OPENWEATHERMAP_TILES_URL": self.url,

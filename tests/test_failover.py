@@ -13,6 +13,8 @@ def owm_env(key="testkey", **more):
 def test_open_meteo_down_openweathermap_answers_and_the_breaker_stops_calls(server_factory, double):
     s = server_factory(args=("--provider", "open-meteo", "--timeout", "3"), extra_env=owm_env())
     status, _, doc = weather(s, *BERLIN)
+    # Each day's range comes from the ensemble, uncalibrated here (the place is not scored).
+    assert doc["source"].pop("ranges", {"calibrated": False})["calibrated"] is False
     assert status == 200 and doc["source"] == {
         "provider": "open-meteo", "fetchedAt": doc["source"]["fetchedAt"], "stale": False, "model": "best_match", "days": 16,
         # Corrected was asked (the default) and the place is not scored yet: said, not silent.

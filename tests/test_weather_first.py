@@ -140,7 +140,7 @@ def test_a_failing_address_service_is_asked_once_per_point(server_factory, doubl
 def test_cached_weather_stays_fast_while_air_quality_and_alerts_are_down(server_factory, double, how):
     env = dict(PROXY)
     if how == "unreachable":
-        env.update(BROLLY_OPEN_METEO_AIR_QUALITY_URL=UNREACHABLE, BROLLY_NWS_URL=UNREACHABLE, BROLLY_METEOALARM_URL=UNREACHABLE)
+        env.update(BROLLY_OPEN_METEO_AIR_QUALITY_URL=UNREACHABLE, BROLLY_OPEN_METEO_ENSEMBLE_URL=UNREACHABLE, BROLLY_NWS_URL=UNREACHABLE, BROLLY_METEOALARM_URL=UNREACHABLE)
     s = server_factory(args=("--timeout", "10"), extra_env=env)
     if how == "hanging":
         for path in ("/v1/air-quality", "/api/v1/warnings/"):

@@ -14,6 +14,8 @@ Serves, on 127.0.0.1:
   MeteoAlarm        GET /api/v1/warnings/feeds-<country>   (CAP in JSON)
   OpenWeatherMap    GET /data/3.0/onecall   (alerts)
   CAP feed          GET /cap/feed.xml   (Atom embedding CAP 1.2 XML)
+  Open-Meteo Ensemble        GET /v1/ensemble                (temperature_2m and its members; POST /__ensemble
+                                                              {"disagree": N} spreads day N by 3 °C more)
   Open-Meteo Previous Runs   GET /previous-runs/v1/forecast   (hourly temperature_2m, precipitation and
                     their _previous_dayN, per model; errors known: see PREVIOUS_RUNS_BIAS; lead 0, each
                     model's latest run, is not what happened either: it carries half a day's error)
@@ -317,6 +319,34 @@ def open_meteo_air_quality(q):
         "hourly": {"time": [h.strftime("%Y-%m-%dT%H:%M") for h in hours],
                    "uv_index": [round(max(0.0, 6.2 * math.sin((h.hour - 6) / 12 * math.pi)), 2) for h in hours]},
     }
+
+
+ENSEMBLE_MEMBERS = 31  # the control and 30 members, as Open-Meteo's default (GFS) ensemble
+
+
+def open_meteo_ensemble(q):
+    """Open-Meteo's Ensemble API (/v1/ensemble): hourly temperature_2m (the control) and
+    temperature_2m_member01..30 from today's local midnight, in the place's zone. Each member is the
+    forecast's hour plus its own offset, spread evenly over `spread` °C: 1.2 today, 0.3 more each day
+    ahead, and 3 more on the day STATE["ensemble_disagree"] days ahead (POST /__ensemble)."""
+    ahead = int(q.get("forecast_days", ["7"])[0])
+    body = open_meteo_forecast({"latitude": q["latitude"], "longitude": q["longitude"], "forecast_days": [str(ahead)]})
+    hours, temps = body["hourly"]["time"], body["hourly"]["temperature_2m"]
+    first = datetime.fromisoformat(hours[0]).date()
+    hourly = {"time": hours, "temperature_2m": temps}
+    for m in range(1, ENSEMBLE_MEMBERS):
+        share = m / (ENSEMBLE_MEMBERS - 1) - 0.5
+        values = []
+        for h, t in zip(hours, temps):
+            days_ahead = (datetime.fromisoformat(h).date() - first).days
+            spread = 1.2 + 0.3 * days_ahead + (3 if days_ahead == STATE.get("ensemble_disagree") else 0)
+            values.append(round(t + share * spread, 1))
+        hourly[f"temperature_2m_member{m:02d}"] = values
+    return {k: body[k] for k in ("latitude", "longitude", "generationtime_ms", "utc_offset_seconds", "timezone",
+                                 "timezone_abbreviation", "elevation")} | {
+        "hourly_units": {"time": "iso8601", "temperature_2m": "°C"} | {
+            f"temperature_2m_member{m:02d}": "°C" for m in range(1, ENSEMBLE_MEMBERS)},
+        "hourly": hourly}
 
 
 def analysis_temp(lat, lon, t):
@@ -893,13 +923,16 @@ class Handler(BaseHTTPRequestHandler):
                     STATE["faults"].append(body)
             elif path == "/__reset":
                 STATE.update(faults=[], calls={}, total=0, nowcast={}, bias=dict(PREVIOUS_RUNS_BIAS), warm={}, silent=[], queries={},
-                             archive_days=None, news_extra=0)
+                             archive_days=None, news_extra=0, ensemble_disagree=None)
             elif path == "/__accuracy":
                 STATE["bias"].update(body.get("bias", {}))
                 STATE["warm"].update(body.get("warm", {}))
                 if "archive_days" in body:
                     STATE["archive_days"] = body["archive_days"]
                 STATE["silent"] = body.get("silent", STATE["silent"])
+            elif path == "/__ensemble":
+                # {"disagree": N}: the members disagree by 3 °C more on the day N days ahead.
+                STATE["ensemble_disagree"] = body.get("disagree")
             elif path == "/__news":
                 # {"extra": N}: a busy day, N more of today's items in every English feed.
                 STATE["news_extra"] = int(body.get("extra", 0))
@@ -996,6 +1029,8 @@ class Handler(BaseHTTPRequestHandler):
                 return self.send_json(200, open_meteo_forecast(q))
             if path == "/v1/search":
                 return self.send_json(200, open_meteo_search(q))
+            if path == "/v1/ensemble":
+                return self.send_json(200, open_meteo_ensemble(q))
             if path == "/previous-runs/v1/forecast":
                 status, body = previous_runs(q)
                 return self.send_json(status, body)

@@ -125,12 +125,14 @@ struct CommandContext {
     /// The weather for the options' place, recorded in the local history; notes on stderr when
     /// the answer is cached and stale.
     mutating func weather(
-        _ options: LocationOptions, withAirQualityAndStation: Bool = false, withAlerts: Bool = false, language: String? = nil
+        _ options: LocationOptions, withAirQualityAndStation: Bool = false, withAlerts: Bool = false, withRanges: Bool = false,
+        language: String? = nil
     ) async throws -> WeatherResult {
         let place = try await place(options, language: language)
         let result = try await useCases.weather(
             for: place, mode: mode, recording: .beforeReturning(device: device), withAirQualityAndStation: withAirQualityAndStation,
-            withAlerts: withAlerts, language: language ?? AlertsCommand.language(ProcessInfo.processInfo.environment))
+            withAlerts: withAlerts, withRanges: withRanges,
+            language: language ?? AlertsCommand.language(ProcessInfo.processInfo.environment))
         if let error = result.refreshError {
             Terminal.note("showing cached weather from \(TextRenderer.age(result.age)); refresh failed: \(error.message)")
         } else if result.isStale {

@@ -260,10 +260,13 @@ public struct TextRenderer: Sendable {
         let rows = v.days.prefix(count).map { d -> [String] in
             [
                 weekday(d.date), d.date, Self.symbol(d.condition.condition), temp(d.low), temp(d.high),
+                d.highRange.map { "\(Rounding.whole($0[0].value))–\(temp($0[1]))" } ?? "",
                 d.precipitation.map(measure) ?? "", d.chance.map { String(format: "%.0f%%", $0) } ?? "", d.condition.description,
             ]
         }
-        lines += Self.table(rows, rightAligned: [3, 4, 5, 6])
+        lines += Self.table(rows, rightAligned: [3, 4, 5, 6, 7])
+        // What the high's range means: right 8 times in 10 here, or the ensemble's own spread.
+        if let r = v.ranges { lines.append(dim("   " + language.text(r.calibrated ? "rangesCalibrated" : "rangesUncalibrated"))) }
         if let hours {
             // The next hours under the day they belong to, with the chance of rain, the amount and the wind.
             let slots = Array(v.hours.prefix(hours))

@@ -19,6 +19,8 @@ public struct Services: Sendable {
     public let news: NewsService
     /// Air quality, UV and pollen (Open-Meteo's air-quality API), cached for an hour.
     public let airQuality: AirQualityService
+    /// The ensemble's spread, for each day's range; nil: no ranges.
+    public let ensemble: EnsembleService?
     /// Official weather warnings (NWS, MeteoAlarm, OpenWeatherMap One Call, CAP feeds), cached 5 minutes.
     public let alerts: AlertService
     /// How good the forecasts have been at a place (Open-Meteo's Previous Runs, METAR stations), and
@@ -86,8 +88,10 @@ public struct Services: Sendable {
         addresses: AddressService, news: NewsService, airQuality: AirQualityService, alerts: AlertService,
         accuracy: AccuracyService, ipLocator: IPLocator, store: any DataStore, guards: UpstreamGuards = UpstreamGuards(),
         openMeteoPassthrough: OpenMeteoPassthrough? = nil, radar: RadarService? = nil,
-        precipitationTiles: PrecipitationTiles? = nil, openWeatherMapCities: OpenWeatherMapProvider? = nil
+        precipitationTiles: PrecipitationTiles? = nil, openWeatherMapCities: OpenWeatherMapProvider? = nil,
+        ensemble: EnsembleService? = nil
     ) {
+        self.ensemble = ensemble
         self.openWeatherMapCities = openWeatherMapCities
         self.radar = radar
         self.precipitationTiles = precipitationTiles
@@ -197,7 +201,12 @@ public struct Services: Sendable {
             },
             openWeatherMapCities: c.openWeatherMapAPIKey.map {
                 OpenWeatherMapProvider(network: addressNetwork, baseURL: c.urls.openWeatherMap, apiKey: $0, now: options.now)
-            })
+            },
+            ensemble: EnsembleService(
+                source: OpenMeteoEnsemble(
+                    network: network(timeout: min(c.timeout, 10), retry: .none), baseURL: c.urls.openMeteoEnsemble, now: options.now),
+                cache: cache, keepsEntriesInMemory: options.keepsEntriesInMemory, memoryEntries: options.memoryEntries,
+                now: options.now))
     }
 
     /// The configured weather provider on `network`.

@@ -23,7 +23,7 @@ extension UseCases {
     /// request). They never fail the lookup.
     public func weather(
         for place: Place, mode: FetchMode = .normal, recording: HistoryRecording = .none, withAirQualityAndStation: Bool = false,
-        withAlerts: Bool = false, language: String = "en", model: String? = nil
+        withAlerts: Bool = false, withRanges: Bool = false, language: String = "en", model: String? = nil
     ) async throws -> WeatherResult {
         // `auto` and `brolly` asked for explicitly leave the model to Brolly: the raw forecast is
         // `auto`'s (cached once for both); `brolly` corrects it for the place on the way out, from
@@ -50,6 +50,12 @@ extension UseCases {
         }
         let warnings = aside(withAlerts) { [self] in
             await alerts(for: place, language: language, offline: offline, grace: airQualityGrace)
+        }
+        let ensemble = aside(withRanges && services.ensemble != nil) { [ensemble = services.ensemble, grace = airQualityGrace] in
+            await ensemble?.spread(at: place.coordinate, offline: offline, grace: grace)
+        }
+        if let ensemble, let spread = await ensemble.value {
+            result.report = services.accuracy.ranging(result.report, ensemble: spread)
         }
         // Each waits at most `airQualityGrace` from when its call started: only the first requests
         // for a place wait for a slow source, and none for one that failed a moment ago.

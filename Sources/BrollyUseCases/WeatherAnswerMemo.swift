@@ -137,7 +137,7 @@ public final class WeatherAnswerMemo<Encoded: Sendable>: Sendable {
         let place = try await useCases.resolve(query, device: device, language: language).place
         var result = try await useCases.weather(
             for: place, mode: .staleWhileRevalidate, recording: history.map { .inBackground(device: $0) } ?? .none,
-            withAirQualityAndStation: full, withAlerts: true, language: language, model: model)
+            withAirQualityAndStation: full, withAlerts: true, withRanges: full, language: language, model: model)
         if case .approximate = query { result.isApproximate = true }
         return (result, Localization.pack(for: language))
     }

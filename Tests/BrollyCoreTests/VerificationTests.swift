@@ -255,7 +255,8 @@ func previousRunsAnswer(
         AccuracyReport(
             computedAt: Date(), timezone: "UTC",
             reference: .init(kind: "reanalysis", id: "era5_seamless", name: "ERA5 / ERA5-Land", distanceKm: 3, days: days),
-            passedOver: nil, days: days, models: models, shown: [], fits: [:], choices: [:], auto: auto, today: "2026-11-25", latest: [:])
+            passedOver: nil, days: days, models: models, shown: [], ranges: [:], fits: [:], choices: [:], auto: auto, today: "2026-11-25",
+            latest: [:])
     }
 
     @Test func theBestModelNeedsEnoughDaysScored() {
@@ -457,5 +458,71 @@ private func utcDate(_ iso: String) -> Date { ISO8601DateFormatter().date(from: 
                 (model, [1: ForecastShownTests.series(26) { own[i][$0 % 5] }])
             })
         #expect(ForecastCorrection.choices(independent) == [1: ForecastCorrection.blended])
+    }
+}
+
+/// Each day's 80 % range (issue 51, item 2): calibrated on the place's errors of the forecast shown,
+/// widened where the ensemble disagrees, the ensemble's own where the record is thin.
+@Suite struct ForecastRangesTests {
+    static let today = "2026-11-25"
+
+    /// An ensemble of 31 members spread evenly over `spread(lead)` °C around 10 / 2 each day.
+    static func ensemble(_ spread: (Int) -> Double) -> EnsembleDays {
+        var days: [String: EnsembleDays.Day] = [:]
+        for lead in 0...7 {
+            let offsets = (0..<31).map { (Double($0) / 30 - 0.5) * spread(lead) }
+            days[LocalTime.adding(lead, to: today)] = EnsembleDays.Day(
+                high: .init(offsets.map { 10 + $0 }), low: .init(offsets.map { 2 + $0 }))
+        }
+        return EnsembleDays(fetchedAt: Date(timeIntervalSince1970: 0), members: 31, days: days)
+    }
+
+    @Test func calibratedWhereTheRecordAllowsWiderWhereTheMembersDisagree() throws {
+        // The forecast shown has been off by up to 0.3 °C a day ahead (0.3 × lead further out),
+        // in ten steps from − to +; the members disagree by 3 °C more on day 4.
+        let steps = (0..<10).map { Double($0) / 9 * 2 - 1 }
+        var errors: [Int: ErrorRange] = [:]
+        for lead in 1...7 {
+            let days = ForecastShownTests.series(26) { 0.3 * Double(lead) * steps[$0 % 10] }
+            errors[lead] = ForecastRanges.errorRange(lead: lead, errors: days, lag: 0)
+        }
+        let one = try #require(errors[1])
+        #expect(one.n == 26 && -0.3 <= one.high[0] && one.high[0] < 0 && 0 < one.high[1] && one.high[1] <= 0.3)
+        // Out of sample: each day checked against the range made from the days known before it.
+        #expect(one.coverageDays == 26 - 8 && (0.6...1).contains(one.coverage ?? 0))
+        let ensemble = Self.ensemble { 1.2 + 0.3 * Double($0) + ($0 == 4 ? 3 : 0) }
+        let values = Dictionary(
+            uniqueKeysWithValues: (0..<16).map { (LocalTime.adding($0, to: Self.today), DayValues(high: 10, low: 2, precipitation: nil)) })
+        let ranges = ForecastRanges.ranges(days: values, today: Self.today, ensemble: ensemble, errors: errors)
+        // Today and 7 days: each range around its value, calibrated.
+        #expect(ranges.count == 8 && ranges.values.allSatisfy { $0.calibrated })
+        for (_, r) in ranges { #expect(r.high[0] <= 10 && 10 <= r.high[1] && r.low[0] <= 2 && 2 <= r.low[1]) }
+        func width(_ lead: Int) -> Double { ranges[LocalTime.adding(lead, to: Self.today)].map { $0.high[1] - $0.high[0] } ?? 0 }
+        let raw = try #require(ensemble.days[LocalTime.adding(1, to: Self.today)]).high.width
+        #expect(width(1) < raw, "day 1 \(width(1)) against the raw ensemble's \(raw)")
+        #expect(width(4) >= 1.5 * width(3), "day 4 \(width(4)) against day 3 \(width(3))")
+        // A thin record: the ensemble's own 10th–90th percentiles around the value, uncalibrated.
+        let thin = ForecastRanges.ranges(days: values, today: Self.today, ensemble: ensemble, errors: [:])
+        let day1 = try #require(thin[LocalTime.adding(1, to: Self.today)])
+        #expect(!day1.calibrated && abs((day1.high[1] - day1.high[0]) - raw) < 0.11)
+        #expect(ForecastRanges.errorRange(lead: 1, errors: ForecastShownTests.series(6) { _ in 1 }, lag: 0) == nil)
+    }
+
+    @Test func theEnsembleAnswerIsReadMemberByMember() throws {
+        var hourly: [String: Any] = ["time": (0..<48).map { String(format: "2026-11-%02dT%02d:00", 25 + $0 / 24, $0 % 24) }]
+        hourly["temperature_2m"] = (0..<48).map { Double($0 % 24) / 2 }
+        for m in 1...4 { hourly[String(format: "temperature_2m_member%02d", m)] = (0..<48).map { Double($0 % 24) / 2 + Double(m) } }
+        // A member with a gap leaves its day out.
+        var gap = (0..<48).map { Double($0 % 24) / 2 as Double? }
+        gap[30] = nil
+        hourly["temperature_2m_member05"] = gap.map { $0 as Any? ?? NSNull() }
+        let body: [String: Any] = [
+            "latitude": 52.52, "longitude": 13.4, "utc_offset_seconds": 3600, "timezone": "Europe/Berlin", "hourly": hourly,
+        ]
+        let days = try EnsembleDays.decode(try JSONSerialization.data(withJSONObject: body), fetchedAt: Date())
+        #expect(days.members == 6 && days.days.keys.sorted() == ["2026-11-25"])
+        let d = try #require(days.days["2026-11-25"])
+        #expect(d.high.median == 13 && d.low.p10 == 0 && d.high.p90 > d.high.p10)
+        #expect(throws: BrollyError.self) { try EnsembleDays.decode(Data(#"{"error":true,"reason":"No data"}"#.utf8), fetchedAt: Date()) }
     }
 }

@@ -61,6 +61,10 @@ struct AccuracyCommand: AsyncParsableCommand {
             out.append(l.text(key, ["amount": number(abs(b.bias)) + " " + d.units.temperature, "model": b.name]))
         }
         if d.corrected && !d.biases.isEmpty { out.append(l.text("accuracyCorrected")) }
+        if let one = d.ranges?.first(where: { $0.lead == 1 }), let coverage = one.coverage {
+            out.append(
+                l.text("accuracyCoverage", ["share": String(Int((coverage * 100).rounded())), "days": String(one.coverageDays)]))
+        }
         if d.stale { out.append(l.text("accuracyOld", ["when": d.computedAt])) }
         out.append("")
         out.append(l.text("accuracyByLead", ["unit": d.units.temperature, "model": model.name]))

@@ -42,7 +42,7 @@ struct Forecast: AsyncParsableCommand {
     func run() async throws {
         try await CommandContext.with(providerOptions, needsStore: false) { context in
             let choice = context.unitChoice(output)
-            let result = try await context.weather(location, language: output.language.code)
+            let result = try await context.weather(location, withRanges: true, language: output.language.code)
             if output.json {
                 var report = result
                 report.report.days = Array(result.report.days.prefix(days))

@@ -56,6 +56,11 @@ public struct DayOf<Time: Codable & Sendable & Hashable, Weather: Codable & Send
     /// Nil in a polar day or night.
     public var sunrise: Time?
     public var sunset: Time?
+    /// The day's high and low as an 80 % range, `[p10, p90]` (°C in a `DayForecast`): the
+    /// ensemble's spread calibrated for the place (`WeatherReport.ranges` says whether it is);
+    /// nil beyond the ensemble's days or without it.
+    public var temperatureMaxRange: [Double]? = nil
+    public var temperatureMinRange: [Double]? = nil
 }
 
 /// One local calendar day of forecast, metric.
@@ -121,9 +126,28 @@ public struct WeatherReport: Codable, Sendable, Hashable {
     /// What correcting the forecast for the place did (`modelSelection` `corrected`); nil when it
     /// is a model's own.
     public var correction: CorrectionNote?
+    /// What the days' ranges are made of; nil when no day has one.
+    public var ranges: RangeNote?
     /// Why the forecast is not corrected although the corrected one was asked for (`model=brolly`,
     /// the default); nil when it is, or was not asked for.
     public var notCorrected: NotCorrected?
+}
+
+/// What the days' 80 % ranges are made of.
+public struct RangeNote: Codable, Sendable, Hashable {
+    /// True: the ensemble's spread scaled so that the forecast shown's past errors here are covered
+    /// 8 times in 10; false: the ensemble's own spread (the place's record is too thin).
+    public var calibrated: Bool
+    /// The ensemble's members.
+    public var members: Int
+    /// The days with a range.
+    public var days: Int
+
+    public init(calibrated: Bool, members: Int, days: Int) {
+        self.calibrated = calibrated
+        self.members = members
+        self.days = days
+    }
 }
 
 /// Why a forecast asked to be corrected for its place is a model's own (`auto`'s).

@@ -12,6 +12,9 @@ public enum Upstream: String, Sendable, CaseIterable, Hashable {
     /// Open-Meteo's Historical Weather API (the ERA5 reanalysis forecasts are scored against where
     /// no station reports enough days): its own breaker and budget; one call per place a day.
     case openMeteoArchive = "open-meteo-archive"
+    /// Open-Meteo's Ensemble API (the forecast's ranges): its own breaker and a small budget (one
+    /// call per place per 6 hours).
+    case openMeteoEnsemble = "open-meteo-ensemble"
     case openWeatherMap = "openweathermap"
     case nominatim
     case google
@@ -37,6 +40,7 @@ public enum Upstream: String, Sendable, CaseIterable, Hashable {
         case "Open-Meteo air quality": self = .openMeteoAirQuality
         case "Open-Meteo previous runs": self = .openMeteoPreviousRuns
         case "Open-Meteo archive": self = .openMeteoArchive
+        case "Open-Meteo ensemble": self = .openMeteoEnsemble
         case let l where l.hasPrefix("Open-Meteo"): self = .openMeteo
         case "OpenWeatherMap tiles": self = .openWeatherMapTiles
         case let l where l.hasPrefix("OpenWeatherMap"): self = .openWeatherMap
@@ -62,7 +66,7 @@ public enum Upstream: String, Sendable, CaseIterable, Hashable {
     /// quality and Previous Runs all count in `.openMeteo`'s budget.
     public var parent: Upstream? {
         switch self {
-        case .openMeteoPreviousRuns, .openMeteoArchive, .openMeteoAirQuality: .openMeteo
+        case .openMeteoPreviousRuns, .openMeteoArchive, .openMeteoAirQuality, .openMeteoEnsemble: .openMeteo
         case .openWeatherMapTiles: .openWeatherMap
         default: nil
         }
@@ -98,6 +102,8 @@ public enum Upstream: String, Sendable, CaseIterable, Hashable {
         case .openMeteoPreviousRuns: Budget([.init(30, per: 60), .init(300, per: 3_600), .init(1_000, per: 86_400)])
         // The reference days change once a day: each place costs one call a day.
         case .openMeteoArchive: Budget([.init(30, per: 60), .init(300, per: 3_600), .init(1_000, per: 86_400)])
+        // Each place's cell costs one call per 6 hours, like the scores.
+        case .openMeteoEnsemble: Budget([.init(30, per: 60), .init(300, per: 3_600), .init(1_000, per: 86_400)])
         // The AWC asks for at most 100 requests a minute from one address.
         case .aviationWeather: Budget([.init(60, per: 60), .init(1_000, per: 3_600)])
         // The frame list is cached 5 minutes for every client: a dozen calls an hour are plenty.

@@ -17,6 +17,8 @@ public struct UpstreamURLs: Sendable, Hashable {
     public var openMeteoPreviousRuns: URL = URL(string: "https://previous-runs-api.open-meteo.com")!
     /// Open-Meteo's Historical Weather API (the ERA5 reanalysis).
     public var openMeteoArchive: URL = URL(string: "https://archive-api.open-meteo.com")!
+    /// Open-Meteo's Ensemble API (the forecast's ranges).
+    public var openMeteoEnsemble: URL = URL(string: "https://ensemble-api.open-meteo.com")!
     public var aviationWeather: URL = URL(string: "https://aviationweather.gov")!
     /// A server speaking RainViewer's public weather-maps API (RainViewer, or a self-hosted LibreWXR).
     public var radar: URL = URL(string: "https://api.rainviewer.com")!
@@ -49,8 +51,9 @@ public struct UpstreamURLs: Sendable, Hashable {
     /// `BROLLY_OPEN_METEO_AIR_QUALITY_URL`, `BROLLY_OPENWEATHERMAP_URL`,
     /// `BROLLY_IP_LOCATION_URL`, `BROLLY_NOMINATIM_URL`, `BROLLY_GOOGLE_GEOCODING_URL`,
     /// `BROLLY_BBC_FEEDS_URL`, `BROLLY_NEWSAPI_URL`, `BROLLY_NWS_URL`, `BROLLY_METEOALARM_URL`,
-    /// `BROLLY_OPEN_METEO_PREVIOUS_RUNS_URL`, `BROLLY_OPEN_METEO_ARCHIVE_URL` and
-    /// `BROLLY_AVIATIONWEATHER_URL`.
+    /// `BROLLY_OPEN_METEO_PREVIOUS_RUNS_URL`, `BROLLY_OPEN_METEO_ARCHIVE_URL`,
+    /// `BROLLY_OPEN_METEO_ENSEMBLE_URL` and `BROLLY_AVIATIONWEATHER_URL` (and the others in
+    /// `environment`).
     public static func fromEnvironment(_ env: [String: String]) throws -> UpstreamURLs {
         try fromEnvironment(env, names: environment)
     }
@@ -64,6 +67,7 @@ public struct UpstreamURLs: Sendable, Hashable {
         ("BROLLY_GOOGLE_GEOCODING_URL", \.googleGeocoding), ("BROLLY_BBC_FEEDS_URL", \.bbcFeeds), ("BROLLY_NEWSAPI_URL", \.newsAPI),
         ("BROLLY_NWS_URL", \.nws), ("BROLLY_METEOALARM_URL", \.meteoAlarm),
         ("BROLLY_OPEN_METEO_PREVIOUS_RUNS_URL", \.openMeteoPreviousRuns), ("BROLLY_OPEN_METEO_ARCHIVE_URL", \.openMeteoArchive),
+        ("BROLLY_OPEN_METEO_ENSEMBLE_URL", \.openMeteoEnsemble),
         ("BROLLY_AVIATIONWEATHER_URL", \.aviationWeather), ("BROLLY_RADAR_URL", \.radar),
         ("BROLLY_OPENWEATHERMAP_TILES_URL", \.openWeatherMapTiles),
     ]

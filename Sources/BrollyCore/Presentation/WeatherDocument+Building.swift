@@ -111,7 +111,7 @@ extension WeatherDocument {
             Day(
                 date: $0.date, temperatureMin: t($0.low), temperatureMax: t($0.high), precipitation: p($0.precipitation),
                 precipitationProbability: $0.chance, condition: ConditionDocument($0.condition), sunrise: iso($0.sunrise),
-                sunset: iso($0.sunset))
+                sunset: iso($0.sunset), temperatureMaxRange: $0.highRange?.map(t), temperatureMinRange: $0.lowRange?.map(t))
         }
         hours = v.hours.prefix(count).map {
             Hour(
@@ -153,6 +153,11 @@ extension WeatherDocument {
             source.modelNote = Self.modelNote(report, language: language)
         }
         source.note = Self.correctionNote(report, language: language)
+        source.ranges = report.ranges.map {
+            Ranges(
+                calibrated: $0.calibrated, members: $0.members, days: $0.days,
+                note: $0.calibrated ? nil : language.text("rangesUncalibrated"))
+        }
         if let c = report.correction {
             let degrees = u.temperature
             source.correction = Correction(

@@ -116,12 +116,26 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
         /// the default): another provider answered, the place is not scored yet, or too few days
         /// are; in the reader's language. Absent when it is corrected, or another model was asked.
         public var note: String?
+        /// What the days' `temperatureMaxRange` and `temperatureMinRange` (80 %: the 10th to the
+        /// 90th percentile) are made of; absent when no day has one.
+        public var ranges: Ranges?
         /// The forecast corrected for the place (`model=brolly`): the models blended, the days
         /// corrected and how far tomorrow's high and low moved, in the document's unit.
         public var correction: Correction?
         /// How many days ahead the provider forecasts here (Open-Meteo 16, OpenWeatherMap's free
         /// answers 5 or 6): `days` has that many.
         public var days: Int?
+    }
+    /// The days' ranges: calibrated for the place (the ensemble's spread scaled so that the
+    /// forecast shown's past errors here are covered 8 times in 10), or the ensemble's own.
+    public struct Ranges: Codable, Sendable, Hashable {
+        public var calibrated: Bool
+        /// The ensemble's members.
+        public var members: Int
+        /// The days with a range.
+        public var days: Int
+        /// Why the ranges are the ensemble's own, for people; absent when calibrated.
+        public var note: String?
     }
     /// What correcting the forecast for the place did.
     public struct Correction: Codable, Sendable, Hashable {

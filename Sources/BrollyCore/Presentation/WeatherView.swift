@@ -126,6 +126,9 @@ public struct WeatherView: Sendable {
         public let date: String
         public let low: Measure<TemperatureUnit>
         public let high: Measure<TemperatureUnit>
+        /// The high's and the low's 80 % range (10th, 90th percentile), where the day has one.
+        public let highRange: [Measure<TemperatureUnit>]?
+        public let lowRange: [Measure<TemperatureUnit>]?
         public let precipitation: Measure<PrecipitationUnit>?
         /// %.
         public let chance: Double?
@@ -286,6 +289,8 @@ public struct WeatherView: Sendable {
     public let fallbackFrom: ProviderID?
     /// What the model choice means, in the reader's language ("DWD ICON (auto, best here)").
     public var modelNote: String? { WeatherDocument.modelNote(report, language: language) }
+    /// What the days' ranges are made of; nil when no day has one.
+    public var ranges: RangeNote? { report.ranges }
     /// The next two hours' 15-minute slots, when the provider gave them.
     public var nowcast: [NowcastSlot]? { report.nowcast }
     /// The official warnings for the place; nil when none were looked up.
@@ -372,7 +377,8 @@ public struct WeatherView: Sendable {
             let dayHours = hoursByDay[d.date] ?? []
             let daylit = dayHours.filter { daylight.isDay($0.time) }
             return Day(
-                date: d.date, low: t(d.temperatureMin), high: t(d.temperatureMax), precipitation: p(d.precipitation),
+                date: d.date, low: t(d.temperatureMin), high: t(d.temperatureMax), highRange: d.temperatureMaxRange?.map(t),
+                lowRange: d.temperatureMinRange?.map(t), precipitation: p(d.precipitation),
                 chance: d.precipitationProbability, condition: c(Self.dominant(daylit) ?? d.condition), worst: c(d.condition),
                 sunrise: d.sunrise ?? sun.sunrise,
                 sunset: d.sunset ?? sun.sunset, dawn: sun.dawn, dusk: sun.dusk, moonAge: SkyCalculator.moonAge(at: noon),

@@ -73,7 +73,7 @@ public final class AccuracyService: Sendable {
         Coordinate(latitude: Rounding.round(c.latitude, 1), longitude: Rounding.round(c.longitude, 1))
     }
 
-    public func key(for c: Coordinate) -> String { Self.cellKey("accuracy3-", c) }
+    public func key(for c: Coordinate) -> String { Self.cellKey("accuracy4-", c) }
 
     /// `prefix` and `c`'s cell, as a cache key (`accuracy-52.5_13.4`).
     static func cellKey(_ prefix: String, _ c: Coordinate) -> String {
@@ -127,6 +127,30 @@ public final class AccuracyService: Sendable {
             return report
         }
         return report.correcting(days)
+    }
+
+    /// `report` with each day's 80 % range of its high and low from `ensemble` (today and the 7
+    /// days after it that the ensemble covers), calibrated with the forecast shown's past errors
+    /// here where the scores this process holds have them at the day's lead (the corrected
+    /// forecast's when it is corrected, else `auto`'s; a named model's are not scored), else the
+    /// ensemble's own spread, said to be uncalibrated. Never a call.
+    public func ranging(_ report: WeatherReport, ensemble: EnsembleDays) -> WeatherReport {
+        var report = report
+        let shown =
+            report.modelSelection == "corrected"
+            ? BrollyConfiguration.corrected : report.modelSelection == "named" || report.provider != .openMeteo ? nil : "auto"
+        let errors = shown.flatMap { kept(at: report.place.coordinate)?.ranges[$0] } ?? [:]
+        let today = LocalTime.dateString(now(), in: report.place.timeZone)
+        let ranges = ForecastRanges.ranges(days: report.dayValues, today: today, ensemble: ensemble, errors: errors)
+        guard !ranges.isEmpty else { return report }
+        for i in report.days.indices {
+            guard let r = ranges[report.days[i].date] else { continue }
+            report.days[i].temperatureMaxRange = r.high
+            report.days[i].temperatureMinRange = r.low
+        }
+        report.ranges = RangeNote(
+            calibrated: ranges.values.contains { $0.calibrated }, members: ensemble.members, days: ranges.count)
+        return report
     }
 
     /// The cached scores at `c`, without a call.
@@ -193,12 +217,19 @@ public final class AccuracyService: Sendable {
         // The forecast shown, replayed: a station's day is known the next day, the reanalysis'
         // about `reanalysisLag` days later.
         let lag = reference.kind == "station" ? 0 : Self.reanalysisLag
-        let shown = [
+        let replays = [
             (BrollyConfiguration.corrected, ForecastCorrection.replay(errors, lag: lag)),
             ("auto", AutoChoice.replay(errors, baseline: OpenMeteoProvider.defaultModel, lag: lag)),
-        ].compactMap { name, replayed in
+        ]
+        let shown = replays.compactMap { name, replayed in
             let leads = ForecastScores.scores([name: replayed])[name] ?? []
             return leads.isEmpty ? nil : AccuracyReport.ModelScores(model: name, leads: leads)
+        }
+        var ranges: [String: [Int: ErrorRange]] = [:]
+        for (name, replayed) in replays {
+            for (lead, days) in replayed {
+                if let r = ForecastRanges.errorRange(lead: lead, errors: days, lag: lag) { ranges[name, default: [:]][lead] = r }
+            }
         }
         var latest: [String: [String: DayValues]] = [:]
         for (model, leads) in runs.temperature {
@@ -209,7 +240,8 @@ public final class AccuracyService: Sendable {
         }
         return AccuracyReport(
             computedAt: started, timezone: runs.timezone, reference: reference, passedOver: passedOver,
-            days: models.flatMap(\.leads).map(\.n).max() ?? 0, models: models, shown: shown, fits: ForecastCorrection.fits(errors),
+            days: models.flatMap(\.leads).map(\.n).max() ?? 0, models: models, shown: shown, ranges: ranges,
+            fits: ForecastCorrection.fits(errors),
             choices: ForecastCorrection.choices(errors),
             auto: AutoChoice.choose(errors, baseline: OpenMeteoProvider.defaultModel), today: today, latest: latest)
     }

@@ -51,6 +51,9 @@ public struct AccuracyReport: Codable, Sendable, Hashable {
     /// place (each past day corrected, or chosen, only with what was known before it was made):
     /// `brolly` (the corrected forecast) and `auto`; a row only where a day could be replayed.
     public var shown: [ModelScores]
+    /// The forecast shown's error ranges by lead (`brolly`, `auto` → lead → range): what
+    /// calibrates each day's 80 % range, with its out-of-sample coverage.
+    public var ranges: [String: [Int: ErrorRange]]
     /// Model → lead → what correcting it takes (models and leads with enough days).
     public var fits: [String: [Int: CorrectionFit]]
     /// Lead → `blend`, or the one model that corrected alone did better than the blend here out

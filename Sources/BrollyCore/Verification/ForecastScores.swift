@@ -87,6 +87,14 @@ public struct DayError: Codable, Sendable, Hashable {
     public var low: Double
     public var forecastWet: Bool?
     public var wasWet: Bool?
+
+    public init(day: String, high: Double, low: Double, forecastWet: Bool? = nil, wasWet: Bool? = nil) {
+        self.day = day
+        self.high = high
+        self.low = low
+        self.forecastWet = forecastWet
+        self.wasWet = wasWet
+    }
 }
 
 /// Model → lead → the days' errors, oldest day first.

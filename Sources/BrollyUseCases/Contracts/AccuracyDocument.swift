@@ -80,6 +80,19 @@ public struct AccuracyDocument: Codable, Sendable, Hashable {
     /// known when that forecast was made. Nil when a named model is shown (its row is `chosen`) or
     /// no day could be replayed yet.
     public var shown: Model?
+    /// How far the truth has fallen from the forecast shown by lead, for its 80 % ranges: the 10th
+    /// and 90th percentile of truth − forecast (`high`, `low`, in `units.temperature`), and how
+    /// often a range made each day only from the days known then held the truth (`coverage`,
+    /// 0–1, out of sample; nil below 7 such days). Nil when the forecast shown is not scored.
+    public var ranges: [Range]?
+    public struct Range: Codable, Sendable, Hashable {
+        public var lead: Int
+        public var n: Int
+        public var high: [Double]
+        public var low: [Double]
+        public var coverage: Double?
+        public var coverageDays: Int
+    }
     /// The model with the lowest error of tomorrow's high, among those with enough days scored;
     /// nil below the minimum.
     public var best: Best?
@@ -137,6 +150,15 @@ public struct AccuracyDocument: Codable, Sendable, Hashable {
         // falls back); a named model's row is its own.
         let configured = chosenModelArgument ?? BrollyConfiguration.corrected
         let shownRow = corrects ? BrollyConfiguration.corrected : BrollyConfiguration.choosesModel(configured) ? "auto" : nil
+        ranges = shownRow.flatMap { report.ranges[$0] }.map { leads in
+            leads.keys.sorted().compactMap { lead in
+                leads[lead].map {
+                    Range(
+                        lead: lead, n: $0.n, high: $0.high.map(d), low: $0.low.map(d), coverage: $0.coverage,
+                        coverageDays: $0.coverageDays)
+                }
+            }
+        }
         shown = report.shown.first { $0.model == shownRow }.map {
             Model(model: $0.model, name: Self.shownNames[$0.model] ?? $0.model, chosen: true, leads: $0.leads.map(scaled))
         }

@@ -83,6 +83,9 @@ function biases(doc) {
   const lines = (doc.biases || []).slice(0, 2).map((b) =>
     t(`accuracy${b.variable === 'high' ? 'Highs' : 'Lows'}${b.bias > 0 ? 'Warm' : 'Cold'}`, { amount: amount(b.bias), model: b.name }));
   if (lines.length && doc.corrected) lines.push(t('accuracyCorrected'));
+  // How often tomorrow's 80 % ranges held the truth, each made before its day (out of sample).
+  const one = (doc.ranges || []).find((r) => r.lead === 1);
+  if (one && typeof one.coverage === 'number') lines.push(t('accuracyCoverage', { share: Math.round(one.coverage * 100), days: one.coverageDays }));
   return lines.join(' ');
 }
 

@@ -215,7 +215,8 @@ export function render(doc, opts = {}) {
   // Two weeks: the second marked as less certain.
   const shownDays = doc.days.slice(0, 14);
   // The fortnight's scale, and now's reading for the dot on today's bar (not on a history entry's).
-  const week = { min: Math.min(...shownDays.map((d) => d.temperatureMin)), max: Math.max(...shownDays.map((d) => d.temperatureMax)),
+  const week = { min: Math.min(...shownDays.map((d) => (d.temperatureMinRange ? d.temperatureMinRange[0] : d.temperatureMin))),
+    max: Math.max(...shownDays.map((d) => (d.temperatureMaxRange ? d.temperatureMaxRange[1] : d.temperatureMax))),
     now: opts.historyNote ? null : doc.current.temperature };
   $('days').replaceChildren(...shownDays.map((d, i) => dayItem(d, i, Boolean(opts.historyNote), week, doc.hours)));
   updateAge();

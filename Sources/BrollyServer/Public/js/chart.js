@@ -23,18 +23,33 @@ function svg(name, attrs = {}, text) {
 /** Minutes since midnight of an ISO local time ("2026-11-25T07:41:00+01:00" → 461). */
 const minutes = (iso) => (iso ? Number(iso.slice(11, 13)) * 60 + Number(iso.slice(14, 16)) : null);
 
-/** The chart's data, exported for the tests: x and y of every hour's point and bar. */
+/** The hour's 80 % band from its day's ranges (`temperatureMinRange`, `temperatureMaxRange`): the
+ *  hour moved as the day's low's range moves near the low, as its high's near the high, in
+ *  proportion between; null when its day has no range. */
+function bandOf(h, byDate) {
+  const d = byDate[String(h.time).slice(0, 10)];
+  if (!d || !Array.isArray(d.temperatureMaxRange) || !Array.isArray(d.temperatureMinRange)) return null;
+  const span = d.temperatureMax - d.temperatureMin;
+  const share = span > 0.1 ? Math.min(1, Math.max(0, (h.temperature - d.temperatureMin) / span)) : 0.5;
+  const at = (k) => h.temperature + (1 - share) * (d.temperatureMinRange[k] - d.temperatureMin) + share * (d.temperatureMaxRange[k] - d.temperatureMax);
+  return [tempValue(at(0)), tempValue(at(1))];
+}
+
+/** The chart's data, exported for the tests: x and y of every hour's point, bar and band. */
 export function chartPoints(doc) {
   const hours = doc.hours.slice(0, 48);
   const temps = hours.map((h) => tempValue(h.temperature));
-  const low = Math.min(...temps);
-  const high = Math.max(...temps);
+  const byDate = Object.fromEntries((doc.days || []).map((d) => [d.date, d]));
+  const bands = hours.map((h) => bandOf(h, byDate));
+  const low = Math.min(...temps, ...bands.filter(Boolean).map((b) => b[0]));
+  const high = Math.max(...temps, ...bands.filter(Boolean).map((b) => b[1]));
   const span = Math.max(1, high - low);
   const wettest = Math.max(1, ...hours.map((h) => amountValue(h.precipitation || 0)));
   return hours.map((h, i) => ({
     time: h.time,
     x: i * STEP + STEP / 2,
     y: TOP + (1 - (temps[i] - low) / span) * LINE_H,
+    band: bands[i] ? bands[i].map((v) => TOP + (1 - (v - low) / span) * LINE_H) : null,
     bar: ((amountValue(h.precipitation || 0)) / wettest) * BARS_H,
     chance: typeof h.precipitationProbability === 'number' ? h.precipitationProbability : null,
   }));
@@ -65,6 +80,12 @@ export function renderChart(doc) {
     const opacity = p.chance === null ? 0.8 : 0.3 + 0.7 * (p.chance / 100);
     chart.append(svg('rect', { x: p.x - STEP * 0.35, y: barsBase - p.bar, width: STEP * 0.7, height: p.bar, class: 'rain-bar', 'fill-opacity': opacity.toFixed(2), 'data-hour': i }));
   });
+  // The 80 % band around the line, where the days have ranges.
+  const banded = points.filter((p) => p.band);
+  if (banded.length > 1) {
+    const outline = [...banded.map((p) => `${p.x.toFixed(1)},${p.band[1].toFixed(1)}`), ...banded.reverse().map((p) => `${p.x.toFixed(1)},${p.band[0].toFixed(1)}`)];
+    chart.append(svg('polygon', { points: outline.join(' '), class: 'temp-band', 'data-testid': 'temp-band' }));
+  }
   // The temperature line and its labels every three hours.
   chart.append(svg('polyline', { points: points.map((p) => `${p.x.toFixed(1)},${p.y.toFixed(1)}`).join(' '), class: 'temp-line', fill: 'none' }));
   points.forEach((p, i) => {

@@ -55,16 +55,23 @@ export function dayItem(d, index, isSnapshot, week, hours = []) {
     left: at(d.temperatureMin), width: `${Math.max(4, ((d.temperatureMax - d.temperatureMin) / span) * 100)}%`,
     background: `linear-gradient(90deg, ${warmth(d.temperatureMin)}, ${warmth(d.temperatureMax)})`,
   } });
+  // The day's 80 % ranges, a faint band behind the bar from the low's 10th to the high's 90th
+  // percentile (where the answer has them).
+  const lowR = d.temperatureMinRange, highR = d.temperatureMaxRange;
+  const spread = Array.isArray(lowR) && Array.isArray(highR)
+    ? el('span', { className: 'spread', style: { left: at(lowR[0]), width: `${Math.max(4, ((highR[1] - lowR[0]) / span) * 100)}%` } }) : null;
   const dot = index === 0 && typeof week.now === 'number'
     ? el('span', { className: 'now-dot', style: { left: at(Math.min(week.max, Math.max(week.min, week.now))) } }) : null;
-  const bar = el('span', { className: 'rangebar', ariaHidden: 'true' }, fill, ...(dot ? [dot] : []));
+  const bar = el('span', { className: 'rangebar', ariaHidden: 'true' }, ...(spread ? [spread] : []), fill, ...(dot ? [dot] : []));
   // The day's chance and amount, one above the other.
   const chance = el('span', { className: 'dchance', title: t('chanceOfRain') },
     el('span', { text: typeof d.precipitationProbability === 'number' ? `💧${Math.round(d.precipitationProbability)}%` : '' }),
     el('span', { className: 'damount', text: typeof d.precipitation === 'number' && d.precipitation > 0 ? amountText(d.precipitation) : '' }));
   const li = el('li', {}, name, icon, el('span', { className: 'ddesc', text: d.condition.description }), chance,
     el('span', { className: 'dlow', text: shortTemp(d.temperatureMin), title: t('min') }), bar,
-    el('span', { className: 'dhigh', text: shortTemp(d.temperatureMax), title: t('max') }));
+    el('span', { className: 'dhigh', text: shortTemp(d.temperatureMax), title: Array.isArray(highR) ? `${t('max')} ${shortTemp(highR[0])}–${shortTemp(highR[1])}` : t('max') }),
+    // The high's range, said to a screen reader (the band shows it).
+    ...(Array.isArray(highR) ? [el('span', { className: 'visually-hidden drange', text: ` (${shortTemp(highR[0])}–${shortTemp(highR[1])})` })] : []));
   if (index >= 7) {
     // The second week: forecasts this far ahead are less certain, and the page says so (above its
     // first day, and to a screen reader on each).
