@@ -265,10 +265,17 @@ def test_the_cli_prints_a_measured_line_and_the_one_line_format_has_o(cli, doubl
 @pytest.mark.alone
 def test_the_page_shows_what_was_measured_and_how_good_forecasts_are_here(server, double, browser_factory):
     from conftest import axe_violations
+    # The ensemble asked once beforehand (one call per cell per 6 hours): the page's answer has
+    # each day's 80 % range (issue 51).
+    get(f"{server.url}/api/v1/weather?lat={NEW_YORK[0]}&lon={NEW_YORK[1]}")
     b = browser_factory(server.url)
     b.allow_location(*NEW_YORK)
     b.open()
     b.wait_state("ready")
+    # The range as a faint band behind each of the first 8 days' bars, and around the chart's line.
+    assert b.js("return document.querySelectorAll('#days .rangebar .spread').length") == 8
+    assert b.js("return document.querySelector('[data-testid=temp-band]') !== null")
+    assert "–" in b.js("return document.querySelector('#days li .dhigh').title")
     measured = b.text("measured")
     assert measured.startswith("Measured ") and "New York/LaGuardia" in measured and ("min ago" in measured or "just now" in measured)
     details = b.text("measured-details")
