@@ -491,10 +491,10 @@ def test_each_day_carries_an_80_percent_range_calibrated_here_and_wider_where_th
     one = next(r for r in acc["ranges"] if r["lead"] == 1)
     assert one["n"] >= 7 and one["high"][0] <= 0 <= one["high"][1] and one["coverageDays"] >= 0
     url = f"{server.url}/api/v1/weather?lat={KATHMANDU[0]}&lon={KATHMANDU[1]}"
+    # The first look may not wait for the ensemble (a helper, waited for briefly): a later one has it.
+    from conftest import wait_until
+    wait_until(lambda: "ranges" in get(url)[2]["source"], what="the ranges")
     _, _, w = get(url)
-    if "ranges" not in w["source"]:  # the first look may not wait for the ensemble: the next has it
-        time.sleep(1)
-        _, _, w = get(url)
     assert w["source"]["ranges"] == {"calibrated": True, "members": 31, "days": 8}, w["source"]
     days = w["days"]
     for d in days[:8]:
@@ -504,9 +504,9 @@ def test_each_day_carries_an_80_percent_range_calibrated_here_and_wider_where_th
         assert lo <= d["temperatureMin"] <= hi, d
     assert all("temperatureMaxRange" not in d for d in days[8:])
     width = [d["temperatureMaxRange"][1] - d["temperatureMaxRange"][0] for d in days[:8]]
-    # Day 1: narrower than the raw ensemble's 10th-90th percentiles (0.8 x 1.5 °C), the forecast
+    # Day 1: narrower than the raw ensemble's 10th-90th percentiles (0.8 x 2.4 °C), the forecast
     # shown having been good here; the day the members disagree at least 1.5 times the day before.
-    assert width[1] < 1.2 and width[4] >= 1.5 * width[3], width
+    assert width[1] < 1.9 and width[4] >= 1.5 * width[3], width
     assert double.calls("/v1/ensemble") == 1
     # In °F the ranges follow the unit.
     _, _, f = get(url + "&units=imperial")
@@ -524,10 +524,9 @@ def test_a_place_with_a_thin_record_gets_the_ensembles_own_ranges_and_says_so(se
     _, _, acc = accuracy(server, POKHARA)
     assert acc["enough"] is False
     url = f"{server.url}/api/v1/weather?lat={POKHARA[0]}&lon={POKHARA[1]}"
+    from conftest import wait_until
+    wait_until(lambda: "ranges" in get(url)[2]["source"], what="the ranges")
     _, _, w = get(url)
-    if "ranges" not in w["source"]:
-        time.sleep(1)
-        _, _, w = get(url)
     r = w["source"]["ranges"]
     assert r["calibrated"] is False and "not yet calibrated" in r["note"], r
     assert w["source"]["note"].startswith("not corrected yet:")

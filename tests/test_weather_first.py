@@ -143,13 +143,15 @@ def test_cached_weather_stays_fast_while_air_quality_and_alerts_are_down(server_
         env.update(BROLLY_OPEN_METEO_AIR_QUALITY_URL=UNREACHABLE, BROLLY_OPEN_METEO_ENSEMBLE_URL=UNREACHABLE, BROLLY_NWS_URL=UNREACHABLE, BROLLY_METEOALARM_URL=UNREACHABLE)
     s = server_factory(args=("--timeout", "10"), extra_env=env)
     if how == "hanging":
-        for path in ("/v1/air-quality", "/api/v1/warnings/"):
+        for path in ("/v1/air-quality", "/api/v1/warnings/", "/v1/ensemble"):
             double.fault("delay", delay=20, path=path, times=-1)
     url = "/api/v1/weather?lat=52.52&lon=13.41"
     status, _, body, took = call(s.url + url)
     # The first request waits for them at most the documented second.
     assert status == 200 and took < 3, took
     assert "airQuality" in body["source"]["lacking"] and "alerts" in body["source"]["lacking"]
+    # The ensemble too (issue 51): no ranges, said; the weather as fast.
+    assert "ranges" in body["source"]["lacking"] and all("temperatureMaxRange" not in d for d in body["days"])
     assert "airQuality" not in body
     # Everyone else, meanwhile, is answered at once, from the memoized answer.
     hits = metric(s, "brolly_cache_answers_total", result="hit")
@@ -160,6 +162,7 @@ def test_cached_weather_stays_fast_while_air_quality_and_alerts_are_down(server_
     # Each source was asked once for the place, not once per request.
     if how == "hanging":
         assert double.calls("/v1/air-quality") == 1 and double.calls("/api/v1/warnings/feeds-germany") == 1
+        assert double.calls("/v1/ensemble") == 1
 
 
 def test_air_quality_arrives_when_its_source_comes_back(server_factory, double):

@@ -327,7 +327,7 @@ ENSEMBLE_MEMBERS = 31  # the control and 30 members, as Open-Meteo's default (GF
 def open_meteo_ensemble(q):
     """Open-Meteo's Ensemble API (/v1/ensemble): hourly temperature_2m (the control) and
     temperature_2m_member01..30 from today's local midnight, in the place's zone. Each member is the
-    forecast's hour plus its own offset, spread evenly over `spread` °C: 1.2 today, 0.3 more each day
+    forecast's hour plus its own offset, spread evenly over `spread` °C: 2.0 today, 0.4 more each day
     ahead, and 3 more on the day STATE["ensemble_disagree"] days ahead (POST /__ensemble)."""
     ahead = int(q.get("forecast_days", ["7"])[0])
     body = open_meteo_forecast({"latitude": q["latitude"], "longitude": q["longitude"], "forecast_days": [str(ahead)]})
@@ -339,7 +339,7 @@ def open_meteo_ensemble(q):
         values = []
         for h, t in zip(hours, temps):
             days_ahead = (datetime.fromisoformat(h).date() - first).days
-            spread = 1.2 + 0.3 * days_ahead + (3 if days_ahead == STATE.get("ensemble_disagree") else 0)
+            spread = 2.0 + 0.4 * days_ahead + (3 if days_ahead == STATE.get("ensemble_disagree") else 0)
             values.append(round(t + share * spread, 1))
         hourly[f"temperature_2m_member{m:02d}"] = values
     return {k: body[k] for k in ("latitude", "longitude", "generationtime_ms", "utc_offset_seconds", "timezone",

@@ -54,8 +54,13 @@ extension UseCases {
         let ensemble = aside(withRanges && services.ensemble != nil) { [ensemble = services.ensemble, grace = airQualityGrace] in
             await ensemble?.spread(at: place.coordinate, offline: offline, grace: grace)
         }
-        if let ensemble, let spread = await ensemble.value {
-            result.report = services.accuracy.ranging(result.report, ensemble: spread)
+        if let ensemble {
+            if let spread = await ensemble.value {
+                result.report = services.accuracy.ranging(result.report, ensemble: spread)
+            } else {
+                // Said, so that an answer without them is kept seconds, not minutes (the memo).
+                result.lacking.append(.ranges)
+            }
         }
         // Each waits at most `airQualityGrace` from when its call started: only the first requests
         // for a place wait for a slow source, and none for one that failed a moment ago.

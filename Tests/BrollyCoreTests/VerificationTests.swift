@@ -526,3 +526,22 @@ private func utcDate(_ iso: String) -> Date { ISO8601DateFormatter().date(from: 
         #expect(throws: BrollyError.self) { try EnsembleDays.decode(Data(#"{"error":true,"reason":"No data"}"#.utf8), fetchedAt: Date()) }
     }
 }
+
+@Suite struct ChoiceWhereOneModelIsAllBiasTests {
+    @Test func aModelWhoseErrorIsAllBiasIsShownAlone() {
+        var errors: ModelErrors = ["gfs_seamless": [1: ForecastShownTests.series(26) { _ in 2 }]]
+        for (m, x) in [("best_match", 1.8), ("icon_seamless", 1.0), ("ecmwf_ifs025", 1.5), ("gem_seamless", 1.6)] {
+            errors[m] = [1: ForecastShownTests.series(26) { $0 % 2 == 0 ? x : -x }]
+        }
+        #expect(ForecastCorrection.choices(errors) == [1: "gfs_seamless"])
+        var leads: ModelErrors = [:]
+        for lead in 1...7 {
+            leads["gfs_seamless", default: [:]][lead] = ForecastShownTests.series(26) { _ in 2 }
+            for (m, x) in [("best_match", 1.8), ("icon_seamless", 1.0), ("ecmwf_ifs025", 1.5), ("gem_seamless", 1.6)] {
+                leads[m, default: [:]][lead] = ForecastShownTests.series(26) { $0 % 2 == 0 ? x * Double(lead) : -x * Double(lead) }
+            }
+        }
+        // Further ahead the others' errors grow, GFS's do not: it alone at every lead.
+        #expect(ForecastCorrection.choices(leads) == Dictionary(uniqueKeysWithValues: (1...7).map { ($0, "gfs_seamless") }))
+    }
+}

@@ -106,7 +106,7 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
         /// The configured provider, when it failed and `provider` answered instead.
         public var fallbackFrom: String?
         /// What the answer lacks because a helper failed or is slow: "name", "airQuality",
-        /// "alerts"; nil when nothing is.
+        /// "alerts", "ranges"; nil when nothing is.
         public var lacking: [String]?
         /// The forecast model that answered (Open-Meteo's name; `best_match`: its own choice).
         public var model: String?

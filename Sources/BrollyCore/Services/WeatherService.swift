@@ -28,6 +28,8 @@ public struct WeatherResult: Sendable {
     /// The helpers whose parts an answer may lack; the weather never waits on them for long.
     public enum Helper: String, Sendable, Hashable {
         case name, airQuality, alerts
+        /// The days' 80 % ranges (the ensemble).
+        case ranges
     }
 
     public init(

@@ -109,7 +109,8 @@ public enum ForecastCorrection {
 
     /// At each lead, the blend (`blended`) or the one model that corrected alone did better than
     /// the blend out of sample (each day's residuals made before that day was learned, compared on
-    /// the days both have); the blend when none did.
+    /// the days both have) by more than twice the standard error of the daily differences; the
+    /// blend when none did.
     public static func choices(_ errors: ModelErrors) -> [Int: String] {
         var out: [Int: String] = [:]
         for lead in Set(errors.values.flatMap(\.keys)) {
@@ -125,14 +126,14 @@ public enum ForecastCorrection {
         var byDay: [String: [(model: String, error: DayError)]] = [:]
         for (model, days) in taking { for e in days { byDay[e.day, default: []].append((model, e)) } }
         var running: [String: Running] = [:]
-        // Model → its residuals' squares and the blend's on the same days.
-        var alone: [String: (own: Double, blend: Double, n: Int)] = [:]
+        // Model → each day's absolute residual less the blend's (high and low), from the days on
+        // which every model's weight is learnt (its residuals' mean square known).
+        var alone: [String: [Double]] = [:]
         for day in byDay.keys.sorted() {
             let today = byDay[day] ?? []
             var residuals: [(model: String, high: Double, low: Double, weight: (high: Double, low: Double))] = []
             for (model, e) in today {
-                guard let state = running[model], let r = state.residual(e) else { continue }
-                let v = state.variance ?? (1, 1)
+                guard let state = running[model], let r = state.residual(e), let v = state.variance else { continue }
                 residuals.append((model, r.high, r.low, (1 / v.high, 1 / v.low)))
             }
             if !residuals.isEmpty {
@@ -140,17 +141,22 @@ public enum ForecastCorrection {
                 let wl = residuals.map(\.weight.low).reduce(0, +)
                 let blendHigh = residuals.map { $0.high * $0.weight.high }.reduce(0, +) / wh
                 let blendLow = residuals.map { $0.low * $0.weight.low }.reduce(0, +) / wl
-                let blendSquare = blendHigh * blendHigh + blendLow * blendLow
-                for r in residuals {
-                    alone[r.model, default: (0, 0, 0)].own += r.high * r.high + r.low * r.low
-                    alone[r.model, default: (0, 0, 0)].blend += blendSquare
-                    alone[r.model, default: (0, 0, 0)].n += 1
-                }
+                let blend = abs(blendHigh) + abs(blendLow)
+                for r in residuals { alone[r.model, default: []].append(abs(r.high) + abs(r.low) - blend) }
             }
             for (model, e) in today { running[model, default: Running()].learn(e) }
         }
-        let better = alone.filter { $0.value.n >= warmUp && $0.value.own < $0.value.blend }
-        return better.min { ($0.value.own / $0.value.blend, $0.key) < ($1.value.own / $1.value.blend, $1.key) }?.key ?? blended
+        // Better by more than twice the standard error of the daily differences (as `auto`'s
+        // switch): where the models' errors are independent enough, luck does not unmake the blend.
+        var best: (model: String, mean: Double)?
+        for (model, d) in alone where d.count >= warmUp {
+            let n = Double(d.count)
+            let mean = d.reduce(0, +) / n
+            let variance = d.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / (n - 1)
+            guard mean + 2 * (variance / n).squareRoot() < 0 else { continue }
+            if best.map({ (mean, model) < ($0.mean, $0.model) }) ?? true { best = (model, mean) }
+        }
+        return best?.model ?? blended
     }
 
     /// One day from `forecasts` (model, lead in days, the day's raw high and low): each corrected

@@ -22,9 +22,10 @@ public struct ErrorRange: Codable, Sendable, Hashable {
 ///
 /// The method is quantile mapping on the forecast shown's own errors, scaled by the ensemble:
 /// the 10th and 90th percentiles of the past out-of-sample errors at the day's lead give the range
-/// around the forecast shown (so it is right 8 times in 10 here, by construction out of sample),
-/// and the day's ensemble spread against its median over the week scales it (where the members
-/// disagree the range widens, where they agree it narrows; the factor is kept within 0.5–3). Where
+/// around the forecast shown (split conformal: right at least 8 times in 10 here out of sample),
+/// and the day's ensemble spread against the spread the ensemble has at that lead as a rule (a
+/// robust line through the week's) scales it: where the members disagree the range widens, where
+/// they agree it narrows (the factor is kept within 0.5–3). Where
 /// the place has fewer than `ForecastScores.minimumDays` errors at the lead, the ensemble's own
 /// 10th–90th percentiles are used, centred on the forecast shown, and the range is said to be
 /// uncalibrated.
@@ -36,6 +37,18 @@ public enum ForecastRanges {
     public static let narrowest = 0.4
     /// How far the ensemble may scale the calibrated range.
     static let factorBounds = (0.5, 3.0)
+
+    /// The range of `errors` that holds a new one 8 times in 10 (split conformal prediction: the
+    /// ⌊(n+1)·0.1⌋-th and ⌈(n+1)·0.9⌉-th smallest of n, so a short record gives a wider range
+    /// rather than one that holds less often than it says).
+    static func conformal(_ errors: [Double]) -> [Double] {
+        let s = errors.sorted()
+        guard !s.isEmpty else { return [0, 0] }
+        let n = Double(s.count)
+        let low = min(max(Int(((n + 1) * lower).rounded(.down)), 1), s.count)
+        let high = min(max(Int(((n + 1) * upper).rounded(.up)), 1), s.count)
+        return [s[low - 1], s[high - 1]]
+    }
 
     /// The `p` quantile of `values` (linear between order statistics, as numpy's default); 0 when empty.
     public static func quantile(_ values: [Double], _ p: Double) -> Double {
@@ -52,9 +65,7 @@ public enum ForecastRanges {
     /// its forecast was made (`lead` + `lag` days before it). Nil below the minimum of days.
     public static func errorRange(lead: Int, errors: [DayError], lag: Int, withCoverage: Bool = true) -> ErrorRange? {
         guard errors.count >= ForecastScores.minimumDays else { return nil }
-        func range(_ xs: [Double]) -> [Double] {
-            [Rounding.round(quantile(xs, lower), 2), Rounding.round(quantile(xs, upper), 2)]
-        }
+        func range(_ xs: [Double]) -> [Double] { conformal(xs).map { Rounding.round($0, 2) } }
         var inside = 0
         var checked = 0
         for e in errors where withCoverage {
@@ -80,12 +91,16 @@ public enum ForecastRanges {
     public static func ranges(
         days: [String: DayValues], today: String, ensemble: EnsembleDays, errors: [Int: ErrorRange]
     ) -> [String: (high: [Double], low: [Double], calibrated: Bool)] {
-        let week = (1...7).map { LocalTime.adding($0, to: today) }.compactMap { ensemble.days[$0] }
-        let typical = (high: quantile(week.map(\.high.width), 0.5), low: quantile(week.map(\.low.width), 0.5))
+        let week = (1...7).compactMap { lead in ensemble.days[LocalTime.adding(lead, to: today)].map { (lead: lead, day: $0) } }
+        let expected = (
+            high: trend(week.map { (Double($0.lead), $0.day.high.width) }), low: trend(week.map { (Double($0.lead), $0.day.low.width) })
+        )
         var out: [String: (high: [Double], low: [Double], calibrated: Bool)] = [:]
         for (day, values) in days {
             guard let lead = LocalTime.daysBetween(today, day), (0...7).contains(lead), let e = ensemble.days[day] else { continue }
             if let calibration = errors[max(lead, 1)] {
+                let at = Double(max(lead, 1))
+                let typical = (high: expected.high(at), low: expected.low(at))
                 func scaled(_ value: Double, _ past: [Double], _ spread: EnsembleDays.Spread, _ typical: Double) -> [Double] {
                     let factor = typical > 0 ? min(factorBounds.1, max(factorBounds.0, spread.width / typical)) : 1
                     // The narrowest range is scaled too: a perfect record still widens where the members disagree.
@@ -103,6 +118,23 @@ public enum ForecastRanges {
             }
         }
         return out
+    }
+
+    /// The spread an ensemble has at each lead as a rule (it grows as the days go), fitted to the
+    /// week's spreads by Theil–Sen (the median of the pairwise slopes, and the median intercept):
+    /// one day on which the members disagree does not move the line, so that day stands out from
+    /// it, and day 1 is compared with day 1's usual spread, not the week's.
+    static func trend(_ points: [(x: Double, y: Double)]) -> (Double) -> Double {
+        guard points.count >= 2 else { return { _ in points.first?.y ?? 0 } }
+        var slopes: [Double] = []
+        for i in points.indices {
+            for j in points.indices where j > i && points[j].x != points[i].x {
+                slopes.append((points[j].y - points[i].y) / (points[j].x - points[i].x))
+            }
+        }
+        let slope = quantile(slopes, 0.5)
+        let intercept = quantile(points.map { $0.y - slope * $0.x }, 0.5)
+        return { x in max(0.01, intercept + slope * x) }
     }
 
     /// [value + below, value + above], widened evenly to at least `narrowest`, to a tenth.
