@@ -545,3 +545,11 @@ private func utcDate(_ iso: String) -> Date { ISO8601DateFormatter().date(from: 
         #expect(ForecastCorrection.choices(leads) == Dictionary(uniqueKeysWithValues: (1...7).map { ($0, "gfs_seamless") }))
     }
 }
+
+@Suite struct RoundedMinutesTests {
+    @Test func minutesAreRoundedToTheNearestFiveAHalfUp() {
+        #expect(NowcastSummary.minutes(12.5 * 60) == 15 && NowcastSummary.minutes(12.5 * 60 - 0.0004) == 15)
+        #expect(NowcastSummary.minutes(12.4 * 60) == 10 && NowcastSummary.minutes(7.5 * 60) == 10)
+        #expect(NowcastSummary.minutes(60) == 5 && NowcastSummary.minutes(0) == 5 && NowcastSummary.minutes(37 * 60) == 35)
+    }
+}

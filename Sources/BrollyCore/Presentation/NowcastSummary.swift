@@ -30,8 +30,12 @@ public enum NowcastSummary {
         return l.text("startingAtLeast", ["what": word, "start": String(startsIn), "duration": String(lasts)])
     }
 
-    /// Seconds as whole minutes rounded to 5 (never below 5: "in about 5 min" rather than "0 min").
+    /// Seconds as whole minutes rounded to the nearest 5, a half up (never below 5: "in about 5
+    /// min" rather than "0 min"). Times taken from clocks a few microseconds apart are rounded to
+    /// the millisecond first, so 12.5 min is 15, never 10 (issue 51: a push said "about 10 min" at
+    /// 12.5).
     public static func minutes(_ seconds: TimeInterval) -> Int {
-        max(5, Int((seconds / 300).rounded()) * 5)
+        let exact = (seconds * 1000).rounded() / 1000
+        return max(5, Int((exact / 300).rounded(.toNearestOrAwayFromZero)) * 5)
     }
 }
