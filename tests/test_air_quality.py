@@ -76,6 +76,9 @@ def test_cli_shows_next_hour_air_and_pollen(cli, double):
     assert r.returncode == 0, r.stderr
     q, u, y = r.stdout.strip().split("|")
     assert q == "AQI 44 moderate" and u == "2"
+    # The band in the reader's language (issue 50).
+    r = cli.run("now", "--lat", "52.52", "--lon", "13.41", "--format", "%q", "--lang", "ru")
+    assert r.stdout.strip() == "AQI 44 умеренно", r.stdout
     assert y.endswith("than yesterday") or y == "about the same as yesterday"
     doc = json.loads(cli.run("now", "--json", "--lat", "-33.87", "--lon", "151.21").stdout)
     assert "pollen" not in doc["airQuality"] and "summary" not in doc["nowcast"]

@@ -2,6 +2,8 @@
 without a network, first and later launches) and seed 003's error states. A screenshot per case
 goes to artifacts/."""
 
+import time
+
 from conftest import BERLIN, BERLIN_C, js_round, assert_zoomed_to, first_good_visit, wait_page_quiet
 
 
@@ -203,3 +205,22 @@ def test_location_unavailable(server, browser_factory, double):
     b.wait(lambda: b.map_view().get("view") == "us" and b.map_view().get("zoom") is not None, what="US view")
     assert_whole_us(b.map_view())
     b.screenshot("12-location-unavailable")
+
+
+def test_a_returning_visit_on_a_slow_connection_is_not_called_stale(server, browser_factory, double):
+    """Issue 50: the copy this browser kept is seconds old, younger than the fresh window: while a
+    slow refresh (2 s of latency) is on its way the page shows it without "Stale"; a failed refresh
+    still marks it (test_later_launch_allowed_without_network)."""
+    b = browser_factory(server.url)
+    first_good_visit(b)
+    b.cdp("Network.emulateNetworkConditions", {"offline": False, "latency": 2000, "downloadThroughput": 50_000,
+                                               "uploadThroughput": 50_000})
+    b.open()
+    b.wait(lambda: b.state() == "ready" and b.text("place-name") == "Berlin", what="the kept copy")
+    # Sampled through the refresh's two seconds.
+    seen = []
+    for _ in range(8):
+        seen.append(b.exists("stale"))
+        time.sleep(0.2)
+    assert not any(seen), seen
+    b.network(online=True)

@@ -111,8 +111,12 @@ public struct OneLineFormat: Sendable {
             return "\(temperature(t)) @\(m.observation.stationID)"
         case "y": return v.comparedWithYesterday ?? ""
         case "q":
-            if let e = air?.europeanAQI { return "AQI \(Int(e.rounded())) \(AirQualityBand.european(e).category.lowercased())" }
-            if let u = air?.usAQI { return "US AQI \(Int(u.rounded())) \(AirQualityBand.us(u).category.lowercased())" }
+            // The band in the format's language (issue 50: English in every language before).
+            func band(_ b: AirQualityBand) -> String {
+                language.code == "en" ? b.category.lowercased() : language.bandName(b.category)
+            }
+            if let e = air?.europeanAQI { return "AQI \(Int(e.rounded())) \(band(AirQualityBand.european(e)))" }
+            if let u = air?.usAQI { return "US AQI \(Int(u.rounded())) \(band(AirQualityBand.us(u)))" }
             return ""
         case "r": return nextHour(v)
         default: return nil

@@ -85,10 +85,15 @@ export function ageText(ms) {
   return t('updatedDays', { n: Math.floor(h / 24) });
 }
 
-/** Stale when the API said so, when a refresh failed, or while a copy kept in this browser is shown. */
+/** The API's fresh window (BROLLY_FRESH_SECONDS' default, 10 minutes). */
+const FRESH_MS = 10 * 60 * 1000;
+
+/** Stale when the API said so, when a refresh failed, or while a copy kept in this browser and
+ *  older than the fresh window is shown (issue 50: a copy a minute old said "Updated just now ·
+ *  Stale" for the two seconds a slow refresh took). */
 function isStale(doc) {
   if (state.viewing) return true;
-  return Boolean(doc.source.stale) || state.forceStale || state.restored;
+  return Boolean(doc.source.stale) || state.forceStale || (state.restored && ageMs(doc) >= FRESH_MS);
 }
 
 export function updateAge() {

@@ -3,7 +3,7 @@
 // beneath it (as the apps people like do).
 import { api, weatherURL } from './api.js';
 import { el } from './dom.js';
-import { t } from './i18n.js';
+import { i18n, t } from './i18n.js';
 import { state } from './state.js';
 import { setIcon } from './icons.js';
 import { amountText, shortTemp } from './units.js';
@@ -27,6 +27,11 @@ export function warmth(celsius) {
   return `hsl(${Math.round(h0 + ((c - c0) / (c1 - c0)) * (h1 - h0))} 80% 55%)`;
 }
 
+/** "5 Dec", "5 дек.", "12月5日": the day and the month in the page's language. */
+const dayAndMonth = (date) => {
+  try { return new Intl.DateTimeFormat(i18n.code, { day: 'numeric', month: 'short', timeZone: 'UTC' }).format(date); } catch { return String(date.getUTCDate()); }
+};
+
 /** A local ISO time's clock, `07:41`. */
 const clock = (iso) => String(iso).slice(11, 16);
 
@@ -35,8 +40,9 @@ export function dayItem(d, index, isSnapshot, week, hours = []) {
   const date = new Date(`${d.date}T12:00:00Z`);
   // A history snapshot's first day is the day of the lookup, not today.
   const weekday = t('weekdays')[date.getUTCDay()] || d.date;
-  // Past a week the same weekday comes again: its date too.
-  const label = index === 0 && !isSnapshot ? t('today') : index >= 7 ? `${weekday} ${date.getUTCDate()}` : weekday;
+  // Past a week the same weekday comes again: its date too, with its month (the next may differ),
+  // written as the reader's language writes a date.
+  const label = index === 0 && !isSnapshot ? t('today') : index >= 7 ? `${weekday} ${dayAndMonth(date)}` : weekday;
   const own = hours.filter((h) => String(h.time).startsWith(d.date));
   const panelId = `day-hours-${index}`;
   // A history entry's days open only the hours it kept; the live forecast's, every day's.

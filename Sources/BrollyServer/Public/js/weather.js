@@ -61,6 +61,8 @@ export async function loadWeather(target, opts = {}) {
     const kind = e instanceof AppError ? e.kind : 'unreadable';
     if (keep && other) {
       region.setAttribute('aria-busy', 'false');
+      // A kept copy that could not be followed by anything new is marked as old.
+      if (state.restored) { state.forceStale = true; render(state.doc, { keepNotice: true }); }
       const [title] = messageFor(kind) || messageFor('provider');
       const name = target.name || (target.here ? t('yourLocation') : `${target.lat.toFixed(2)}, ${target.lon.toFixed(2)}`);
       showNotice(t('couldNotShow', { title, name, current: state.doc.place.name }), true, kind);
