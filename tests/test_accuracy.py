@@ -487,9 +487,13 @@ def test_each_day_carries_an_80_percent_range_calibrated_here_and_wider_where_th
     double.ensemble(disagree=4)
     _, _, acc = accuracy(server, KATHMANDU)
     assert acc["enough"] is True and 24 <= acc["days"] <= 27
-    # The coverage of the forecast shown's ranges, out of sample.
+    # The coverage of the forecast shown's ranges, out of sample (each day against the range made
+    # without it and its neighbours): a figure, and said by the CLI.
     one = next(r for r in acc["ranges"] if r["lead"] == 1)
-    assert one["n"] >= 7 and one["high"][0] <= 0 <= one["high"][1] and one["coverageDays"] >= 0
+    assert one["n"] >= 7 and one["high"][0] <= 0 <= one["high"][1] and one["coverageDays"] == one["n"]
+    assert 0 <= one["coverage"] <= 1
+    r = cli.run("accuracy", "--lat", str(KATHMANDU[0]), "--lon", str(KATHMANDU[1]))
+    assert f"Tomorrow's 80% ranges held the high and low on {round(one['coverage'] * 100)}% of {one['n']} days." in r.stdout, r.stdout
     url = f"{server.url}/api/v1/weather?lat={KATHMANDU[0]}&lon={KATHMANDU[1]}"
     # The first look may not wait for the ensemble (a helper, waited for briefly): a later one has it.
     from conftest import wait_until

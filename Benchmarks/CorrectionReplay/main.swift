@@ -215,7 +215,7 @@ func run(_ s: Setting, seed: UInt64, csv: inout [String]?) -> [Place] {
                 ensembleDays[date(target - 1 + ahead)] = EnsembleDays.Day(high: .init(xs), low: .init(xs))
             }
             let spread = EnsembleDays(fetchedAt: Date(timeIntervalSince1970: 0), members: members, days: ensembleDays)
-            let calibration = ForecastRanges.errorRange(lead: 1, errors: shownErrors, lag: lag, withCoverage: false).map { [1: $0] } ?? [:]
+            let calibration = ForecastRanges.errorRange(lead: 1, errors: shownErrors, withCoverage: false).map { [1: $0] } ?? [:]
             let ranges = ForecastRanges.ranges(
                 days: [date(target): DayValues(high: shown.high, low: shown.low, precipitation: nil)], today: date(today),
                 ensemble: spread, errors: calibration)

@@ -228,7 +228,7 @@ public final class AccuracyService: Sendable {
         var ranges: [String: [Int: ErrorRange]] = [:]
         for (name, replayed) in replays {
             for (lead, days) in replayed {
-                if let r = ForecastRanges.errorRange(lead: lead, errors: days, lag: lag) { ranges[name, default: [:]][lead] = r }
+                if let r = ForecastRanges.errorRange(lead: lead, errors: days) { ranges[name, default: [:]][lead] = r }
             }
         }
         var latest: [String: [String: DayValues]] = [:]

@@ -2,8 +2,8 @@ import Foundation
 
 /// How far the truth has fallen from the forecast shown at one lead, out of sample: the 10th and
 /// 90th percentiles of (truth − forecast) for the high and the low, °C — what an 80 % range
-/// around the forecast needs to reach here — and how often such a range, made each day only from
-/// the days known before its forecast, held the truth.
+/// around the forecast needs to reach here — and how often such a range, made for each day
+/// without that day and its neighbours, held the truth.
 public struct ErrorRange: Codable, Sendable, Hashable {
     public var lead: Int
     /// The days the percentiles come from.
@@ -11,8 +11,8 @@ public struct ErrorRange: Codable, Sendable, Hashable {
     /// [p10, p90] of truth − forecast.
     public var high: [Double]
     public var low: [Double]
-    /// The share (0–1) of highs and lows that fell inside the range made before their day; nil
-    /// below `ForecastScores.minimumDays` such days.
+    /// The share (0–1) of highs and lows that fell inside the range made without their day (and
+    /// the day either side); nil below `ForecastScores.minimumDays` such days.
     public var coverage: Double?
     /// The days `coverage` counts (each with its high and its low).
     public var coverageDays: Int
@@ -60,17 +60,20 @@ public enum ForecastRanges {
         return s[i] + (x - Double(i)) * (s[j] - s[i])
     }
 
-    /// The error range at `lead` from the forecast shown's replayed errors there (oldest first), with
-    /// its out-of-sample coverage: each day checked against the range made from the days known when
-    /// its forecast was made (`lead` + `lag` days before it). Nil below the minimum of days.
-    public static func errorRange(lead: Int, errors: [DayError], lag: Int, withCoverage: Bool = true) -> ErrorRange? {
+    /// The error range at `lead` from the forecast shown's replayed errors there (oldest first; each
+    /// already out of sample), with its out-of-sample coverage: each day checked against the range
+    /// made from the other days but its neighbours. Nil below the minimum of days.
+    public static func errorRange(lead: Int, errors: [DayError], withCoverage: Bool = true) -> ErrorRange? {
         guard errors.count >= ForecastScores.minimumDays else { return nil }
         func range(_ xs: [Double]) -> [Double] { conformal(xs).map { Rounding.round($0, 2) } }
         var inside = 0
         var checked = 0
         for e in errors where withCoverage {
-            let known = LocalTime.adding(-(lead + lag), to: e.day)
-            let past = errors.filter { $0.day < known }
+            // Out of sample: the range made without the day itself and the day either side (its
+            // neighbours' errors are alike), from the rest of the record — a month holds too few
+            // days to check only against earlier ones.
+            let around = Set([-1, 0, 1].map { LocalTime.adding($0, to: e.day) })
+            let past = errors.filter { !around.contains($0.day) }
             guard past.count >= ForecastScores.minimumDays else { continue }
             let high = range(past.map { -$0.high })
             let low = range(past.map { -$0.low })
