@@ -84,7 +84,7 @@ struct AccuracyCommand: AsyncParsableCommand {
         out.append("")
         out.append(l.text("accuracyModels", ["tolerance": d.units.toleranceText(l)]))
         // Every model, then the forecast shown (scored out of sample), marked.
-        for m in d.models + [d.shown].compactMap({ $0 }) {
+        for m in d.models + d.brolly {
             guard let one = m.leads.first(where: { $0.lead == 1 }) else { continue }
             var line = "  " + m.name.padded(toWidth: 22) + number(one.highMAE).leftPadded(to: 6)
             line += " \(d.units.temperature) " + signed(one.highBias).leftPadded(to: 6) + "  "

@@ -80,6 +80,9 @@ public struct AccuracyDocument: Codable, Sendable, Hashable {
     /// known when that forecast was made. Nil when a named model is shown (its row is `chosen`) or
     /// no day could be replayed yet.
     public var shown: Model?
+    /// Both forecasts Brolly can show, scored the same way: the corrected one (`brolly`) and
+    /// `auto`'s; `chosen` marks the one shown.
+    public var brolly: [Model]
     /// How far the truth has fallen from the forecast shown by lead, for its 80 % ranges: the 10th
     /// and 90th percentile of truth − forecast (`high`, `low`, in `units.temperature`), and how
     /// often a range made each day only from the days known then held the truth (`coverage`,
@@ -159,9 +162,11 @@ public struct AccuracyDocument: Codable, Sendable, Hashable {
                 }
             }
         }
-        shown = report.shown.first { $0.model == shownRow }.map {
-            Model(model: $0.model, name: Self.shownNames[$0.model] ?? $0.model, chosen: true, leads: $0.leads.map(scaled))
+        brolly = report.shown.map {
+            Model(
+                model: $0.model, name: Self.shownNames[$0.model] ?? $0.model, chosen: $0.model == shownRow, leads: $0.leads.map(scaled))
         }
+        shown = brolly.first { $0.chosen }
         let name = { (model: String) in WeatherDocument.modelNames[model] ?? model }
         best = report.isEnough ? report.best().map { Best(model: $0.model, lead: 1, highMAE: d($0.score.highMAE)) } : nil
         auto = report.autoModel.flatMap { _ in report.auto }.map {
