@@ -85,17 +85,10 @@ public struct AccuracyDocument: Codable, Sendable, Hashable {
     public var brolly: [Model]
     /// How far the truth has fallen from the forecast shown by lead, for its 80 % ranges: the 10th
     /// and 90th percentile of truth − forecast (`high`, `low`, in `units.temperature`), and how
-    /// often a range made each day only from the days known then held the truth (`coverage`,
-    /// 0–1, out of sample; nil below 7 such days). Nil when the forecast shown is not scored.
-    public var ranges: [Range]?
-    public struct Range: Codable, Sendable, Hashable {
-        public var lead: Int
-        public var n: Int
-        public var high: [Double]
-        public var low: [Double]
-        public var coverage: Double?
-        public var coverageDays: Int
-    }
+    /// often the range made for each day without it and its neighbours held the truth
+    /// (`coverage`, 0–1, out of sample; nil below 7 such days). Nil when the forecast shown is not
+    /// scored.
+    public var ranges: [ErrorRange]?
     /// The model with the lowest error of tomorrow's high, among those with enough days scored;
     /// nil below the minimum.
     public var best: Best?
@@ -156,9 +149,9 @@ public struct AccuracyDocument: Codable, Sendable, Hashable {
         ranges = shownRow.flatMap { report.ranges[$0] }.map { leads in
             leads.keys.sorted().compactMap { lead in
                 leads[lead].map {
-                    Range(
-                        lead: lead, n: $0.n, high: $0.high.map(d), low: $0.low.map(d), coverage: $0.coverage,
-                        coverageDays: $0.coverageDays)
+                    var r = $0
+                    (r.high, r.low) = (r.high.map(d), r.low.map(d))
+                    return r
                 }
             }
         }
