@@ -165,5 +165,13 @@ enum Crypto256 {
         #expect(Self.spend(weather.lane(.accuracy).take) == 30)
         #expect(Self.spend(weather.lane(.radarTiles).take) == 10)
         #expect(Self.spend(weather.take) == 30)
+        // Three more cookies from that address share its tiles (a third of the server's 20 a
+        // minute each before: the whole budget); the news keeps four devices' worth.
+        let more = (2...4).map { limits.allowance(device: "d\($0)", ip: { "198.51.100.1" }) }
+        #expect(more.map { Self.spend($0.lane(.radarTiles).take) }.reduce(0, +) == 0)
+        #expect(more.map { Self.spend($0.lane(.news).take) }.reduce(0, +) == 90)
+        // OpenWeatherMap's city ids: a third, one address's whatever its cookies.
+        #expect(Self.spend(weather.lane(.cityLookups).take) == 10)
+        #expect(more.map { Self.spend($0.lane(.cityLookups).take) }.reduce(0, +) == 0)
     }
 }

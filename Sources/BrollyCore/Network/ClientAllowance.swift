@@ -26,6 +26,8 @@ public struct ClientAllowance: Sendable {
     public enum Lane: String, Sendable, CaseIterable {
         case news, accuracy
         case radarTiles = "tiles"
+        /// OpenWeatherMap's city ids named with the server's key (its 60 a minute are everyone's).
+        case cityLookups = "cities"
     }
 
     /// The client's allowance for `lane`: a helper's calls and everything they name or look up.

@@ -154,7 +154,9 @@ struct CompatibleController: Sendable {
         case .coordinate(let c): query = .coordinate(c)
         case .name(let name): query = .name(name)
         case .openWeatherMapCity(let id):
-            guard let city = try await useCases.openWeatherMapCity(id: id) else {
+            // Named with the server's OpenWeatherMap key, in a lane of its own: one address cannot
+            // spend OpenWeatherMap's 60 a minute for everyone.
+            guard let city = try await ClientAllowance.inLane(.cityLookups, { try await useCases.openWeatherMapCity(id: id) }) else {
                 throw CompatibleRefusal.badRequest(
                     "city id is OpenWeatherMap's own list, and this server has no OpenWeatherMap key to look it up: "
                         + "give lat and lon, q=City,CC or zip=CODE,CC")

@@ -64,10 +64,14 @@ final class ClientLimits: Sendable {
         allowance.lanes = { lane in
             let size = Self.laneSize(lane, callsPerMinute: self.callsPerMinute)
             let prefix = lane.rawValue + ":"
+            // An address's backstop over its devices: four devices' worth, but for the tiles and the
+            // city lookups one (issue 52: three cookies from one address took the server's whole
+            // tile budget, and two addresses' id= lookups OpenWeatherMap's 60 a minute).
+            let backstop = lane == .radarTiles || lane == .cityLookups ? size : size * 4
             @Sendable func take() -> TimeInterval? {
                 if let device, !device.isEmpty {
                     if let wait = Self.take(self.bucket(prefix + "d:" + device, count: size)) { return wait }
-                    return Self.take(self.bucket(prefix + "i:" + ip(), count: size * 4))
+                    return Self.take(self.bucket(prefix + "i:" + ip(), count: backstop))
                 }
                 return Self.take(self.bucket(prefix + "i:" + ip(), count: size))
             }
@@ -78,11 +82,12 @@ final class ClientLimits: Sendable {
 
     /// A helper lane's calls a minute for one client: news and accuracy as many as the weather's,
     /// radar tiles a third (the server's tile budget is 20 a minute for everyone; tiles are kept
-    /// 10 minutes for all, so a map mostly costs nothing).
+    /// 10 minutes for all, so a map mostly costs nothing), and OpenWeatherMap's city ids a third
+    /// (kept 30 days for everyone).
     static func laneSize(_ lane: ClientAllowance.Lane, callsPerMinute: Int) -> Int {
         switch lane {
         case .news, .accuracy: callsPerMinute
-        case .radarTiles: max(1, callsPerMinute / 3)
+        case .radarTiles, .cityLookups: max(1, callsPerMinute / 3)
         }
     }
 
