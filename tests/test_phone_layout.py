@@ -113,6 +113,13 @@ def test_saved_places_show_their_weather_from_the_cache_and_are_renamed_in_the_p
     b.wait(lambda: b.js("return document.querySelectorAll('[data-testid=place-item]').length") == 2, what="two places")
     assert b.js("return document.querySelectorAll('[data-testid=place-up]').length") == 2
     assert b.js("return document.querySelectorAll('[data-testid=place-now]').length") == 2
+    # Issue 50: each row's actions on one line; the first row's ↑ looks disabled; the list before
+    # its warning and rain settings.
+    lines = b.js("return [...document.querySelectorAll('[data-testid=place-item]')].map(li => "
+                 "new Set([...li.querySelectorAll('.place-actions button')].map(x => Math.round(x.getBoundingClientRect().top))).size)")
+    assert lines == [1, 1], lines
+    assert float(b.js("return getComputedStyle(document.querySelector('[data-testid=place-up]')).opacity")) < 0.5
+    assert rect(b, "#places-list")["top"] < rect(b, "#notify-row")["top"]
     b.js("document.getElementById('places').scrollIntoView()")
     b.screenshot("43-phone-places")
     assert not axe_violations(b)

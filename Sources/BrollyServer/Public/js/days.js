@@ -27,9 +27,10 @@ export function warmth(celsius) {
   return `hsl(${Math.round(h0 + ((c - c0) / (c1 - c0)) * (h1 - h0))} 80% 55%)`;
 }
 
-/** "5 Dec", "5 дек.", "12月5日": the day and the month in the page's language. */
+/** "12/5", "05.12", "12/5": the day and the month as the page's language writes them, in digits
+ *  (a month's name did not fit a 360 px phone's row in Russian). */
 const dayAndMonth = (date) => {
-  try { return new Intl.DateTimeFormat(i18n.code, { day: 'numeric', month: 'short', timeZone: 'UTC' }).format(date); } catch { return String(date.getUTCDate()); }
+  try { return new Intl.DateTimeFormat(i18n.code, { day: 'numeric', month: 'numeric', timeZone: 'UTC' }).format(date); } catch { return String(date.getUTCDate()); }
 };
 
 /** A local ISO time's clock, `07:41`. */

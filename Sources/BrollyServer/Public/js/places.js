@@ -64,13 +64,15 @@ function renderPlaces(list) {
     const sub = [p.customName ? p.name : null, p.region, p.country].filter(Boolean).join(', ');
     const open = el('button', { type: 'button', className: 'open', dataset: { testid: 'place-open' } }, label, el('small', { text: sub }));
     open.addEventListener('click', () => openPlace(p));
-    const li = el('li', { dataset: { testid: 'place-item', id: String(p.id) } }, open, glance(p),
+    // The row's actions together, on one line (they wrapped two and two on a phone).
+    const actions = el('span', { className: 'place-actions' },
       button(t('renamePlace', { name: label }), '✎', 'place-rename', () => renamePlace(p, li)));
+    const li = el('li', { dataset: { testid: 'place-item', id: String(p.id) } }, open, glance(p), actions);
     if (several) {
-      li.append(button(t('moveUp', { name: label }), '↑', 'place-up', () => movePlace(list, i, -1), i === 0),
+      actions.append(button(t('moveUp', { name: label }), '↑', 'place-up', () => movePlace(list, i, -1), i === 0),
         button(t('moveDown', { name: label }), '↓', 'place-down', () => movePlace(list, i, 1), i === list.length - 1));
     }
-    li.append(button(t('removePlace', { name: label }), '×', 'place-remove', () => removePlace(p)));
+    actions.append(button(t('removePlace', { name: label }), '×', 'place-remove', () => removePlace(p)));
     if (state.target && sameTarget(state.target, { lat: p.latitude, lon: p.longitude })) li.className = 'current';
     return li;
   }));
