@@ -101,9 +101,17 @@ def test_a_desktop_layout_uses_the_width(server, browser_factory, double):
         page = rect(b, ".layout")
         # The page is no narrow column in the middle of a wide screen.
         assert page["width"] >= 0.9 * b.js("return document.documentElement.clientWidth"), page
-        # The days beside the hours, at the top of the first screen; their range bars not tiny.
-        days, hours = rect(b, "#days"), rect(b, "#hours")
-        assert days["left"] > hours["right"] - 1 and days["top"] < 500, (days, hours)
+        # The days beside the conditions, at the top of the first screen; their range bars not tiny.
+        days, now, card = rect(b, "#days"), rect(b, ".now"), rect(b, "#card")
+        assert days["left"] > now["right"] - 1 and days["top"] < 500, (days, now)
+        # Issue 50: the hours and the chart across the card's width under both, with no scrollbar
+        # showing, and no blank half-screen under the days.
+        hours, chart = rect(b, "#hours"), rect(b, "#chart")
+        assert hours["width"] >= 0.9 * card["width"] and chart["width"] >= 0.9 * card["width"], (hours, chart, card)
+        # (The details and air quality beside the days are taller at 1280: 355 px under the days
+        # there, against ~720 before.)
+        assert hours["top"] >= days["bottom"] - 1 and hours["top"] - days["bottom"] < 400, (hours, days)
+        assert b.js("return getComputedStyle(document.getElementById('hours')).scrollbarWidth") == "none"
         bar = rect(b, "#days li .rangebar")
         assert bar["width"] >= 80, bar
         b.screenshot(f"39-desktop-{width}")
