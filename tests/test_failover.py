@@ -18,7 +18,7 @@ def test_open_meteo_down_openweathermap_answers_and_the_breaker_stops_calls(serv
     assert status == 200 and doc["source"] == {
         "provider": "open-meteo", "fetchedAt": doc["source"]["fetchedAt"], "stale": False, "model": "best_match", "days": 16,
         # Corrected was asked (the default) and the place is not scored yet: said, not silent.
-        "note": "not corrected yet: the forecasts here have not been scored"}
+        "note": "not corrected yet: not scored here"}
     double.fault("500", path="/v1/forecast", times=-1)
     status, _, doc = weather(s, *LONDON)
     assert status == 200, doc

@@ -224,7 +224,7 @@ public struct NetworkService: Sendable {
         }
         // An upstream that is part of another counts against its budget as well, without waiting.
         if let parent = upstream.parent, let parentBuckets = guards.buckets[parent] {
-            if case .refused(let retryAfter) = parentBuckets.reserve(maxWait: 0, keeping: Upstream.parentShareKept) {
+            if case .refused(let retryAfter) = parentBuckets.reserve(maxWait: 0, keeping: upstream.parentShareKept) {
                 guards.observe(upstream, .budgetSpent)
                 throw BrollyError.budgetSpent(provider, retryAfter: retryAfter)
             }

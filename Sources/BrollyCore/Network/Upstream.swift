@@ -76,6 +76,11 @@ public enum Upstream: String, Sendable, CaseIterable, Hashable {
     /// quality and scoring give way before the forecast runs out.
     public static let parentShareKept = 0.2
 
+    /// The share of its parent's budget this child leaves free: the ensemble's ranges, the least
+    /// needed of Open-Meteo's helpers, give way at half (with 3 calls a day, the forecast of a
+    /// second place comes before a first place's ranges), the others at `parentShareKept`.
+    public var parentShareKept: Double { self == .openMeteoEnsemble ? 0.5 : Self.parentShareKept }
+
     /// The environment variable that overrides the budget: `BROLLY_OPEN_METEO_BUDGET`, …
     public var budgetVariable: String {
         "BROLLY_" + String(rawValue.uppercased().map { $0 == "-" ? "_" : $0 }) + "_BUDGET"

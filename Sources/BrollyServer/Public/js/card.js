@@ -1,7 +1,7 @@
 // The weather region: its state (loading, empty, error, ready), notices, and the weather card.
 // Staleness is the API's (`source.stale`, `source.fetchedAt`); the page adds only what it knows
 // itself: a copy restored from this browser, or a refresh that failed.
-import { dayItem } from './days.js';
+import { dayItem, weekScale } from './days.js';
 import { summaryText } from './summary.js';
 import { later } from './lazy.js';
 import { $, el, text } from './dom.js';
@@ -220,9 +220,7 @@ export function render(doc, opts = {}) {
   // Two weeks: the second marked as less certain.
   const shownDays = doc.days.slice(0, 14);
   // The fortnight's scale, and now's reading for the dot on today's bar (not on a history entry's).
-  const week = { min: Math.min(...shownDays.map((d) => (d.temperatureMinRange ? d.temperatureMinRange[0] : d.temperatureMin))),
-    max: Math.max(...shownDays.map((d) => (d.temperatureMaxRange ? d.temperatureMaxRange[1] : d.temperatureMax))),
-    now: opts.historyNote ? null : doc.current.temperature };
+  const week = { ...weekScale(shownDays), now: opts.historyNote ? null : doc.current.temperature };
   $('days').replaceChildren(...shownDays.map((d, i) => dayItem(d, i, Boolean(opts.historyNote), week, doc.hours)));
   updateAge();
   document.dispatchEvent(new CustomEvent('brolly:rendered'));

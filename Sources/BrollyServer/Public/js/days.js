@@ -27,11 +27,16 @@ export function warmth(celsius) {
   return `hsl(${Math.round(h0 + ((c - c0) / (c1 - c0)) * (h1 - h0))} 80% 55%)`;
 }
 
-/** "12/5", "05.12", "12/5": the day and the month as the page's language writes them, in digits
- *  (a month's name did not fit a 360 px phone's row in Russian). */
-const dayAndMonth = (date) => {
-  try { return new Intl.DateTimeFormat(i18n.code, { day: 'numeric', month: 'numeric', timeZone: 'UTC' }).format(date); } catch { return String(date.getUTCDate()); }
-};
+/** "12/5", "05.12": the day and the month as the page's language writes them, in digits (a
+ *  month's name did not fit a 360 px phone's row in Russian). */
+const dayAndMonth = (date) => date.toLocaleDateString(i18n.code, { day: 'numeric', month: 'numeric', timeZone: 'UTC' });
+
+/** The fortnight's scale of the days' bars (°C, ranges included), and where `c` falls on it. */
+export function weekScale(days) {
+  const min = Math.min(...days.map((d) => (d.temperatureMinRange ? d.temperatureMinRange[0] : d.temperatureMin)));
+  const max = Math.max(...days.map((d) => (d.temperatureMaxRange ? d.temperatureMaxRange[1] : d.temperatureMax)));
+  return { min, max };
+}
 
 /** A local ISO time's clock, `07:41`. */
 const clock = (iso) => String(iso).slice(11, 16);
@@ -62,23 +67,16 @@ export function dayItem(d, index, isSnapshot, week, hours = []) {
     left: at(d.temperatureMin), width: `${Math.max(4, ((d.temperatureMax - d.temperatureMin) / span) * 100)}%`,
     background: `linear-gradient(90deg, ${warmth(d.temperatureMin)}, ${warmth(d.temperatureMax)})`,
   } });
-  // The day's 80 % ranges, a faint band behind the bar from the low's 10th to the high's 90th
-  // percentile (where the answer has them).
-  const lowR = d.temperatureMinRange, highR = d.temperatureMaxRange;
-  const spread = Array.isArray(lowR) && Array.isArray(highR)
-    ? el('span', { className: 'spread', style: { left: at(lowR[0]), width: `${Math.max(4, ((highR[1] - lowR[0]) / span) * 100)}%` } }) : null;
   const dot = index === 0 && typeof week.now === 'number'
     ? el('span', { className: 'now-dot', style: { left: at(Math.min(week.max, Math.max(week.min, week.now))) } }) : null;
-  const bar = el('span', { className: 'rangebar', ariaHidden: 'true' }, ...(spread ? [spread] : []), fill, ...(dot ? [dot] : []));
+  const bar = el('span', { className: 'rangebar', ariaHidden: 'true' }, fill, ...(dot ? [dot] : []));
   // The day's chance and amount, one above the other.
   const chance = el('span', { className: 'dchance', title: t('chanceOfRain') },
     el('span', { text: typeof d.precipitationProbability === 'number' ? `💧${Math.round(d.precipitationProbability)}%` : '' }),
     el('span', { className: 'damount', text: typeof d.precipitation === 'number' && d.precipitation > 0 ? amountText(d.precipitation) : '' }));
   const li = el('li', {}, name, icon, el('span', { className: 'ddesc', text: d.condition.description }), chance,
     el('span', { className: 'dlow', text: shortTemp(d.temperatureMin), title: t('min') }), bar,
-    el('span', { className: 'dhigh', text: shortTemp(d.temperatureMax), title: Array.isArray(highR) ? `${t('max')} ${shortTemp(highR[0])}–${shortTemp(highR[1])}` : t('max') }),
-    // The high's range, said to a screen reader (the band shows it).
-    ...(Array.isArray(highR) ? [el('span', { className: 'visually-hidden drange', text: ` (${shortTemp(highR[0])}–${shortTemp(highR[1])})` })] : []));
+    el('span', { className: 'dhigh', text: shortTemp(d.temperatureMax), title: t('max') }));
   if (index >= 7) {
     // The second week: forecasts this far ahead are less certain, and the page says so (above its
     // first day, and to a screen reader on each).

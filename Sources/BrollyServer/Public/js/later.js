@@ -15,6 +15,7 @@ import { initRadar } from './radar.js';
 import { initHistory, loadHistory } from './history.js';
 
 export { renderChart } from './chart.js';
+export { renderRanges } from './ranges.js';
 export { loadAddress } from './address.js';
 export { loadNews } from './news.js';
 export { loadAccuracy } from './accuracy.js';

@@ -52,7 +52,11 @@ window.addEventListener('online', refresh);
 setInterval(updateAge, 30000);
 document.addEventListener('brolly:rendered', loadRest, { once: true });
 // The chart's code after the card.
-document.addEventListener('brolly:rendered', () => later().then((m) => m.renderChart(state.viewing ? state.viewing.weather : state.doc)));
+document.addEventListener('brolly:rendered', () => later().then((m) => {
+  const doc = state.viewing ? state.viewing.weather : state.doc;
+  m.renderChart(doc);
+  m.renderRanges(doc);
+}));
 document.addEventListener('brolly:state', (e) => { if (e.detail !== 'loading') loadRest(); });
 // Nothing on screen after 4 s (a slow location, a slow network): the rest comes anyway.
 setTimeout(loadRest, 4000);
