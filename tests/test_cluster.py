@@ -340,7 +340,10 @@ def test_an_instance_killed_while_it_holds_a_places_lock_leaves_no_lock_behind(c
 
     waiter = threading.Thread(target=ask_b)
     waiter.start()
-    time.sleep(1)
+    # B waits on A's lock: PostgreSQL shows its backend waiting for the advisory lock (not a sleep).
+    wait_until(lambda: c.psql("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                              "AND wait_event_type = 'Lock' AND wait_event = 'advisory'") == "1",
+               what="B waiting for A's lock")
     assert "status" not in answer  # B is waiting for A's call
     a.proc.kill()
     killed = time.time()

@@ -51,7 +51,7 @@ def test_refresh_when_the_page_becomes_visible(server, browser_factory, double):
     main = b.driver.current_window_handle
     b.driver.switch_to.new_window("tab")
     b.driver.get("about:blank")
-    time.sleep(0.5)
+    b.wait(lambda: b.js("return document.visibilityState") == "visible", timeout=5, what="the other tab shown")
     b.driver.close()
     b.driver.switch_to.window(main)
     b.cdp("Page.bringToFront")
