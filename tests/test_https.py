@@ -211,3 +211,77 @@ def test_a_silent_http2_connection_is_closed(home, double, tmp_path):
         assert closed < 3 + 10 + 8, closed
     finally:
         proc.kill()
+
+
+def h2_frame(kind, flags, stream, payload=b""):
+    return len(payload).to_bytes(3, "big") + bytes([kind, flags]) + stream.to_bytes(4, "big") + payload
+
+
+def hpack_literal(index, value):
+    """A header field as a literal without indexing, its name from the static table (RFC 7541)."""
+    value = value.encode()
+    assert len(value) < 127
+    return bytes([index, len(value)]) + value
+
+
+def test_answers_an_http2_client_never_takes_are_not_held(home, double, tmp_path):
+    """Issue 52: an HTTP/2 client that sets its streams' window to 0 and never opens it asks for
+    the cached weather on 10 streams: the 10 answers, which can never be sent, were held (10 of 10
+    open at 75 s). Each stream whose answer waits longer than the write time-out (3 s here) is
+    reset, and the connection goes with them; another client is served throughout."""
+    import socket
+    import time
+
+    proc, url, context, cert, key = start_tls(home, double, tmp_path, env_extra=lambda c, k: {
+        "BROLLY_TLS_CERT": str(c), "BROLLY_TLS_KEY": str(k), "BROLLY_WRITE_TIMEOUT": "3"}, args=[])
+    port = int(url.rsplit(":", 1)[1])
+    path = f"/api/v1/weather?lat={BERLIN[0]}&lon={BERLIN[1]}"
+    try:
+        with urllib.request.urlopen(url + path, timeout=20, context=context) as r:
+            assert r.status == 200  # cached from here on
+        tls = ssl.create_default_context(cafile=str(cert))
+        tls.set_alpn_protocols(["h2"])
+        conn = tls.wrap_socket(socket.create_connection(("127.0.0.1", port), timeout=30), server_hostname="localhost")
+        assert conn.selected_alpn_protocol() == "h2"
+        # The preface and SETTINGS_INITIAL_WINDOW_SIZE (4) = 0: no stream may be sent a byte of DATA.
+        out = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + h2_frame(0x4, 0, 0, (4).to_bytes(2, "big") + (0).to_bytes(4, "big"))
+        block = b"\x82\x87" + hpack_literal(4, path) + hpack_literal(1, "localhost")  # GET https path authority
+        for i in range(10):
+            out += h2_frame(0x1, 0x5, 1 + 2 * i, block)  # HEADERS, END_STREAM | END_HEADERS
+        conn.sendall(out)
+        start = time.time()
+        buffer, resets, headers, settings_acked = b"", set(), set(), False
+        closed = None
+        while time.time() - start < 30 and len(resets) < 10:
+            try:
+                chunk = conn.recv(65536)
+            except (ConnectionResetError, ssl.SSLError):
+                chunk = b""
+            if not chunk:
+                closed = time.time() - start
+                break
+            buffer += chunk
+            while len(buffer) >= 9 and len(buffer) >= 9 + int.from_bytes(buffer[:3], "big"):
+                n, kind, flags, stream = int.from_bytes(buffer[:3], "big"), buffer[3], buffer[4], int.from_bytes(buffer[5:9], "big") & 0x7FFFFFFF
+                buffer = buffer[9 + n:]
+                if kind == 0x4 and not flags & 0x1:
+                    conn.sendall(h2_frame(0x4, 0x1, 0))  # SETTINGS ACK (and nothing else: no WINDOW_UPDATE ever)
+                elif kind == 0x4:
+                    settings_acked = True
+                elif kind == 0x1:
+                    headers.add(stream)
+                elif kind == 0x3:
+                    resets.add(stream)
+                elif kind == 0x0:
+                    raise AssertionError(f"DATA on stream {stream} although its window is 0")
+        took = time.time() - start
+        print(f"10 answers an HTTP/2 client never takes: {len(headers)} answers begun, {len(resets)} streams reset, "
+              f"connection {'closed' if closed is not None else 'open'} after {took:.1f} s")
+        assert settings_acked
+        assert len(resets) == 10 or closed is not None, (resets, closed)
+        assert took < 3 + 8, took
+        with urllib.request.urlopen(url + path, timeout=10, context=context) as r:
+            assert r.status == 200
+        assert proc.poll() is None
+    finally:
+        proc.kill()

@@ -218,6 +218,7 @@ def stop_group(proc):
             proc.wait()
 
 
+@pytest.mark.xdist_group("readme-serve")
 def test_the_readme_run_command_builds_and_serves(tmp_path):
     """`bash scripts/serve.sh --port P`, exactly as a new user runs it: a new HOME (so the default
     cache and data directories under it), no BROLLY_BIN, only the upstreams pointed at the double.
@@ -330,6 +331,7 @@ def bench_env():
     return env
 
 
+@pytest.mark.xdist_group("readme-bench")
 def test_the_readme_bench_scripts_run():
     """`bash scripts/bench.sh` in its short mode (1 s per wrk run) runs to the end and prints its
     figures (the other bench scripts each have a case of their own, on their own worker: issue 53).
@@ -381,6 +383,7 @@ def port_is_free(port):
         s.close()
 
 
+@pytest.mark.xdist_group("readme-cluster")
 def test_the_readme_cluster_script_starts_three_servers(tmp_path):
     """`bash scripts/cluster.sh` as shown: PostgreSQL on 127.0.0.1:55432 and three servers on
     :8081–:8083 that answer /healthz; stopped with SIGTERM (PostgreSQL stopped after it)."""
