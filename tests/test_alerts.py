@@ -269,6 +269,9 @@ def test_page_shows_warnings_and_the_service_worker_notifies(alert_server, brows
     b.js("document.querySelector('[data-testid=alert] summary').click()")
     assert b.js("return document.querySelector('[data-testid=alert]').open") is True
     assert "What to do: Turn around" in b.js("return document.querySelector('[data-testid=alert] .alert-instruction').textContent")
+    # NWS's "* WHAT...Flood Warning." bullets read as labelled paragraphs (issue 50: shown raw).
+    parts = b.js("return [...document.querySelectorAll('[data-testid=alert] .alert-part')].map(p => p.textContent)")
+    assert parts[:2] == ["What: Flood Warning.", "Where: New York City."], parts
     b.screenshot("08-alerts-banner")
 
     # Save the place: its badge in the list.

@@ -15,6 +15,16 @@ function when(iso) {
   return Number.isFinite(d.getTime()) ? d.toLocaleString(document.documentElement.lang || [], { weekday: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }) : iso;
 }
 
+/** One paragraph of a warning's text: its lines joined (NWS wraps at 69 columns), and NWS's
+ * "* WHAT...Minor flooding" bullets as "What: Minor flooding" (issue 50: the text was shown raw). */
+function paragraph(text) {
+  const flat = text.trim().replace(/\s*\n\s*/g, ' ');
+  const bullet = /^\*\s*([A-Z][A-Z ]*[A-Z])\s*\.\.\.\s*/.exec(flat);
+  if (!bullet) return el('p', { text: flat });
+  const label = bullet[1].charAt(0) + bullet[1].slice(1).toLowerCase();
+  return el('p', { className: 'alert-part' }, el('strong', { text: `${label}: ` }), flat.slice(bullet[0].length));
+}
+
 function alertItem(a) {
   const summary = el('summary', {},
     el('span', { className: 'alert-icon', ariaHidden: 'true', text: ICONS[a.severity] || '⚠️' }),
@@ -23,8 +33,8 @@ function alertItem(a) {
     a.expires ? el('span', { className: 'alert-until', text: ` · ${t('alertUntil', { time: when(a.expires) })}` }) : '');
   const body = el('div', { className: 'alert-body' });
   if (a.headline && a.headline !== a.event) body.append(el('p', { className: 'alert-headline', text: a.headline }));
-  for (const paragraph of String(a.description || '').split(/\n\s*\n/).filter(Boolean).slice(0, 8)) {
-    body.append(el('p', { text: paragraph.trim() }));
+  for (const text of String(a.description || '').split(/\n\s*\n/).filter((x) => x.trim()).slice(0, 8)) {
+    body.append(paragraph(text));
   }
   if (a.instruction) body.append(el('p', { className: 'alert-instruction' }, el('strong', { text: `${t('whatToDo')} ` }), a.instruction));
   // The source's own text keeps its language, marked for screen readers and translation tools.
