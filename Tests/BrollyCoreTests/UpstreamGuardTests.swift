@@ -227,7 +227,9 @@ import Testing
     }
 
     @Test func theClientIsChargedOncePerRequestAndOncePerOperation() async {
-        let guards = UpstreamGuards()
+        // Nominatim's own 1 a second would have the naming calls wait their turns in real time
+        // (29 s, the Swift suite's longest case): what is counted here is the charges, not the budget.
+        let guards = UpstreamGuards(budgets: [.nominatim: Budget([.init(1_000, per: 1)])])
         let failing = ScriptedTransport([.respond(500, [:], "")])
         let n = network(failing, guards: guards, attempts: 3)
         let charged = Locked(0)

@@ -122,13 +122,15 @@ export function initAlerts() {
   const apply = async () => {
     try {
       // The browser's push service may be out of reach (offline, or a browser without one): say
-      // so instead of waiting for ever.
-      const timeout = new Promise((_, reject) => setTimeout(
-        () => reject(new Error('the browser could not reach its push service; try again later.')), 10000));
+      // so, in the page's language, instead of waiting for ever.
+      const timeout = new Promise((_, reject) => setTimeout(() => reject(new Error(t('notifyNoPushService'))), 10000));
       await Promise.race([$('notify').checked ? subscribe() : unsubscribe(), timeout]);
     } catch (e) {
       $('notify').checked = false;
-      status(t('notifyFailed', { why: e.message || e.kind || '?' }));
+      // The browser's own errors (a DOMException from pushManager.subscribe: "Registration failed -
+      // push service error") are English whatever the page's language: said as the push service.
+      const why = e instanceof DOMException ? t('notifyNoPushService') : e.message || e.kind || '?';
+      status(t('notifyFailed', { why }));
     }
     document.dispatchEvent(new CustomEvent('brolly:notify'));
   };
