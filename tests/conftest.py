@@ -321,7 +321,9 @@ class Browser:
         self.driver = webdriver.Chrome(service=Service(driver_path) if driver_path else None, options=options)
         self.driver.set_page_load_timeout(30)
         self.base = base_url
+        self.visited = set()
         self.cdp("Network.enable", {})
+        self.agent = self.js("return navigator.userAgent")
         if width < 500:
             # Headless Chromium keeps a window at least 500 px wide: a phone's viewport is emulated
             # (it holds for every page this tab opens).
@@ -329,7 +331,38 @@ class Browser:
                      {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": True})
 
     def cdp(self, cmd, params=None):
+        if self.visited is not None and cmd == "Browser.setPermission":
+            self.visited.add((params or {}).get("origin", self.base))
         return self.driver.execute_cdp_cmd(cmd, params or {})
+
+    def reset(self):
+        """Back to a new browser's state, for the pool (see `BrowserPool`)."""
+        d = self.driver
+        handles = d.window_handles
+        for h in handles[1:]:
+            d.switch_to.window(h)
+            d.close()
+        d.switch_to.window(handles[0])
+        self.visited.add(self.base)
+        d.get("about:blank")
+        for origin in self.visited:
+            self.cdp("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
+        self.visited = set()
+        for cmd, params in (("Network.clearBrowserCookies", {}), ("Network.clearBrowserCache", {}),
+                            ("Network.setCacheDisabled", {"cacheDisabled": False}), ("Browser.resetPermissions", {}),
+                            ("Emulation.clearGeolocationOverride", {}), ("Emulation.setEmulatedMedia", {"media": "", "features": []}),
+                            ("Emulation.setScriptExecutionDisabled", {"value": False}),
+                            ("Emulation.setUserAgentOverride", {"userAgent": self.agent, "acceptLanguage": "en"}),
+                            ("Network.emulateNetworkConditions", {"offline": False, "latency": 0, "downloadThroughput": -1,
+                                                                  "uploadThroughput": -1}),
+                            ("ServiceWorker.disable", {})):
+            self.cdp(cmd, params)
+        d.get_log("performance")
+
+    def reuse(self, base_url):
+        self.base = base_url
+        self.visited = set()
+        self.driver.get("about:blank")
 
     def accept_language(self, tag):
         """The browser's language (navigator.language, Accept-Language) from now on, e.g. en-US."""
@@ -393,21 +426,67 @@ class Browser:
             shutil.rmtree(self.profile, ignore_errors=True)
 
 
+class BrowserPool:
+    """Each pytest-xdist worker's idle browsers, by window size and arguments: a Chromium start
+    costs 1.3 CPU-seconds, more than the page it then loads (1.0), and the browser cases started
+    ~130 of them on a 2-core machine whose pytest phase is CPU-bound (issue 53). A browser comes
+    back as new: one blank tab; no cookie, storage, service worker or cached file for any origin it
+    visited; no permission, location, network condition, language, media or cache setting left from
+    its last case; its log drained. One that cannot be put back so is quit."""
+
+    def __init__(self):
+        self.idle = {}
+
+    def take(self, base_url, width=390, height=844, args=()):
+        key = (width, height, tuple(args))
+        while self.idle.get(key):
+            b = self.idle[key].pop()
+            try:
+                b.reuse(base_url)
+                return b
+            except Exception:
+                b.quit()
+        b = Browser(base_url, width=width, height=height, args=args)
+        b.key = key
+        return b
+
+    def give_back(self, b):
+        try:
+            b.reset()
+        except Exception:
+            b.quit()
+            return
+        self.idle.setdefault(b.key, []).append(b)
+
+    def close(self):
+        for browsers in self.idle.values():
+            for b in browsers:
+                b.quit()
+        self.idle = {}
+
+
+@pytest.fixture(scope="session")
+def browser_pool():
+    pool = BrowserPool()
+    yield pool
+    pool.close()
+
+
 @pytest.fixture
-def browser_factory():
+def browser_factory(browser_pool):
     binary, driver = chromium_paths()
     if not binary or not driver:
         pytest.fail("chromium and chromedriver are required for the browser tests (apt-get install chromium chromium-driver)")
     opened = []
 
     def make(base_url, **kw):
-        b = Browser(base_url, **kw)
+        b = browser_pool.take(base_url, **kw)
         opened.append(b)
         return b
 
     yield make
     for b in opened:
-        b.quit()
+        browser_pool.give_back(b)
 
 
 # ---------- shared by the end-to-end files ----------

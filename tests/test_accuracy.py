@@ -141,7 +141,9 @@ def test_the_cli_prints_the_same_in_80_columns_in_english_and_russian(cli, doubl
     assert "KLGA" in lines[2] and "days," in lines[2]
     assert "Day N is the forecast made N × 24 hours before each hour." in lines
     bars = [l for l in lines if l.split(" ")[0].isdigit() and l.split(" ")[1] == "d"]
-    assert len(bars) == 7 and all("█" in l for l in bars)
+    # One bar per lead the forecast shown has scored days at (checked against the document below):
+    # replayed out of sample, its latest lead has none at some hours of the day (6 or 7 leads).
+    assert len(bars) >= 5 and all("█" in l for l in bars)
     # Longer bars for later days.
     assert [l.count("█") for l in bars] == sorted(l.count("█") for l in bars)
     assert all(len(l) <= 80 for l in lines)
@@ -156,6 +158,7 @@ def test_the_cli_prints_the_same_in_80_columns_in_english_and_russian(cli, doubl
     r = cli.run("accuracy", "--lat", str(NEW_YORK[0]), "--lon", str(NEW_YORK[1]), "--json")
     doc = json.loads(r.stdout)
     assert doc["truth"] == "station" and doc["best"]["model"] == "ecmwf_ifs025"
+    assert len(bars) == len([lead for lead in doc["shown"]["leads"] if lead["n"] > 0]), (bars, doc["shown"]["leads"])
     assert double.calls(PREVIOUS_RUNS) == 1
 
     # Offline with nothing kept: one line on stderr, a non-zero exit.
