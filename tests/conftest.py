@@ -437,9 +437,12 @@ class BrowserPool:
     def __init__(self):
         self.idle = {}
 
-    def take(self, base_url, width=390, height=844, args=()):
+    def take(self, base_url, width=390, height=844, args=(), fresh=False):
+        """An idle browser put back as new, or a new one; `fresh`: always a new one (a case that
+        delivers a push needs a profile whose service worker registrations start from the first
+        ids, see `deliver_push`)."""
         key = (width, height, tuple(args))
-        while self.idle.get(key):
+        while self.idle.get(key) and not fresh:
             b = self.idle[key].pop()
             try:
                 b.reuse(base_url)
@@ -648,7 +651,9 @@ def deliver_push(b, origin, payload, timeout=40):
     notification, and returns the notifications shown (title, body, tag, url). The registration's
     id is not shown to pages, and chromedriver's log does not carry the ServiceWorker domain's
     events: a fresh profile's first registration has one of the first ids, and the notification's
-    tag makes repeats replace each other; a worker still starting may miss the first delivery."""
+    tag makes repeats replace each other; a worker still starting may miss the first delivery.
+    So the case's browser must be a new one (`browser_factory(url, fresh=True)`), not one from the
+    pool, whose registrations have gone on counting."""
     def deliver_and_look():
         for registration in [str(i) for i in range(12)]:
             b.cdp("ServiceWorker.deliverPushMessage", {"origin": origin, "registrationId": registration, "data": json.dumps(payload)})

@@ -257,7 +257,7 @@ def test_a_gone_subscription_is_removed_and_a_busy_service_retried(alert_server,
 # ---------- the page ----------
 
 def test_page_shows_warnings_and_the_service_worker_notifies(alert_server, browser_factory, double):
-    b = browser_factory(alert_server.url)
+    b = browser_factory(alert_server.url, fresh=True)  # it delivers a push (deliver_push)
     b.allow_location(*NEW_YORK)
     b.cdp("Browser.setPermission", {"permission": {"name": "notifications"}, "setting": "granted", "origin": alert_server.url})
     b.open()

@@ -243,7 +243,7 @@ def test_the_page_sends_the_rain_settings_and_the_service_worker_shows_a_rain_pu
                                                                                     browser_factory):
     from conftest import axe_violations
     s = server_factory(args=("--timeout", "3"), extra_env=watch_env(double))
-    b = browser_factory(s.url)
+    b = browser_factory(s.url, fresh=True)  # it delivers a push (deliver_push)
     b.allow_location(*SYDNEY)
     b.cdp("Browser.setPermission", {"permission": {"name": "notifications"}, "setting": "granted", "origin": s.url})
     b.open()
