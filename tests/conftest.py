@@ -331,7 +331,7 @@ class Browser:
                      {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": True})
 
     def cdp(self, cmd, params=None):
-        if self.visited is not None and cmd == "Browser.setPermission":
+        if cmd == "Browser.setPermission":
             self.visited.add((params or {}).get("origin", self.base))
         return self.driver.execute_cdp_cmd(cmd, params or {})
 
@@ -366,8 +366,7 @@ class Browser:
 
     def accept_language(self, tag):
         """The browser's language (navigator.language, Accept-Language) from now on, e.g. en-US."""
-        agent = self.js("return navigator.userAgent")
-        self.cdp("Emulation.setUserAgentOverride", {"userAgent": agent, "acceptLanguage": tag})
+        self.cdp("Emulation.setUserAgentOverride", {"userAgent": self.agent, "acceptLanguage": tag})
 
     def allow_location(self, lat, lon):
         self.cdp("Browser.setPermission", {"permission": {"name": "geolocation"}, "setting": "granted", "origin": self.base})

@@ -99,13 +99,9 @@ class Sweep:
 
     def first_visit(self):
         """The browser as new: no cookie (a new device), storage, service worker or cached file."""
-        b = self.browser
         self.double.ok()
-        b.driver.get("about:blank")
-        b.cdp("Storage.clearDataForOrigin", {"origin": self.server.url, "storageTypes": "all"})
-        b.cdp("Network.clearBrowserCookies")
-        b.cdp("Network.clearBrowserCache")
-        return b
+        self.browser.reset()  # as the browser pool puts a browser back (conftest.Browser.reset)
+        return self.browser
 
     def stop(self):
         self.browser.quit()

@@ -885,7 +885,6 @@ def ip_location(_q, ip=None):
             "city": g[0], "zip": "10115", "lat": g[4], "lon": g[5], "timezone": g[6], "query": ip or "203.0.113.7"}
 
 
-
 @functools.lru_cache(maxsize=4)
 def padding(n):
     """A JSON array of `n` numbers (a large answer's padding), made once per size: 300 answers of
@@ -900,7 +899,10 @@ class Handler(BaseHTTPRequestHandler):
             sys.stderr.write("double: " + fmt % args + "\n")
 
     def send_json(self, status, body, headers=None):
-        data = json.dumps(body, ensure_ascii=False).encode()
+        self.send_bytes(status, json.dumps(body, ensure_ascii=False).encode(), headers)
+
+    def send_bytes(self, status, data, headers=None):
+        """`data` as it is, JSON unless `headers` name another Content-Type."""
         self.send_response(status)
         if "Content-Type" not in (headers or {}):
             self.send_header("Content-Type", "application/json; charset=utf-8")
@@ -983,20 +985,10 @@ class Handler(BaseHTTPRequestHandler):
                 body["hourly"]["many_variables"] = "@padding@"
                 data = json.dumps(body, ensure_ascii=False).encode().replace(
                     b'"@padding@"', padding(int(fault.get("bytes", 6 << 20)) // 5))
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json; charset=utf-8")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-                return
+                return self.send_bytes(200, data)
             elif mode == "malformed":
                 data = b'{"latitude": 52.5, "current": {"temperature_2m": '
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-                return
+                return self.send_bytes(200, data, {"Content-Type": "application/json"})
             elif mode == "truncated":
                 data = b'{"latitude": 52.52, "longitude": 13.41, "utc_offset_seconds": 3600, "current": {"time"'
                 self.send_response(200)
