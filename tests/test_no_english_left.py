@@ -118,7 +118,7 @@ def sweep(tmp_path_factory):
 
 @pytest.mark.parametrize("code", grouped(CODES))
 def test_the_page_has_no_english_left(sweep, code):
-    server, double = sweep.server, sweep.double
+    double = sweep.double
     b = sweep.first_visit()
     b.allow_location(*BERLIN)
     b.open(f"/?lang={code}")
