@@ -10,12 +10,7 @@ import time
 import urllib.error
 import urllib.request
 
-import pytest
-
-from conftest import free_port, wait_until
-
-# A host nothing listens on: a helper that is away altogether.
-UNREACHABLE = f"http://127.0.0.1:{free_port()}"
+from conftest import wait_until
 
 
 def call(url, headers=None, timeout=30):
@@ -89,21 +84,8 @@ def test_with_openweathermap_keyed_and_both_namers_missing_everybody_gets_the_we
     assert all(r[2]["place"]["name"] == "44.400, 26.100" for r in results)
 
 
-@pytest.mark.alone
-def test_a_hanging_namer_right_after_a_burst_costs_a_new_place_at_most_the_naming_deadline(server_factory, double):
-    s = server_factory(args=("--timeout", "3"), extra_env=PROXY)
-    double.fault("500", path="/reverse", times=-1)
-    crowd(s, "/api/v1/weather?lat=46.2&lon=6.15")
-    double.ok()
-    double.fault("delay", delay=30, path="/reverse", times=-1)
-    # A new place from the same address: its weather, named by its coordinates, within the
-    # naming deadline (1.5 s) — and its neighbours in the same moment do not wait again.
-    status, _, body, took = call(s.url + "/api/v1/weather?lat=41.9&lon=12.5", {"X-Forwarded-For": "203.0.113.50"})
-    assert status == 200 and body["place"]["name"] == "41.900, 12.500" and took < 2.5, (status, took)
-    assert "name" in body["source"]["lacking"]
-    results = crowd(s, "/api/v1/weather?lat=41.9&lon=12.5", n=20)
-    assert all(r[0] == 200 for r in results)
-    assert max(r[3] for r in results) < 1.0, sorted(r[3] for r in results)[-3:]
+# A hanging namer right after a burst (a new place waits the naming deadline, its neighbours not at
+# all) is proved on a clock the test turns: Tests/BrollyUseCasesTests/HelpersOnAClockTests.swift.
 
 
 def test_the_name_is_filled_in_when_it_arrives(server_factory, double):
@@ -135,34 +117,9 @@ def test_a_failing_address_service_is_asked_once_per_point(server_factory, doubl
 
 # ---------- auxiliary failures remembered ----------
 
-@pytest.mark.alone
-@pytest.mark.parametrize("how", ["unreachable", "hanging"])
-def test_cached_weather_stays_fast_while_air_quality_and_alerts_are_down(server_factory, double, how):
-    env = dict(PROXY)
-    if how == "unreachable":
-        env.update(BROLLY_OPEN_METEO_AIR_QUALITY_URL=UNREACHABLE, BROLLY_OPEN_METEO_ENSEMBLE_URL=UNREACHABLE, BROLLY_NWS_URL=UNREACHABLE, BROLLY_METEOALARM_URL=UNREACHABLE)
-    s = server_factory(args=("--timeout", "10"), extra_env=env)
-    if how == "hanging":
-        for path in ("/v1/air-quality", "/api/v1/warnings/", "/v1/ensemble"):
-            double.fault("delay", delay=20, path=path, times=-1)
-    url = "/api/v1/weather?lat=52.52&lon=13.41"
-    status, _, body, took = call(s.url + url)
-    # The first request waits for them at most the documented second.
-    assert status == 200 and took < 3, took
-    assert "airQuality" in body["source"]["lacking"] and "alerts" in body["source"]["lacking"]
-    # The ensemble too (issue 51): no ranges, said; the weather as fast.
-    assert "ranges" in body["source"]["lacking"] and all("temperatureMaxRange" not in d for d in body["days"])
-    assert "airQuality" not in body
-    # Everyone else, meanwhile, is answered at once, from the memoized answer.
-    hits = metric(s, "brolly_cache_answers_total", result="hit")
-    results = crowd(s, url, n=40)
-    assert all(r[0] == 200 for r in results)
-    assert max(r[3] for r in results) < 0.8, sorted(r[3] for r in results)[-3:]
-    assert metric(s, "brolly_cache_answers_total", result="hit") >= hits + 35
-    # Each source was asked once for the place, not once per request.
-    if how == "hanging":
-        assert double.calls("/v1/air-quality") == 1 and double.calls("/api/v1/warnings/feeds-germany") == 1
-        assert double.calls("/v1/ensemble") == 1
+# Cached weather stays fast while air quality, the warnings and the ensemble are unreachable or
+# hang (the first request waits their grace once, the rest not at all, each asked once) is proved
+# on a clock the test turns: Tests/BrollyUseCasesTests/HelpersOnAClockTests.swift.
 
 
 def test_air_quality_arrives_when_its_source_comes_back(server_factory, double):

@@ -16,7 +16,7 @@ public enum FuzzTargets {
 
     public static let all: [String: @Sendable (Data) throws -> Void] = [
         "open-meteo": { data in
-            _ = try OpenMeteoProvider.decode(data)
+            _ = try OpenMeteoProvider.decode(data, receivedAt: Date(timeIntervalSince1970: 1_764_000_000))
             let report = try OpenMeteoProvider.report(from: data, place: place, fetchedAt: Date(timeIntervalSince1970: 1_764_000_000))
             _ = report.days.count + report.hours.count
         },

@@ -55,7 +55,7 @@ struct CommandContext {
         var context = try CommandContext(options, needsStore: needsStore)
         do {
             // `--timeout` is the whole command's deadline, retries included.
-            try await RequestDeadline.$current.withValue(Date().addingTimeInterval(options.timeout)) {
+            try await RequestDeadline.$current.withValue(context.useCases.services.clock.now.addingTimeInterval(options.timeout)) {
                 try await body(&context)
             }
         } catch {

@@ -32,7 +32,7 @@ struct ServerParts: Sendable {
             tokens: DeviceTokens(secret: settings.deviceSecret, isKnownDevice: { (try? await store.deviceExists($0)) ?? false }),
             limits: ClientLimits(
                 callsPerMinute: settings.clientCallsPerMinute, devicesPerMinute: settings.newDevicesPerMinute,
-                shared: useCases.services.guards.shared))
+                shared: useCases.services.guards.shared, clock: useCases.services.clock))
         metrics.watch(guards: useCases.services.guards, history: useCases.historyWriter, store: useCases.services.store)
     }
 }
@@ -198,15 +198,16 @@ struct CacheJanitor: Service {
     func run() async throws {
         await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
-                let (removed, bytes) = cache.evict(maxBytes: maxBytes)
+                let (removed, bytes) = cache.evict(maxBytes: maxBytes, now: cache.clock.now)
                 if removed > 0 { logger.info("cache: removed \(removed) old entries, \(bytes >> 20) MB left") }
                 // The cluster's shared tier has the same bounds (each instance sweeps; it is idempotent).
                 if let shared = cache.shared,
-                    let swept = try? await shared.sweep(olderThan: Date().addingTimeInterval(-30 * 86_400), maxBytes: maxBytes), swept > 0
+                    let swept = try? await shared.sweep(olderThan: cache.clock.now.addingTimeInterval(-30 * 86_400), maxBytes: maxBytes),
+                    swept > 0
                 {
                     logger.info("shared cache: removed \(swept) old entries")
                 }
-                try? await Task.sleep(nanoseconds: 300 * 1_000_000_000)
+                try? await cache.clock.sleep(300)
             }
         }
     }

@@ -36,13 +36,15 @@ public func buildApplication(
     logger: Logger
 ) async throws -> some ApplicationProtocol {
     var settings = settings
+    // The one clock of the process: every service, cache, limit and the database read and wait on it.
+    let clock: any WallClock = SystemClock()
     logger.info("provider \(configuration.provider.rawValue), cache \(directories.cache.path)")
     let store: any DataStore
     var cluster: PostgresDatabase?
     if let database {
         let shown = redactedDatabaseURL(database.url)
         do {
-            let postgres = try await PostgresDatabase.connect(url: database.url, logger: logger)
+            let postgres = try await PostgresDatabase.connect(url: database.url, logger: logger, clock: clock)
             store = postgres
             cluster = postgres
         } catch let error as BrollyError {
@@ -83,12 +85,13 @@ public func buildApplication(
     let guards = UpstreamGuards(
         budgets: configuration.budgets, breakerThreshold: configuration.breakerFailures,
         breakerCoolDown: configuration.breakerCoolDown, breakerMaxCoolDown: configuration.breakerMaxCoolDown, shared: cluster,
-        observe: { metrics.upstream($0, $1) })
+        clock: clock, observe: { metrics.upstream($0, $1) })
     logger.info("budgets: \(Upstream.allCases.map { "\($0.rawValue) \(guards.buckets[$0]!.budget)" }.joined(separator: "; "))")
     let services = Services.make(
         configuration: configuration, transport: transport, store: store,
         options: .init(
-            keepsEntriesInMemory: true, log: { [logger] in logger.info("upstream \($0)") }, guards: guards, staleLimit: 86_400,
+            keepsEntriesInMemory: true, log: { [logger] in logger.info("upstream \($0)") }, clock: clock, guards: guards,
+            staleLimit: 86_400,
             sharedCache: cluster))
     let historyFailed: @Sendable (any Error) -> Void = { [logger] in logger.error("could not save history: \(String(describing: $0))") }
     let writer = HistoryWriter(store: store, failed: historyFailed)

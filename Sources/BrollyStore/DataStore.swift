@@ -106,20 +106,6 @@ extension DataStore {
 
     public func history(device: String) async throws -> [HistoryEntry] { try await history(device: device, limit: 100) }
     public func recordLookups(_ lookups: [LookupRecord]) async throws { try await recordLookups(lookups, addresses: []) }
-    public func recordDelivery(subscription: String, alertKey: String, status: Int) async throws {
-        try await recordDelivery(subscription: subscription, alertKey: alertKey, status: status, now: Date())
-    }
-    public func subscribe(_ s: PushSubscription) async throws -> PushSubscription { try await subscribe(s, now: Date()) }
-    @discardableResult
-    public func addPlace(_ place: Place, customName: String?, device: String) async throws -> SavedPlace {
-        try await addPlace(place, customName: customName, device: device, now: Date())
-    }
-    @discardableResult
-    public func recordLookup(_ report: WeatherReport, address: Address?, coordinate: Coordinate, device: String) async throws
-        -> HistoryEntry
-    {
-        try await recordLookup(report, address: address, coordinate: coordinate, device: device, now: Date())
-    }
 }
 
 extension AppDatabase: DataStore {

@@ -37,7 +37,7 @@ public struct PushSubscription: Codable, Sendable, Hashable, FetchableRecord, Pe
 extension AppDatabase {
     /// Adds a subscription for the device, or updates the one it has for the same endpoint (new
     /// keys, new severity); returns it.
-    public func subscribe(_ s: PushSubscription, now: Date = Date()) async throws -> PushSubscription {
+    public func subscribe(_ s: PushSubscription, now: Date) async throws -> PushSubscription {
         try await writer.write { db in
             try db.execute(
                 sql: "INSERT INTO device (id, createdAt, lastSeenAt) VALUES (?, ?, ?) ON CONFLICT(id) DO NOTHING",
@@ -99,7 +99,7 @@ extension AppDatabase {
     }
 
     /// Sets (or, with nil, removes) one remembered value of a subscription.
-    public func setPushState(subscription: String, key: String, value: String?, now: Date = Date()) async throws {
+    public func setPushState(subscription: String, key: String, value: String?, now: Date) async throws {
         try await writer.write { db in
             if let value {
                 try db.execute(
@@ -126,7 +126,7 @@ extension AppDatabase {
     }
 
     /// Records that an alert was pushed (`status` the push service's answer) so it is never sent again.
-    public func recordDelivery(subscription: String, alertKey: String, status: Int, now: Date = Date()) async throws {
+    public func recordDelivery(subscription: String, alertKey: String, status: Int, now: Date) async throws {
         try await writer.write { db in
             try db.execute(
                 sql: """

@@ -7,14 +7,14 @@ import Foundation
 
 extension TextRenderer {
     /// The view of `result` this renderer writes, in its units and language.
-    public func view(_ result: WeatherResult, now: Date = Date()) -> WeatherView {
+    public func view(_ result: WeatherResult, now: Date) -> WeatherView {
         WeatherView(result, units: choice, language: language, now: now)
     }
 }
 
 extension OneLineFormat {
     /// The view of `result` this format fills in, in its units and language.
-    public func view(_ result: WeatherResult, now: Date = Date()) -> WeatherView {
+    public func view(_ result: WeatherResult, now: Date) -> WeatherView {
         WeatherView(result, units: units, language: language, now: now)
     }
 }

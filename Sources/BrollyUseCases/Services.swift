@@ -129,25 +129,26 @@ public struct Services: Sendable {
         let standard = network(timeout: c.timeout, retry: RetryPolicy())
         // Refreshing stale data and naming points must not hold a user up: short, one attempt.
         let quick = network(timeout: min(c.timeout, 3), retry: .none)
-        let cache = FileCache(directory: c.cacheDirectory, shared: options.sharedCache, maxBytes: c.cacheMaxBytes)
+        let cache = FileCache(directory: c.cacheDirectory, shared: options.sharedCache, maxBytes: c.cacheMaxBytes, clock: options.clock)
         let accuracy = AccuracyService(
             previousRuns: OpenMeteoPreviousRuns(
                 network: network(timeout: min(c.timeout, 10), retry: .none), baseURL: c.urls.openMeteoPreviousRuns),
             stations: AviationWeather(network: network(timeout: min(c.timeout, 5), retry: .none), baseURL: c.urls.aviationWeather),
             archive: OpenMeteoArchive(network: network(timeout: min(c.timeout, 10), retry: .none), baseURL: c.urls.openMeteoArchive),
-            cache: cache, keepsEntriesInMemory: options.keepsEntriesInMemory, memoryEntries: options.memoryEntries, now: options.now)
+            cache: cache, keepsEntriesInMemory: options.keepsEntriesInMemory, memoryEntries: options.memoryEntries, clock: options.clock)
         // `auto`: the best model at the place from scores already computed (no call of its own).
         let chooser: (@Sendable (Coordinate) async -> String?)? =
             BrollyConfiguration.choosesModel(c.model) ? { @Sendable [accuracy] place in accuracy.autoModel(at: place) } : nil
-        let provider = makeProvider(c, network: standard, chooseModel: chooser)
-        let quickProvider = makeProvider(c, network: quick, chooseModel: chooser)
+        let provider = makeProvider(c, network: standard, chooseModel: chooser, now: options.now)
+        let quickProvider = makeProvider(c, network: quick, chooseModel: chooser, now: options.now)
 
         // With an OpenWeatherMap key, Open-Meteo and OpenWeatherMap back each other up.
         let fallback = c.fallbackProvider.map { id in
             var other = c
             other.provider = id
             return FallbackProvider(
-                provider: makeProvider(other, network: standard), quickProvider: makeProvider(other, network: quick),
+                provider: makeProvider(other, network: standard, now: options.now),
+                quickProvider: makeProvider(other, network: quick, now: options.now),
                 policy: c.cachePolicy)
         }
         let weather = WeatherService(
@@ -156,7 +157,7 @@ public struct Services: Sendable {
             fallback: fallback, model: c.namedModel, now: options.now)
         let airQuality = AirQualityService(
             source: OpenMeteoAirQuality(network: quick, baseURL: c.urls.openMeteoAirQuality, now: options.now), cache: cache,
-            keepsEntriesInMemory: options.keepsEntriesInMemory, memoryEntries: options.memoryEntries, now: options.now)
+            keepsEntriesInMemory: options.keepsEntriesInMemory, memoryEntries: options.memoryEntries, clock: options.clock)
 
         let addressNetwork = network(timeout: min(c.timeout, 5), retry: RetryPolicy(maxAttempts: 2))
         // Nominatim's one request a second is its budget in `guards`, shared by the process.
@@ -164,7 +165,7 @@ public struct Services: Sendable {
             nominatim: NominatimGeocoder(network: addressNetwork, baseURL: c.urls.nominatim),
             network: addressNetwork, googleURL: c.urls.googleGeocoding, googleAPIKey: c.googleAPIKey,
             fallback: c.openWeatherMapAPIKey.map {
-                OpenWeatherMapProvider(network: addressNetwork, baseURL: c.urls.openWeatherMap, apiKey: $0)
+                OpenWeatherMapProvider(network: addressNetwork, baseURL: c.urls.openWeatherMap, apiKey: $0, now: options.now)
             },
             cache: cache, now: options.now)
 
@@ -177,7 +178,7 @@ public struct Services: Sendable {
             namer: PlaceNamer(
                 provider: quickProvider, addresses: addresses, cache: cache, memoryEntries: options.memoryEntries, now: options.now),
             addresses: addresses,
-            news: NewsService(network: newsNetwork, source: newsSource, cache: cache, now: options.now),
+            news: NewsService(network: newsNetwork, source: newsSource, cache: cache, clock: options.clock),
             airQuality: airQuality,
             alerts: AlertService(
                 network: network(timeout: min(c.timeout, 5), retry: RetryPolicy(maxAttempts: 2)),
@@ -185,15 +186,15 @@ public struct Services: Sendable {
                     nws: c.urls.nws, meteoAlarm: c.urls.meteoAlarm, openWeatherMap: c.urls.openWeatherMap,
                     openWeatherMapKey: c.openWeatherMapAPIKey, capFeeds: c.capFeeds, contact: c.contact),
                 cache: cache, keepsEntriesInMemory: options.keepsEntriesInMemory, memoryEntries: options.memoryEntries,
-                now: options.now),
+                clock: options.clock),
             accuracy: accuracy,
             ipLocator: IPLocator(network: network(timeout: min(c.timeout, 5), retry: RetryPolicy(maxAttempts: 2)), url: c.urls.ipLocation),
             store: store, guards: guards,
             openMeteoPassthrough: OpenMeteoPassthrough(
                 network: standard, baseURL: c.urls.openMeteo, cache: cache, keepsEntriesInMemory: options.keepsEntriesInMemory,
-                now: options.now),
+                clock: options.clock),
             radar: RadarService(
-                network: network(timeout: min(c.timeout, 5), retry: .none), baseURL: c.urls.radar, cache: cache, now: options.now),
+                network: network(timeout: min(c.timeout, 5), retry: .none), baseURL: c.urls.radar, cache: cache, clock: options.clock),
             precipitationTiles: c.openWeatherMapAPIKey.map {
                 PrecipitationTiles(
                     network: network(timeout: min(c.timeout, 5), retry: .none), baseURL: c.urls.openWeatherMapTiles, key: $0,
@@ -206,19 +207,20 @@ public struct Services: Sendable {
                 source: OpenMeteoEnsemble(
                     network: network(timeout: min(c.timeout, 10), retry: .none), baseURL: c.urls.openMeteoEnsemble, now: options.now),
                 cache: cache, keepsEntriesInMemory: options.keepsEntriesInMemory, memoryEntries: options.memoryEntries,
-                now: options.now))
+                clock: options.clock))
     }
 
     /// The configured weather provider on `network`.
     static func makeProvider(
-        _ c: BrollyConfiguration, network: NetworkService, chooseModel: (@Sendable (Coordinate) async -> String?)? = nil
+        _ c: BrollyConfiguration, network: NetworkService, chooseModel: (@Sendable (Coordinate) async -> String?)? = nil,
+        now: @escaping @Sendable () -> Date
     ) -> any WeatherProvider {
         switch c.provider {
         case .openMeteo:
             OpenMeteoProvider(
-                network: network, baseURL: c.urls.openMeteo, geocodingURL: c.urls.openMeteoGeocoding, chooseModel: chooseModel)
+                network: network, baseURL: c.urls.openMeteo, geocodingURL: c.urls.openMeteoGeocoding, chooseModel: chooseModel, now: now)
         case .openWeatherMap:
-            OpenWeatherMapProvider(network: network, baseURL: c.urls.openWeatherMap, apiKey: c.openWeatherMapAPIKey ?? "")
+            OpenWeatherMapProvider(network: network, baseURL: c.urls.openWeatherMap, apiKey: c.openWeatherMapAPIKey ?? "", now: now)
         }
     }
 }

@@ -16,7 +16,9 @@ extension UseCases {
         await historyWriter?.flush()
         let pack = Localization.pack(for: language)
         return HistoryListDocument(
-            items: try await services.store.history(device: device, limit: limit).map { HistoryDocument($0, language: pack) })
+            items: try await services.store.history(device: device, limit: limit).map { [now] in
+                HistoryDocument($0, language: pack, now: now())
+            })
     }
 
     /// One lookup with its weather snapshot in `units`.
@@ -30,7 +32,8 @@ extension UseCases {
             refreshError: nil)
         let pack = Localization.pack(for: language)
         return HistoryLookup(
-            document: HistoryDocument(entry, weather: WeatherDocument(result, units: units, language: pack), language: pack),
+            document: HistoryDocument(
+                entry, weather: WeatherDocument(result, units: units, now: now(), language: pack), language: pack, now: now()),
             weather: result)
     }
 

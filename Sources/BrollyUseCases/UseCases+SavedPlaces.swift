@@ -41,7 +41,7 @@ extension UseCases {
         return try await savedPlaces(device: device).map {
             named($0, in: language).glancing(
                 at: weather.cached(for: Coordinate(latitude: $0.latitude, longitude: $0.longitude)),
-                freshFor: weather.policy.freshFor, language: pack)
+                freshFor: weather.policy.freshFor, language: pack, now: now())
         }
     }
 

@@ -157,6 +157,6 @@ extension UseCases {
     func quickAddress(_ c: Coordinate, offline: Bool) async -> Address? {
         if offline { return services.addresses.cachedAddress(for: c) }
         let lookup = Task { [addresses = services.addresses] in try? await addresses.address(for: c) }
-        return await FirstOf.value(lookup, orNilAfter: max(namingDeadline, 2))
+        return await FirstOf.value(lookup, orNilAfter: max(namingDeadline, 2), on: services.clock)
     }
 }

@@ -36,12 +36,12 @@ public final class UseCases: Sendable {
     }
 
     public init(
-        services: Services, now: (@Sendable () -> Date)? = nil, historyWriter: HistoryWriter? = nil,
+        services: Services, historyWriter: HistoryWriter? = nil,
         historyFailed: @escaping @Sendable (any Error) -> Void = { _ in }
     ) {
         self.services = services
-        // The services' clock unless told otherwise.
-        self.now = now ?? { [clock = services.clock] in clock.now }
+        // The services' clock: what a request reads and waits on.
+        self.now = { [clock = services.clock] in clock.now }
         self.historyWriter = historyWriter
         self.historyFailed = historyFailed
     }
@@ -253,7 +253,8 @@ extension UseCases {
         case .unavailable:
             return cached() ?? Place.unnamed(c)
         case .underWay(let task, let startedAt):
-            return await FirstOf.value(task, orNilBy: startedAt.addingTimeInterval(namingDeadline)) ?? cached() ?? Place.unnamed(c)
+            return await FirstOf.value(task, orNilBy: startedAt.addingTimeInterval(namingDeadline), on: services.clock) ?? cached()
+                ?? Place.unnamed(c)
         }
     }
 

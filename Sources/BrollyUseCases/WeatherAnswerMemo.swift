@@ -16,7 +16,7 @@ import Foundation
 /// `Encoded` is the adapter's form of the bytes (the server's shares one buffer between
 /// responses); `encode` makes it from a document.
 public final class WeatherAnswerMemo<Encoded: Sendable>: Sendable {
-    let useCases: UseCases
+    public let useCases: UseCases
     let encode: @Sendable (WeatherDocument) throws -> Encoded
     /// Encoded bodies by what they were made from: a cached answer is encoded once per unit
     /// system, language and place label, not on every request.
@@ -117,7 +117,7 @@ public final class WeatherAnswerMemo<Encoded: Sendable>: Sendable {
         if let hit = encoded.get(key) {
             body = hit.value
         } else {
-            body = try encode(WeatherDocument(result, units: units, language: pack, hours: hours))
+            body = try encode(WeatherDocument(result, units: units, now: useCases.now(), language: pack, hours: hours))
             encoded.set(key, CacheEntry(value: body, receivedAt: r.fetchedAt))
         }
         if let memoKey = queryKey.map({ requestKey ?? $0 }), result.mayBeReplayed {

@@ -102,7 +102,7 @@ import Testing
             sources: AlertService.Sources(
                 nws: URL(string: "http://nws.test")!, meteoAlarm: URL(string: "http://meteoalarm.test")!,
                 openWeatherMap: URL(string: "http://owm.test")!, openWeatherMapKey: key, contact: "ops@example.org"),
-            cache: FileCache(directory: temporaryDirectory()), now: { clock.now })
+            cache: FileCache(directory: temporaryDirectory(), clock: SystemClock()), clock: clock)
     }
 
     @Test func europeanPlaceMatchesItsRegionAndListsTheRestElsewhere() async throws {

@@ -10,7 +10,7 @@ import Testing
     func makeService(_ provider: FakeProvider, quick: FakeProvider? = nil, clock: TestClock, freshFor: TimeInterval = 600) -> WeatherService
     {
         WeatherService(
-            provider: provider, quickProvider: quick, cache: FileCache(directory: temporaryDirectory()),
+            provider: provider, quickProvider: quick, cache: FileCache(directory: temporaryDirectory(), clock: SystemClock()),
             policy: CachePolicy(freshFor: freshFor, usableFor: 3600), now: { clock.now })
     }
 
@@ -122,7 +122,7 @@ import Testing
     @Test func serverKeepsDecodedEntriesAndStillWritesTheFile() async throws {
         let clock = TestClock(utc("2026-11-21T12:00:00Z"))
         let provider = FakeProvider(answer: .success(sampleReport()))
-        let cache = FileCache(directory: temporaryDirectory())
+        let cache = FileCache(directory: temporaryDirectory(), clock: SystemClock())
         let service = WeatherService(provider: provider, cache: cache, keepsEntriesInMemory: true, now: { clock.now })
         let place = sampleReport().place
         _ = try await service.weather(for: place)
@@ -148,7 +148,7 @@ import Testing
 
 @Suite struct FileCacheTests {
     @Test func roundTripsWithReceivedTime() throws {
-        let cache = FileCache(directory: temporaryDirectory())
+        let cache = FileCache(directory: temporaryDirectory(), clock: SystemClock())
         try cache.write(sampleReport(), key: "k", receivedAt: utc("2026-11-21T12:00:00Z"))
         let entry = try #require(cache.read(WeatherReport.self, key: "k"))
         #expect(entry.receivedAt == utc("2026-11-21T12:00:00Z") && entry.value == sampleReport())
@@ -156,7 +156,7 @@ import Testing
 
     @Test func corruptedEntryIsDroppedAndFetchedAgain() async throws {
         let dir = temporaryDirectory()
-        let cache = FileCache(directory: dir)
+        let cache = FileCache(directory: dir, clock: SystemClock())
         let clock = TestClock(utc("2026-11-21T12:00:00Z"))
         let provider = FakeProvider(answer: .success(sampleReport()))
         let service = WeatherService(provider: provider, cache: cache, now: { clock.now })
@@ -176,7 +176,7 @@ import Testing
     }
 
     @Test func truncatedOrForeignFileIsTreatedAsAbsent() throws {
-        let cache = FileCache(directory: temporaryDirectory())
+        let cache = FileCache(directory: temporaryDirectory(), clock: SystemClock())
         try cache.write(sampleReport(), key: "k", receivedAt: Date())
         let url = cache.fileURL(for: "k")
         let data = try Data(contentsOf: url)

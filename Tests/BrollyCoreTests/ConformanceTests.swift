@@ -52,7 +52,7 @@ import Testing
             do {
                 switch (provider, name) {
                 case ("open-meteo", let n) where n.hasPrefix("forecast"):
-                    let d = try OpenMeteoProvider.decode(data)
+                    let d = try OpenMeteoProvider.decode(data, receivedAt: Date())
                     Self.checkCurrent(d.current, file)
                     d.hours.forEach { Self.checkTemperature($0.temperature, file) }
                     for day in d.days {

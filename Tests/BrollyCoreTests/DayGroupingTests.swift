@@ -103,9 +103,9 @@ import Testing
 
     @Test func documentConvertsEveryTemperatureWithoutAnotherFetch() {
         let report = sampleReport(temperature: 10)
-        let c = WeatherDocument(report, units: .metric, stale: false, age: 0)
-        let f = WeatherDocument(report, units: .imperial, stale: false, age: 0)
-        let k = WeatherDocument(report, units: .standard, stale: true, age: 0)
+        let c = WeatherDocument(report, units: .metric, stale: false, age: 0, now: Date())
+        let f = WeatherDocument(report, units: .imperial, stale: false, age: 0, now: Date())
+        let k = WeatherDocument(report, units: .standard, stale: true, age: 0, now: Date())
         #expect(c.current.temperature == 10 && f.current.temperature == 50 && k.current.temperature == 283.2)
         #expect(f.days[0].temperatureMax == 53.6 && f.units.windSpeed == "mph" && f.units.precipitation == "in")
         #expect(k.units.temperature == "K" && k.source.stale)

@@ -104,7 +104,7 @@ import Testing
         #expect(ru.number("4.2 m/s") == "4,2 m/s" && Localization.english.number("4.2") == "4.2")
         var report = sampleReport()
         report.current.condition = Conditions.wmo(3)
-        let doc = WeatherDocument(report, units: .metric, stale: false, age: 0, language: ru)
+        let doc = WeatherDocument(report, units: .metric, stale: false, age: 0, now: Date(), language: ru)
         #expect(doc.current.condition.title == "Облачно" && doc.current.condition.description == "пасмурно")
         #expect(doc.current.condition.code == 3 && doc.current.condition.icon == "cloudy")
     }

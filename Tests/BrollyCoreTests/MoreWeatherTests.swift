@@ -25,7 +25,7 @@ import Testing
         #expect(report.current.temperatureYesterday == 3.1)
         let url = OpenMeteoProvider(
             network: NetworkService(transport: ScriptedTransport([])), baseURL: URL(string: "https://api.open-meteo.com")!,
-            geocodingURL: URL(string: "https://geocoding-api.open-meteo.com")!
+            geocodingURL: URL(string: "https://geocoding-api.open-meteo.com")!, now: { Date() },
         ).forecastURL(for: berlin.coordinate).absoluteString
         #expect(url.contains("minutely_15=precipitation,snowfall") && url.contains("forecast_minutely_15=9"))
         #expect(url.contains("past_days=1"))
@@ -80,7 +80,8 @@ import Testing
         var report = sampleReport()
         report.provider = .openWeatherMap
         let json = String(
-            decoding: try WeatherDocument.makeEncoder().encode(WeatherDocument(report, units: .metric, stale: false, age: 0)), as: UTF8.self
+            decoding: try WeatherDocument.makeEncoder().encode(WeatherDocument(report, units: .metric, stale: false, age: 0, now: Date())),
+            as: UTF8.self
         )
         #expect(!json.contains("nowcast") && !json.contains("airQuality") && !json.contains("fallbackFrom"))
     }
@@ -160,7 +161,7 @@ import Testing
             source: OpenMeteoAirQuality(
                 network: NetworkService(transport: transport, retry: .none), baseURL: URL(string: "http://127.0.0.1:9/proxy")!,
                 now: { clock.now }),
-            cache: FileCache(directory: temporaryDirectory()), now: { clock.now })
+            cache: FileCache(directory: temporaryDirectory(), clock: SystemClock()), clock: clock)
     }
 
     @Test func oneCallPerPlacePerHourSharedByConcurrentCallers() async throws {
@@ -221,7 +222,7 @@ import Testing
 
     func service(_ primary: FakeProvider, _ other: FakeProvider, clock: TestClock, cache: FileCache? = nil) -> WeatherService {
         WeatherService(
-            provider: primary, cache: cache ?? FileCache(directory: temporaryDirectory()),
+            provider: primary, cache: cache ?? FileCache(directory: temporaryDirectory(), clock: SystemClock()),
             policy: CachePolicy(freshFor: 600, usableFor: 3600), fallback: FallbackProvider(provider: other), now: { clock.now })
     }
 
@@ -233,7 +234,7 @@ import Testing
         let result = try await weather.weather(for: berlin)
         #expect(result.report.provider == .openWeatherMap && result.fallbackFrom == .openMeteo && !result.isStale)
         #expect(primary.callCount == 1 && other.callCount == 1)
-        let doc = WeatherDocument(result, units: .metric)
+        let doc = WeatherDocument(result, units: .metric, now: Date())
         #expect(doc.source.provider == "openweathermap" && doc.source.fallbackFrom == "open-meteo")
         #expect(ProviderID.openWeatherMap.attribution(fallbackFrom: .openMeteo) == "from OpenWeatherMap (Open-Meteo unavailable)")
         // Still down: the fallback's answer is fresh in its own cache, so it is not asked again.

@@ -106,7 +106,7 @@ import Testing
         let base = URL(string: "http://127.0.0.1:9")!
         let service = AddressService(
             nominatim: NominatimGeocoder(network: network, baseURL: base), network: network,
-            googleURL: base, googleAPIKey: nil, fallback: nil, cache: FileCache(directory: temporaryDirectory()),
+            googleURL: base, googleAPIKey: nil, fallback: nil, cache: FileCache(directory: temporaryDirectory(), clock: SystemClock()),
             now: { clock.now })
         await #expect(throws: BrollyError.self) { try await service.address(for: Coordinate(latitude: 1, longitude: 2)) }
         #expect(transport.count == 1)

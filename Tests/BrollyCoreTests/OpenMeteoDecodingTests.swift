@@ -50,7 +50,7 @@ import Testing
     }
 
     @Test func fahrenheitAndInchesAreConvertedAndDaysComeFromHours() throws {
-        let decoded = try OpenMeteoProvider.decode(fixture("open-meteo/forecast-fahrenheit-hourly-only.json"))
+        let decoded = try OpenMeteoProvider.decode(fixture("open-meteo/forecast-fahrenheit-hourly-only.json"), receivedAt: Date())
         let c = try #require(decoded.current)
         #expect(abs(c.temperature - 10) < 0.001)
         #expect(abs(c.windSpeed! - 4.4704) < 0.001)
@@ -83,7 +83,7 @@ import Testing
     }
 
     @Test func malformedJSONIsUnreadable() {
-        #expect(throws: BrollyError.self) { try OpenMeteoProvider.decode(Data("{\"current\": {".utf8)) }
+        #expect(throws: BrollyError.self) { try OpenMeteoProvider.decode(Data("{\"current\": {".utf8), receivedAt: Date()) }
         do { _ = try OpenMeteoProvider.report(from: Data("{}".utf8), place: sydney, fetchedAt: Date()) } catch let e as BrollyError {
             #expect(e.kind == .unreadableResponse)
         } catch { Issue.record("unexpected \(error)") }
@@ -92,7 +92,7 @@ import Testing
     @Test func forecastURLAsksForMetricAndLocalTime() {
         let provider = OpenMeteoProvider(
             network: NetworkService(transport: ScriptedTransport([])), baseURL: URL(string: "http://127.0.0.1:1/proxy")!,
-            geocodingURL: URL(string: "http://127.0.0.1:1")!)
+            geocodingURL: URL(string: "http://127.0.0.1:1")!, now: { Date() })
         let url = provider.forecastURL(for: Coordinate(latitude: 52.52, longitude: 13.41)).absoluteString
         #expect(url.hasPrefix("http://127.0.0.1:1/proxy/v1/forecast?latitude=52.5200&longitude=13.4100"))
         #expect(url.contains("timezone=auto") && url.contains("wind_speed_unit=ms") && url.contains("temperature_unit=celsius"))

@@ -55,7 +55,8 @@ struct URLSessionTransportTests {
     @Test func fetchesAndDecodesAForecastThroughTheProvider() async throws {
         let transport = URLSessionTransport()
         let provider = OpenMeteoProvider(
-            network: NetworkService(transport: transport, retry: .none, timeout: 5), baseURL: double.base, geocodingURL: double.base)
+            network: NetworkService(transport: transport, retry: .none, timeout: 5), baseURL: double.base, geocodingURL: double.base,
+            now: { Date() })
         let report = try await provider.weather(for: Place(name: "Berlin", country: "Germany", latitude: 52.52, longitude: 13.41))
         #expect(report.place.timezone == "Europe/Berlin")
         let expected: Double = 2.5  // the double's current temperature: round(20 - 52.52 / 3, 1)

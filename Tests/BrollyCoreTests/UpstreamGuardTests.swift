@@ -321,7 +321,7 @@ import Testing
 @Suite struct CacheEvictionTests {
     @Test func oldEntriesGoThenTheOldestUntilTheSizeFits() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("brolly-evict-\(UUID().uuidString)")
-        let cache = FileCache(directory: dir)
+        let cache = FileCache(directory: dir, clock: SystemClock())
         let payload = String(repeating: "x", count: 10_000)
         for i in 0..<10 { try cache.write(payload, key: "k\(i)", receivedAt: Date()) }
         let now = Date()

@@ -279,7 +279,7 @@ func previousRunsAnswer(
         #expect(Self.report(days: 30).autoModel == nil)
         let url = OpenMeteoProvider(
             network: NetworkService(transport: RoutedTransport([])), baseURL: URL(string: "http://x")!,
-            geocodingURL: URL(string: "http://x")!)
+            geocodingURL: URL(string: "http://x")!, now: { Date() })
         #expect(
             url.forecastURL(for: Coordinate(latitude: 1, longitude: 2), model: "icon_seamless").query!.hasPrefix("models=icon_seamless&"))
         #expect(!url.forecastURL(for: Coordinate(latitude: 1, longitude: 2), model: "best_match").query!.contains("models="))

@@ -90,8 +90,8 @@ import Testing
     @Test func datesThatAreNotASCIIAreNotDates() {
         #expect(NewsDecoding.rfc822("Thu, 26\u{5B1}ov 2026 00:15:30 GMT") == nil)
         #expect(NewsDecoding.rfc822("Thu, 26 Nov 2026 00:15:30 GMT") != nil)
-        #expect(NetworkService.retryAfter("Thu, 26\u{5B1}ov 2026 00:15:30 GMT") == nil)
-        #expect(NetworkService.retryAfter("nan") == nil && NetworkService.retryAfter("1e400") == nil)
-        #expect(NetworkService.retryAfter("1e9") == 86_400 && NetworkService.retryAfter("30") == 30)
+        #expect(NetworkService.retryAfter("Thu, 26\u{5B1}ov 2026 00:15:30 GMT", now: Date()) == nil)
+        #expect(NetworkService.retryAfter("nan", now: Date()) == nil && NetworkService.retryAfter("1e400", now: Date()) == nil)
+        #expect(NetworkService.retryAfter("1e9", now: Date()) == 86_400 && NetworkService.retryAfter("30", now: Date()) == 30)
     }
 }

@@ -72,25 +72,29 @@ func testSettings() -> ServerSettings {
 /// Use cases over `provider`, with every helper refusing (no network in these tests).
 func makeServerUseCases(_ provider: StubProvider) -> UseCases {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("brolly-server-\(UUID().uuidString)")
-    let cache = FileCache(directory: dir)
+    let clock = SystemClock()
+    let now: @Sendable () -> Date = { clock.now }
+    let cache = FileCache(directory: dir, clock: clock)
     let nominatim = NominatimGeocoder(
         network: NetworkService(transport: RefusingTransport()), baseURL: URL(string: "http://127.0.0.1:9")!)
     let refusing = NetworkService(transport: RefusingTransport(), retry: .none)
     let addresses = AddressService(
         nominatim: nominatim, network: refusing, googleURL: URL(string: "http://127.0.0.1:9")!, googleAPIKey: nil,
-        fallback: nil, cache: cache)
+        fallback: nil, cache: cache, now: now)
     let configuration = try! BrollyConfiguration(provider: nil, cacheDirectory: dir, environment: [:])
     let services = Services(
-        configuration: configuration, weather: WeatherService(provider: provider, cache: cache),
-        search: PlaceSearch(provider: provider, cache: cache), namer: PlaceNamer(provider: provider, addresses: addresses, cache: cache),
+        configuration: configuration, weather: WeatherService(provider: provider, cache: cache, now: now),
+        search: PlaceSearch(provider: provider, cache: cache, now: now),
+        namer: PlaceNamer(provider: provider, addresses: addresses, cache: cache, now: now),
         addresses: addresses,
-        news: NewsService(network: refusing, source: .bbc(baseURL: URL(string: "http://127.0.0.1:9")!), cache: cache),
+        news: NewsService(network: refusing, source: .bbc(baseURL: URL(string: "http://127.0.0.1:9")!), cache: cache, clock: clock),
         airQuality: AirQualityService(
-            source: OpenMeteoAirQuality(network: refusing, baseURL: URL(string: "http://127.0.0.1:9")!), cache: cache),
-        alerts: AlertService(network: refusing, sources: AlertService.Sources(), cache: cache),
+            source: OpenMeteoAirQuality(network: refusing, baseURL: URL(string: "http://127.0.0.1:9")!, now: now), cache: cache,
+            clock: clock),
+        alerts: AlertService(network: refusing, sources: AlertService.Sources(), cache: cache, clock: clock),
         accuracy: AccuracyService(
             previousRuns: OpenMeteoPreviousRuns(network: refusing, baseURL: URL(string: "http://127.0.0.1:9")!),
-            stations: AviationWeather(network: refusing, baseURL: URL(string: "http://127.0.0.1:9")!), cache: cache),
+            stations: AviationWeather(network: refusing, baseURL: URL(string: "http://127.0.0.1:9")!), cache: cache, clock: clock),
         ipLocator: IPLocator(network: refusing, url: URL(string: "http://127.0.0.1:9")!), store: try! AppDatabase.inMemory())
     return UseCases(services: services)
 }

@@ -146,7 +146,7 @@ enum Crypto256 {
     }
 
     @Test func theSizeFollowsTheKindOfRequest() {
-        let limits = ClientLimits(callsPerMinute: 30)
+        let limits = ClientLimits(callsPerMinute: 30, clock: SystemClock())
         // A returning browser first: its device's 30, and its address's backstop of 120.
         let browser = limits.allowance(device: "d1", ip: { "203.0.113.5" })
         #expect(Self.spend(browser.take) == 30)
@@ -159,7 +159,7 @@ enum Crypto256 {
     }
 
     @Test func newsAccuracyAndTilesHaveTheirOwn() {
-        let limits = ClientLimits(callsPerMinute: 30)
+        let limits = ClientLimits(callsPerMinute: 30, clock: SystemClock())
         let weather = limits.allowance(device: "d1", ip: { "198.51.100.1" })
         #expect(Self.spend(weather.lane(.news).take) == 30)
         #expect(Self.spend(weather.lane(.accuracy).take) == 30)

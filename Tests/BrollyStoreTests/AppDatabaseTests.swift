@@ -60,9 +60,9 @@ func report(_ name: String, temperature: Double = 5) -> WeatherReport {
     @Test(arguments: Engine.all) func placesKeepTheUsersOrder(engine: Engine) async throws {
         let db = try await engine.open()
         let d = Devices()
-        let a = try await db.addPlace(place("A"), customName: nil, device: d.d)
-        let b = try await db.addPlace(place("B"), customName: "Home", device: d.d)
-        let c = try await db.addPlace(place("C"), customName: nil, device: d.d)
+        let a = try await db.addPlace(place("A"), customName: nil, device: d.d, now: Date())
+        let b = try await db.addPlace(place("B"), customName: "Home", device: d.d, now: Date())
+        let c = try await db.addPlace(place("C"), customName: nil, device: d.d, now: Date())
         #expect(try await db.places(device: d.d).map(\.displayName) == ["A", "Home", "C"])
         _ = try await db.movePlace(id: c.id!, to: 0, device: d.d)
         #expect(try await db.places(device: d.d).map(\.name) == ["C", "A", "B"])
@@ -80,8 +80,8 @@ func report(_ name: String, temperature: Double = 5) -> WeatherReport {
     @Test(arguments: Engine.all) func devicesCannotTouchEachOthersPlaces(engine: Engine) async throws {
         let db = try await engine.open()
         let d = Devices()
-        let mine = try await db.addPlace(place("Mine"), customName: nil, device: d.one)
-        _ = try await db.addPlace(place("Theirs"), customName: nil, device: d.two)
+        let mine = try await db.addPlace(place("Mine"), customName: nil, device: d.one, now: Date())
+        _ = try await db.addPlace(place("Theirs"), customName: nil, device: d.two, now: Date())
         #expect(try await db.places(device: d.two).map(\.name) == ["Theirs"])
         #expect(try await db.place(id: mine.id!, device: d.two) == nil)
         #expect(try await db.renamePlace(id: mine.id!, customName: "Hacked", device: d.two) == nil)
@@ -138,9 +138,12 @@ func report(_ name: String, temperature: Double = 5) -> WeatherReport {
         let db = try await engine.open()
         let d = Devices()
         let address = Address(latitude: 1, longitude: 2, street: "Main St", houseNumber: "1", city: "Town", display: "1 Main St, Town")
-        let a = try await db.recordLookup(report("A"), address: address, coordinate: Coordinate(latitude: 1, longitude: 2), device: d.one)
-        _ = try await db.recordLookup(report("B"), address: nil, coordinate: Coordinate(latitude: 3, longitude: 4), device: d.one)
-        _ = try await db.recordLookup(report("C"), address: nil, coordinate: Coordinate(latitude: 5, longitude: 6), device: d.two)
+        let a = try await db.recordLookup(
+            report("A"), address: address, coordinate: Coordinate(latitude: 1, longitude: 2), device: d.one, now: Date())
+        _ = try await db.recordLookup(
+            report("B"), address: nil, coordinate: Coordinate(latitude: 3, longitude: 4), device: d.one, now: Date())
+        _ = try await db.recordLookup(
+            report("C"), address: nil, coordinate: Coordinate(latitude: 5, longitude: 6), device: d.two, now: Date())
         #expect(try await db.historyEntry(id: a.id!, device: d.one)?.address?.street == "Main St")
         #expect(try await db.historyEntry(id: a.id!, device: d.two) == nil)
         #expect(try await !db.deleteHistoryEntry(id: a.id!, device: d.two))

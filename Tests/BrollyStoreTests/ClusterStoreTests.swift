@@ -12,17 +12,17 @@ import Testing
         let s = PushSubscription(
             id: "s-\(d.run)", deviceId: d.one, endpoint: "https://push.example/\(d.run)", p256dh: "key1", auth: "auth1",
             minimumSeverity: .severe, createdAt: Date(timeIntervalSince1970: 1_800_000_000))
-        _ = try await db.subscribe(s)
+        _ = try await db.subscribe(s, now: Date())
         var again = s
         again.id = "other-\(d.run)"
         again.p256dh = "key2"
         again.minimumSeverity = .moderate
-        let updated = try await db.subscribe(again)
+        let updated = try await db.subscribe(again, now: Date())
         #expect(updated.id == s.id && updated.p256dh == "key2" && updated.minimumSeverity == .moderate)
         #expect(try await db.subscriptions(device: d.one).count == 1)
         #expect(try await db.subscriptions(device: d.two).isEmpty)
-        try await db.recordDelivery(subscription: s.id, alertKey: "k1", status: 201)
-        try await db.recordDelivery(subscription: s.id, alertKey: "k1", status: 500)
+        try await db.recordDelivery(subscription: s.id, alertKey: "k1", status: 201, now: Date())
+        try await db.recordDelivery(subscription: s.id, alertKey: "k1", status: 500, now: Date())
         #expect(try await db.deliveredAlertKeys(subscription: s.id) == ["k1"])
         #expect(try await !db.unsubscribe(id: s.id, device: d.two))
         #expect(try await db.unsubscribe(id: s.id, device: d.one))
@@ -42,7 +42,7 @@ import Testing
         let s = try await db.subscribe(
             PushSubscription(
                 id: "w-\(d.run)", deviceId: d.one, endpoint: "https://push.example/w\(d.run)", p256dh: "k", auth: "a",
-                minimumSeverity: .moderate, createdAt: Date(timeIntervalSince1970: 1_800_000_000), settings: settings))
+                minimumSeverity: .moderate, createdAt: Date(timeIntervalSince1970: 1_800_000_000), settings: settings), now: Date())
         let read = try await db.subscriptions(device: d.one).first
         #expect(read?.settings == settings && read?.settings.rain.quietHours == nil)
         // Changed by its device only; the severity when given.
@@ -80,8 +80,8 @@ import Testing
 struct ClusterStoreTests {
     func two() async throws -> (PostgresDatabase, PostgresDatabase) {
         // Started together: the migration lock lets one of them migrate.
-        async let a = PostgresDatabase.connect(url: Engine.postgresURL!)
-        async let b = PostgresDatabase.connect(url: Engine.postgresURL!)
+        async let a = PostgresDatabase.connect(url: Engine.postgresURL!, clock: SystemClock())
+        async let b = PostgresDatabase.connect(url: Engine.postgresURL!, clock: SystemClock())
         return try await (Engine.running(a), Engine.running(b))
     }
 
@@ -190,16 +190,50 @@ struct ClusterStoreTests {
 
     @Test func anUnreachableDatabaseIsReportedQuicklyNotWaitedFor() async throws {
         // Nothing listens on port 1.
-        let db = try PostgresDatabase(url: "postgres://brolly@127.0.0.1:1/brolly", logger: .init(label: "test"), timeout: 1)
+        let db = try PostgresDatabase(
+            url: "postgres://brolly@127.0.0.1:1/brolly", logger: .init(label: "test"), timeout: 1, clock: SystemClock())
         db.runDetached()
         let started = Date()
         await #expect(throws: StoreUnavailable.self) { try await db.places(device: "x") }
         #expect(Date().timeIntervalSince(started) < 5)
         // Straight after, it is refused at once.
         let again = Date()
-        await #expect(throws: StoreUnavailable.self) { try await db.addPlace(place("X"), customName: nil, device: "x") }
+        await #expect(throws: StoreUnavailable.self) { try await db.addPlace(place("X"), customName: nil, device: "x", now: Date()) }
         #expect(Date().timeIntervalSince(again) < 0.5)
         await #expect(throws: SharedTierUnavailable.self) { try await db.read("k") }
+        await db.close()
+    }
+
+    /// The time limit of a short query is the server's own (`statement_timeout`, sent when each
+    /// pooled connection starts): on a clock that never moves, the caller's own limit cannot fire,
+    /// yet the slow query ends at the limit, and it is no longer running on the server.
+    @Test func aSlowQueryIsEndedByTheServerAtTheLimitNotLeftRunning() async throws {
+        guard let url = Engine.postgresURL else {
+            print("note: BROLLY_TEST_DATABASE_URL is not set: the statement time-out is not tried")
+            return
+        }
+        let clock = ManualClock(Date(timeIntervalSince1970: 1_764_000_000))
+        let db = try await PostgresDatabase.connect(url: url, logger: .init(label: "test"), timeout: 1, clock: clock)
+        db.runDetached()
+        let marker = "brolly_slow_\(UInt32.random(in: 0...UInt32.max))"
+        let started = ContinuousClock.now
+        await #expect(throws: StoreUnavailable.self) {
+            try await db.run { client in
+                try await client.query("SELECT pg_sleep(30), \(unescaped: "'" + marker + "'")", logger: PostgresDatabase.quiet)
+                    .collect().count
+            }
+        }
+        #expect(ContinuousClock.now - started < .seconds(10))
+        // Taken as down for a second of the clock's time; then asked again.
+        clock.advance(2)
+        let running = try await db.run { client in
+            try await PostgresDatabase.column(
+                try await client.query(
+                    "SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND query LIKE \("%" + marker + "%") AND pid <> pg_backend_pid()",
+                    logger: PostgresDatabase.quiet), "count", as: Int64.self
+            ).first
+        }
+        #expect(running == 0)
         await db.close()
     }
 

@@ -33,7 +33,7 @@ enum Engine: String, CustomTestStringConvertible, Sendable {
     func open() async throws -> any DataStore {
         switch self {
         case .sqlite: try AppDatabase.inMemory()
-        case .postgresql: try await Engine.running(PostgresDatabase.connect(url: Engine.postgresURL!))
+        case .postgresql: try await Engine.running(PostgresDatabase.connect(url: Engine.postgresURL!, clock: SystemClock()))
         }
     }
 }

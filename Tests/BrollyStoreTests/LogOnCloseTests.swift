@@ -13,7 +13,7 @@ import Testing
         let url = directory.appendingPathComponent("brolly.sqlite")
         do {
             let database = try AppDatabase.open(at: url)
-            try await database.touchDevice("device-1")
+            try await database.touchDevice("device-1", now: Date())
         }
         let log = try FileManager.default.attributesOfItem(atPath: url.path + "-wal")[.size] as? Int ?? 0
         #expect(log > 0, "the log is left as it was, not copied in and deleted")

@@ -30,7 +30,7 @@ func formatReport() -> WeatherReport {
     let now = utc("2026-11-23T16:53:30Z")
 
     @Test func everyCodeAgreesWithTheJSONForTheSameAnswer() {
-        let doc = WeatherDocument(report, units: .metric, stale: false, age: 0)
+        let doc = WeatherDocument(report, units: .metric, stale: false, age: 0, now: Date())
         let f = OneLineFormat(units: .metric)
         func code(_ c: String) -> String { f.render(c, report, now: now) }
         #expect(code("%t") == "+\(Int(doc.current.temperature.rounded()))°C")  // 2.5 → +3°C

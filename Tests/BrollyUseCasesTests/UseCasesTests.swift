@@ -74,10 +74,10 @@ import Testing
     @Test func precipitationKeepsTheProvidersPrecisionInJSON() async throws {
         let useCases = try makeUseCases(ProviderDouble())
         let result = try await useCases.weather(for: Place(name: "Berlin", country: "DE", latitude: 52.52, longitude: 13.41))
-        let doc = WeatherDocument(result, units: .metric)
+        let doc = WeatherDocument(result, units: .metric, now: Date())
         #expect(doc.current.rain == 0.25)
         #expect(doc.hours.first?.precipitation == 0.25 && doc.days.first?.precipitation == 1.37)
-        let imperial = WeatherDocument(result, units: .imperial)
+        let imperial = WeatherDocument(result, units: .imperial, now: Date())
         #expect(imperial.current.rain == 0.0098)  // 0.25 mm in inches, to 4 decimals
     }
 

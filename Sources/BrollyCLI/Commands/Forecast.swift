@@ -47,11 +47,11 @@ struct Forecast: AsyncParsableCommand {
                 var report = result
                 report.report.days = Array(result.report.days.prefix(days))
                 report.report.hours = hourCount.map { result.report.upcomingHours($0) } ?? []
-                try Terminal.printJSON(WeatherDocument(report, units: choice))
+                try Terminal.printJSON(WeatherDocument(report, units: choice, now: context.useCases.services.clock.now))
             } else {
                 var renderer = Terminal.renderer(choice)
                 renderer.language = output.language
-                let view = renderer.view(result)
+                let view = renderer.view(result, now: context.useCases.services.clock.now)
                 print(renderer.forecast(view, days: days, hours: hourCount))
                 if chart { print("\n" + renderer.chart(view)) }
             }

@@ -67,7 +67,7 @@ struct History: AsyncParsableCommand {
                     var renderer = Terminal.renderer(UnitChoice(units))
                     renderer.language = Terminal.language
                     renderer.showsFooter = false  // a snapshot: when it was looked up is said above
-                    print(renderer.now(renderer.view(lookup.weather)))
+                    print(renderer.now(renderer.view(lookup.weather, now: context.useCases.services.clock.now)))
                     print("   " + Terminal.text("cliAsItWas", ["provider": lookup.weather.report.provider.rawValue]))
                 }
             }

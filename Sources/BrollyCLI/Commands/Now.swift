@@ -43,18 +43,20 @@ struct Now: AsyncParsableCommand {
             let result = try await context.weather(
                 location, withAirQualityAndStation: wantsAir, withAlerts: wantsAlerts, language: output.language.code)
             if format == "waybar" {
-                let data = try JSONEncoder().encode(WaybarDocument(OneLineFormat(units: choice).view(result)))
+                let data = try JSONEncoder().encode(
+                    WaybarDocument(OneLineFormat(units: choice).view(result, now: context.useCases.services.clock.now)))
                 print(String(decoding: data, as: UTF8.self))
             } else if let format {
                 var line = OneLineFormat(units: choice)
                 line.language = output.language
-                print(line.render(format, line.view(result)))
+                print(line.render(format, line.view(result, now: context.useCases.services.clock.now)))
             } else if output.json {
-                try Terminal.printJSON(WeatherDocument(result, units: choice, language: output.language))
+                try Terminal.printJSON(
+                    WeatherDocument(result, units: choice, now: context.useCases.services.clock.now, language: output.language))
             } else {
                 var renderer = Terminal.renderer(choice)
                 renderer.language = output.language
-                print(renderer.now(renderer.view(result)))
+                print(renderer.now(renderer.view(result, now: context.useCases.services.clock.now)))
             }
         }
     }

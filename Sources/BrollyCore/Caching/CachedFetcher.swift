@@ -10,7 +10,7 @@ import Foundation
 public final class CachedFetcher<Value: Codable & Sendable>: Sendable {
     let cache: FileCache
     let memory: MemoryCache<Value>?
-    let flights = SingleFlight<Value>()
+    let flights: SingleFlight<Value>
     /// Keys whose call failed a moment ago; nil: every request may call.
     public let failures: FailureMemory?
     /// Keys whose source refused our API key.
@@ -19,12 +19,13 @@ public final class CachedFetcher<Value: Codable & Sendable>: Sendable {
     public let usableFor: TimeInterval
     /// Whether answers go through the cluster's shared tier as well (when the cache has one).
     let shared: Bool
-    let now: @Sendable () -> Date
+    /// The injected clock: answers' ages, and how long a caller waits for a call under way.
+    let clock: any WallClock
 
     public init(
         cache: FileCache, freshFor: TimeInterval, usableFor: TimeInterval, failures: FailureMemory? = nil,
         refusals: FailureMemory? = nil, keepsEntriesInMemory: Bool = false, memoryEntries: Int = 2048, shared: Bool = false,
-        now: @escaping @Sendable () -> Date = { Date() }
+        clock: any WallClock
     ) {
         self.cache = cache
         self.freshFor = freshFor
@@ -33,7 +34,8 @@ public final class CachedFetcher<Value: Codable & Sendable>: Sendable {
         self.refusals = refusals
         self.memory = keepsEntriesInMemory ? MemoryCache(capacity: memoryEntries) : nil
         self.shared = shared
-        self.now = now
+        self.clock = clock
+        flights = SingleFlight(now: { clock.now })
     }
 
     /// An answer and whether it is past its fresh window.
@@ -44,7 +46,7 @@ public final class CachedFetcher<Value: Codable & Sendable>: Sendable {
 
     /// The cached answer for `key` while it is usable, without a call.
     public func cached(_ key: String) async -> Answer? {
-        let at = now()
+        let at = clock.now
         let entry =
             shared
             ? await cache.newest(
@@ -70,7 +72,9 @@ public final class CachedFetcher<Value: Codable & Sendable>: Sendable {
         if let cached, !cached.isStale { return cached }
         guard let (task, startedAt) = await flight(key, stamp: stamp, call: call) else { return cached }
         let value: Value? =
-            if let grace { await FirstOf.value(task, orNilBy: startedAt.addingTimeInterval(grace)) } else { try? await task.value }
+            if let grace { await FirstOf.value(task, orNilBy: startedAt.addingTimeInterval(grace), on: clock) } else {
+                try? await task.value
+            }
         guard let value else { return cached }
         return Answer(value: value, isStale: false)
     }
@@ -100,12 +104,12 @@ public final class CachedFetcher<Value: Codable & Sendable>: Sendable {
     func flight(_ key: String, stamp: (@Sendable (Value) -> Date)?, call: @escaping @Sendable () async throws -> Value) async
         -> (Task<Value, any Error>, Date)?
     {
-        let at = now()
+        let at = clock.now
         if failures?.backingOff(key, now: at) != nil || refusals?.backingOff(key, now: at) != nil { return nil }
         return await flights.start(key) { [self] in
             let work: @Sendable () async throws -> Value = {
                 let value = try await call()
-                let receivedAt = stamp?(value) ?? self.now()
+                let receivedAt = stamp?(value) ?? self.clock.now
                 if self.shared {
                     await self.cache.writeThrough(value, key: key, receivedAt: receivedAt, memory: self.memory)
                 } else {
@@ -114,7 +118,7 @@ public final class CachedFetcher<Value: Codable & Sendable>: Sendable {
                 return value
             }
             guard let failures else { return try await work() }
-            return try await failures.tracking(key, now: now, refusedKey: refusals, work)
+            return try await failures.tracking(key, now: { [clock] in clock.now }, refusedKey: refusals, work)
         }
     }
 }

@@ -24,7 +24,7 @@ public final class FailureMemory: Sendable {
     }
 
     /// Seconds until `key` may be asked again; nil when it may be asked now.
-    public func backingOff(_ key: String, now: Date = Date()) -> TimeInterval? {
+    public func backingOff(_ key: String, now: Date) -> TimeInterval? {
         guard let entry = entries.get(key) else { return nil }
         let left = (entry.value.wait ?? backOff(after: entry.value.count)) - now.timeIntervalSince(entry.receivedAt)
         return left > 0 ? left : nil
@@ -32,7 +32,7 @@ public final class FailureMemory: Sendable {
 
     /// Notes a failure of `key` at `now`; returns the back-off it starts.
     @discardableResult
-    public func failed(_ key: String, now: Date = Date(), error: (any Error)? = nil) -> TimeInterval {
+    public func failed(_ key: String, now: Date, error: (any Error)? = nil) -> TimeInterval {
         let count = (entries.get(key)?.value.count ?? 0) + 1
         entries.set(key, CacheEntry(value: Failure(count: count, error: error as? BrollyError), receivedAt: now))
         return backOff(after: count)
@@ -77,7 +77,7 @@ public final class FailureMemory: Sendable {
     /// The error to answer at once while `key` is backing off, nil when it may be asked: the
     /// remembered "nothing there" (the sea) stays that answer; any other failure is an outage that
     /// says when to ask again. `what` names the helper ("the address service").
-    public func refusal(_ key: String, now: Date = Date(), what: String) -> BrollyError? {
+    public func refusal(_ key: String, now: Date, what: String) -> BrollyError? {
         guard let wait = backingOff(key, now: now) else { return nil }
         if let error = lastError(key), error.kind == .placeNotFound { return error }
         return BrollyError(

@@ -37,6 +37,8 @@ public struct FileCache: Sendable {
     let sharedChecks: MemoryCache<Bool>?
     /// The cap on the directory's size, enforced as entries are written (nil: none but the janitor's).
     let size: SizeCap?
+    /// The injected clock: how old a file is, against its modification time.
+    public let clock: any WallClock
 
     /// The bytes this process believes the directory holds, against `maxBytes`: counted once from
     /// the files, then by each write; past the cap, the least recently written files go at once.
@@ -46,8 +48,9 @@ public struct FileCache: Sendable {
         init(maxBytes: Int) { self.maxBytes = maxBytes }
     }
 
-    public init(directory: URL, shared: (any SharedCacheTier)? = nil, maxBytes: Int? = nil) {
+    public init(directory: URL, shared: (any SharedCacheTier)? = nil, maxBytes: Int? = nil, clock: any WallClock) {
         self.directory = directory
+        self.clock = clock
         self.shared = shared
         sharedChecks = shared == nil ? nil : MemoryCache(capacity: 8192)
         size = maxBytes.map(SizeCap.init)
@@ -119,7 +122,7 @@ public struct FileCache: Sendable {
             return known + bytes > size.maxBytes
         }
         guard over else { return }
-        let left = evict(maxBytes: size.maxBytes).bytes
+        let left = evict(maxBytes: size.maxBytes, now: clock.now).bytes
         size.total.withLock { $0 = left }
     }
 
@@ -127,7 +130,7 @@ public struct FileCache: Sendable {
     /// recently written ones until the files take at most 90% of `maxBytes`. Returns how many
     /// files were removed and the bytes left.
     @discardableResult
-    public func evict(maxBytes: Int, maxAge: TimeInterval = 30 * 86_400, now: Date = Date()) -> (removed: Int, bytes: Int) {
+    public func evict(maxBytes: Int, maxAge: TimeInterval = 30 * 86_400, now: Date) -> (removed: Int, bytes: Int) {
         let keys: [URLResourceKey] = [.contentModificationDateKey, .fileSizeKey, .isRegularFileKey]
         guard
             let urls = try? FileManager.default.contentsOfDirectory(

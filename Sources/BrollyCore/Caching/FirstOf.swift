@@ -1,21 +1,24 @@
 import Foundation
 
-/// Waits for a task's value, or for a deadline, whichever comes first, without cancelling the task
-/// (a slow helper's answer is still cached for the next request).
+/// Waits for a task's value, or for a deadline on the injected clock, whichever comes first,
+/// without cancelling the task (a slow helper's answer is still cached for the next request).
 public enum FirstOf {
-    /// The value, or nil when `seconds` pass first.
-    public static func value<T: Sendable>(_ task: Task<T?, Never>, orNilAfter seconds: Double) async -> T? {
-        await value(task, orNilBy: Date().addingTimeInterval(seconds)) ?? nil
+    /// The value, or nil when `seconds` of `clock`'s time pass first.
+    public static func value<T: Sendable>(_ task: Task<T?, Never>, orNilAfter seconds: Double, on clock: any WallClock) async -> T? {
+        await value(task, orNilBy: clock.now.addingTimeInterval(seconds), on: clock) ?? nil
     }
 
-    /// The value, or nil when the task fails or `deadline` comes first.
-    public static func value<T: Sendable, Failure: Error>(_ task: Task<T, Failure>, orNilBy deadline: Date) async -> T? {
-        let seconds = deadline.timeIntervalSinceNow
+    /// The value, or nil when the task fails or `deadline` comes first on `clock`.
+    public static func value<T: Sendable, Failure: Error>(
+        _ task: Task<T, Failure>, orNilBy deadline: Date, on clock: any WallClock
+    ) async -> T? {
+        let seconds = deadline.timeIntervalSince(clock.now)
         guard seconds > 0 else { return nil }
         return await withCheckedContinuation { (continuation: CheckedContinuation<T?, Never>) in
             let once = Locked(false)
             let timer = Task {
-                try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
+                // Cancelled (the value came first): the timer must not answer.
+                guard (try? await clock.sleep(seconds)) != nil else { return }
                 if once.claim() { continuation.resume(returning: nil) }
             }
             Task {

@@ -11,8 +11,10 @@ public actor SingleFlight<Value: Sendable> {
     }
     private var inFlight: [String: Flight] = [:]
     private var nextID: UInt64 = 0
+    /// The injected clock's time: when a flight started.
+    private let now: @Sendable () -> Date
 
-    public init() {}
+    public init(now: @escaping @Sendable () -> Date) { self.now = now }
 
     /// Runs `work` for `key`, or waits for the run under way, and returns its value.
     public func run(_ key: String, _ work: @escaping @Sendable () async throws -> Value) async throws -> Value {
@@ -37,7 +39,7 @@ public actor SingleFlight<Value: Sendable> {
                 throw error
             }
         }
-        let startedAt = Date()
+        let startedAt = now()
         inFlight[key] = Flight(id: id, task: task, startedAt: startedAt)
         return (task, startedAt)
     }

@@ -133,7 +133,7 @@ public struct NetworkService: Sendable {
                     breaker?.recordSuccess()
                     return response
                 }
-                if status == 429 || status == 503 { wait = Self.retryAfter(response.headers["retry-after"]) }
+                if status == 429 || status == 503 { wait = Self.retryAfter(response.headers["retry-after"], now: clock.now) }
                 var classified = classify(response) ?? Self.classify(status: status, provider: provider)
                 if classified.kind == .rateLimited { classified = .rateLimited(retryAfter: wait) }
                 if !failedUpstream {
@@ -265,7 +265,7 @@ public struct NetworkService: Sendable {
     }
 
     /// Parses `Retry-After`: delta-seconds or an HTTP date.
-    public static func retryAfter(_ value: String?, now: Date = Date()) -> TimeInterval? {
+    public static func retryAfter(_ value: String?, now: Date) -> TimeInterval? {
         guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
         // A finite number of seconds, at most a day ("nan" or "1e400" must not reach a status line).
         if let seconds = Double(value) { return seconds.isFinite ? min(max(0, seconds), 86_400) : nil }

@@ -3,7 +3,7 @@ import Foundation
 /// The document built from one answer, in the reader's units and language.
 extension WeatherDocument {
     /// Builds the document for a result in a preset's units.
-    public init(_ result: WeatherResult, units: UnitSystem, now: Date = Date(), language: LanguagePack = Localization.english) {
+    public init(_ result: WeatherResult, units: UnitSystem, now: Date, language: LanguagePack = Localization.english) {
         self.init(result, units: UnitChoice(units), now: now, language: language)
     }
 
@@ -11,7 +11,7 @@ extension WeatherDocument {
     /// `hours`: how many hours from now (48 by default; the page asks for all of them when a
     /// later day is opened).
     public init(
-        _ result: WeatherResult, units: UnitChoice, now: Date = Date(), language: LanguagePack = Localization.english, hours: Int = 48
+        _ result: WeatherResult, units: UnitChoice, now: Date, language: LanguagePack = Localization.english, hours: Int = 48
     ) {
         self.init(WeatherView(result, units: units, language: language, now: now), hours: hours)
         source.fallbackFrom = result.fallbackFrom?.rawValue
@@ -67,14 +67,14 @@ extension WeatherDocument {
     }
 
     public init(
-        _ report: WeatherReport, units: UnitSystem, stale: Bool, age: TimeInterval, now: Date = Date(),
+        _ report: WeatherReport, units: UnitSystem, stale: Bool, age: TimeInterval, now: Date,
         language: LanguagePack = Localization.english
     ) {
         self.init(report, units: UnitChoice(units), stale: stale, age: age, now: now, language: language)
     }
 
     public init(
-        _ report: WeatherReport, units u: UnitChoice, stale: Bool, age: TimeInterval, now: Date = Date(),
+        _ report: WeatherReport, units u: UnitChoice, stale: Bool, age: TimeInterval, now: Date,
         language: LanguagePack = Localization.english
     ) {
         self.init(WeatherView(report, units: u, language: language, now: now, age: age, stale: stale))

@@ -319,7 +319,7 @@ public struct WeatherView: Sendable {
     public let age: TimeInterval
     public let isStale: Bool
 
-    public init(_ result: WeatherResult, units: UnitChoice, language: LanguagePack = Localization.english, now: Date = Date()) {
+    public init(_ result: WeatherResult, units: UnitChoice, language: LanguagePack = Localization.english, now: Date) {
         self.init(
             result.report, units: units, language: language, now: now, age: result.age, stale: result.isStale,
             uvMax: result.airQuality?.airQuality.uvIndexMax, fallbackFrom: result.fallbackFrom, alerts: result.alerts?.here,
@@ -327,7 +327,7 @@ public struct WeatherView: Sendable {
     }
 
     public init(
-        _ report: WeatherReport, units u: UnitChoice, language l: LanguagePack = Localization.english, now: Date = Date(),
+        _ report: WeatherReport, units u: UnitChoice, language l: LanguagePack = Localization.english, now: Date,
         age: TimeInterval = 0, stale: Bool = false, uvMax: Double? = nil, fallbackFrom: ProviderID? = nil, alerts: [Alert]? = nil,
         airQuality: AirQuality? = nil, airQualityIsStale: Bool = false, measured: MeasuredWeather? = nil
     ) {

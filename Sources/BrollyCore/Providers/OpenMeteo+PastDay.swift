@@ -19,7 +19,7 @@ extension OpenMeteoProvider {
     /// The past day in `data` (the answer to `pastDayQuery`) as a report for `place`: its hours and
     /// the day, the day's noon hour standing for its "current" reading.
     public static func pastDayReport(from data: Data, place: Place, fetchedAt: Date) throws -> WeatherReport {
-        let decoded = try decode(data)
+        let decoded = try decode(data, receivedAt: fetchedAt)
         let noon =
             decoded.hours.first {
                 LocalTime.dateString($0.time, in: decoded.timeZone) == decoded.days.first?.date && hour($0.time, decoded.timeZone) == 12

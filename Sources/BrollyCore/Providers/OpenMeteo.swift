@@ -14,7 +14,7 @@ public struct OpenMeteoProvider: WeatherProvider {
 
     public init(
         network: NetworkService, baseURL: URL, geocodingURL: URL, chooseModel: (@Sendable (Coordinate) async -> String?)? = nil,
-        now: @escaping @Sendable () -> Date = { Date() }
+        now: @escaping @Sendable () -> Date
     ) {
         self.network = network
         self.baseURL = baseURL
@@ -137,8 +137,9 @@ public struct OpenMeteoProvider: WeatherProvider {
     }
 
     /// Decodes a `/v1/forecast` answer. Every block is optional; values are converted to metric
-    /// using the `*_units` blocks when present.
-    public static func decode(_ data: Data) throws -> Decoded {
+    /// using the `*_units` blocks when present. Current conditions without a time of their own are
+    /// taken as of `receivedAt`, when the answer arrived.
+    public static func decode(_ data: Data, receivedAt: Date) throws -> Decoded {
         let (json, zone, tzName, offset) = try body(data, provider: "Open-Meteo")
         func time(_ v: JSONValue?) -> Date? { Self.time(v, in: zone) }
 
@@ -226,7 +227,7 @@ public struct OpenMeteoProvider: WeatherProvider {
             let tu = units?["temperature_2m"]?.string ?? units?["temperature"]?.string
             let wu = units?["wind_speed_10m"]?.string ?? units?["windspeed"]?.string
             let pu = units?["precipitation"]?.string
-            let date = time(cur["time"]) ?? Date()
+            let date = time(cur["time"]) ?? receivedAt
             let celsius = Metric.celsius(temp, unit: tu)
             let today = LocalTime.dateString(date, in: zone)
             let todayDay = days.first(where: { $0.date == today })
@@ -287,7 +288,7 @@ public struct OpenMeteoProvider: WeatherProvider {
     /// Builds a report for `place` from a forecast answer. Throws `unreadableResponse` when the
     /// answer has no current conditions.
     public static func report(from data: Data, place: Place, fetchedAt: Date) throws -> WeatherReport {
-        let decoded = try decode(data)
+        let decoded = try decode(data, receivedAt: fetchedAt)
         guard var current = decoded.current else {
             throw BrollyError.unreadableResponse("Open-Meteo answer has no current conditions")
         }

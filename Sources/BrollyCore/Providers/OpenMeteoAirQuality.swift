@@ -7,7 +7,7 @@ public struct OpenMeteoAirQuality: Sendable {
     public var baseURL: URL
     public var now: @Sendable () -> Date
 
-    public init(network: NetworkService, baseURL: URL, now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(network: NetworkService, baseURL: URL, now: @escaping @Sendable () -> Date) {
         self.network = network
         self.baseURL = baseURL
         self.now = now

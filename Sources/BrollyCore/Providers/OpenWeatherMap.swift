@@ -8,7 +8,7 @@ public struct OpenWeatherMapProvider: WeatherProvider {
     var apiKey: String
     public var now: @Sendable () -> Date
 
-    public init(network: NetworkService, baseURL: URL, apiKey: String, now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(network: NetworkService, baseURL: URL, apiKey: String, now: @escaping @Sendable () -> Date) {
         self.network = network
         self.baseURL = baseURL
         self.apiKey = apiKey

@@ -32,7 +32,7 @@ public final class AccuracyService: Sendable {
     public init(
         previousRuns: OpenMeteoPreviousRuns, stations: AviationWeather, archive: OpenMeteoArchive? = nil, cache: FileCache,
         freshFor: TimeInterval = 6 * 3600,
-        keepsEntriesInMemory: Bool = false, memoryEntries: Int = 2048, now: @escaping @Sendable () -> Date = { Date() }
+        keepsEntriesInMemory: Bool = false, memoryEntries: Int = 2048, clock: any WallClock
     ) {
         self.previousRuns = previousRuns
         self.stations = stations
@@ -40,14 +40,14 @@ public final class AccuracyService: Sendable {
         // A place that failed is not asked again for five minutes, doubled up to an hour.
         fetcher = CachedFetcher(
             cache: cache, freshFor: freshFor, usableFor: 48 * 3600, failures: FailureMemory(base: 300, max: 3600),
-            keepsEntriesInMemory: keepsEntriesInMemory, memoryEntries: memoryEntries, shared: true, now: now)
+            keepsEntriesInMemory: keepsEntriesInMemory, memoryEntries: memoryEntries, shared: true, clock: clock)
         nearby = CachedFetcher(
             cache: cache, freshFor: 600, usableFor: 90 * 60, failures: FailureMemory(base: 60, max: 900),
-            keepsEntriesInMemory: keepsEntriesInMemory, memoryEntries: memoryEntries, now: now)
+            keepsEntriesInMemory: keepsEntriesInMemory, memoryEntries: memoryEntries, clock: clock)
         reanalysis = CachedFetcher(
             cache: cache, freshFor: 24 * 3600, usableFor: 72 * 3600, failures: FailureMemory(base: 300, max: 3600),
-            keepsEntriesInMemory: keepsEntriesInMemory, memoryEntries: memoryEntries, shared: true, now: now)
-        self.now = now
+            keepsEntriesInMemory: keepsEntriesInMemory, memoryEntries: memoryEntries, shared: true, clock: clock)
+        self.now = { clock.now }
     }
 
     /// The latest observation of the nearest station within 25 km of `c` that reported in the

@@ -16,7 +16,7 @@ public struct AddressService: Sendable {
 
     public init(
         nominatim: NominatimGeocoder, network: NetworkService, googleURL: URL, googleAPIKey: String?,
-        fallback: OpenWeatherMapProvider?, cache: FileCache, now: @escaping @Sendable () -> Date = { Date() }
+        fallback: OpenWeatherMapProvider?, cache: FileCache, now: @escaping @Sendable () -> Date
     ) {
         self.nominatim = nominatim
         self.network = network
@@ -25,6 +25,7 @@ public struct AddressService: Sendable {
         self.fallback = fallback
         self.cache = cache
         self.now = now
+        flights = SingleFlight(now: now)
     }
 
     /// English addresses keep the key they always had; another language has its own entry.
@@ -48,7 +49,7 @@ public struct AddressService: Sendable {
     var unreachableKey: String { googleAPIKey == nil ? "geocoder-unreachable-nominatim" : "geocoder-unreachable-google" }
 
     /// One lookup per point at a time.
-    let flights = SingleFlight<Address>()
+    let flights: SingleFlight<Address>
     /// Points the geocoders failed for a moment ago: not asked again for a few minutes.
     let failures = FailureMemory(base: 180, max: 900)
 

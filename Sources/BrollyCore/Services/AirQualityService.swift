@@ -18,7 +18,7 @@ public final class AirQualityService: Sendable {
 
     public init(
         source: OpenMeteoAirQuality, cache: FileCache, freshFor: TimeInterval = 3600, usableFor: TimeInterval = 6 * 3600,
-        keepsEntriesInMemory: Bool = false, memoryEntries: Int = 2048, now: @escaping @Sendable () -> Date = { Date() }
+        keepsEntriesInMemory: Bool = false, memoryEntries: Int = 2048, clock: any WallClock
     ) {
         self.source = source
         self.cache = cache
@@ -26,8 +26,8 @@ public final class AirQualityService: Sendable {
         self.usableFor = usableFor
         fetcher = CachedFetcher(
             cache: cache, freshFor: freshFor, usableFor: usableFor, failures: FailureMemory(base: 60, max: 900),
-            keepsEntriesInMemory: keepsEntriesInMemory, memoryEntries: memoryEntries, now: now)
-        self.now = now
+            keepsEntriesInMemory: keepsEntriesInMemory, memoryEntries: memoryEntries, clock: clock)
+        self.now = { clock.now }
     }
 
     /// An answer and whether it is past its fresh window.

@@ -46,7 +46,7 @@ public final class AlertService: Sendable {
 
     public init(
         network: NetworkService, sources: Sources, cache: FileCache, freshFor: TimeInterval = 300,
-        keepsEntriesInMemory: Bool = false, memoryEntries: Int = 2048, now: @escaping @Sendable () -> Date = { Date() }
+        keepsEntriesInMemory: Bool = false, memoryEntries: Int = 2048, clock: any WallClock
     ) {
         var network = network
         network.userAgent = "Brolly/1.0 (+https://github.com/brolly-weather/brolly; \(sources.contact))"
@@ -54,10 +54,10 @@ public final class AlertService: Sendable {
         self.sources = sources
         self.cache = cache
         self.freshFor = freshFor
-        self.now = now
+        self.now = { clock.now }
         fetcher = CachedFetcher(
             cache: cache, freshFor: freshFor, usableFor: 6 * 3600, failures: FailureMemory(base: min(60, freshFor), max: 900),
-            refusals: FailureMemory(base: 3600), keepsEntriesInMemory: keepsEntriesInMemory, memoryEntries: memoryEntries, now: now)
+            refusals: FailureMemory(base: 3600), keepsEntriesInMemory: keepsEntriesInMemory, memoryEntries: memoryEntries, clock: clock)
     }
 
     /// NWS covers the United States and its territories.

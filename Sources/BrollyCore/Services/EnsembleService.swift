@@ -10,13 +10,13 @@ public final class EnsembleService: Sendable {
 
     public init(
         source: OpenMeteoEnsemble, cache: FileCache, freshFor: TimeInterval = 6 * 3600, keepsEntriesInMemory: Bool = false,
-        memoryEntries: Int = 2048, now: @escaping @Sendable () -> Date = { Date() }
+        memoryEntries: Int = 2048, clock: any WallClock
     ) {
         self.source = source
         // A failing cell is not asked again for five minutes, doubled up to an hour.
         fetcher = CachedFetcher(
             cache: cache, freshFor: freshFor, usableFor: 24 * 3600, failures: FailureMemory(base: 300, max: 3600),
-            keepsEntriesInMemory: keepsEntriesInMemory, memoryEntries: memoryEntries, shared: true, now: now)
+            keepsEntriesInMemory: keepsEntriesInMemory, memoryEntries: memoryEntries, shared: true, clock: clock)
     }
 
     public func key(for c: Coordinate) -> String { AccuracyService.cellKey("ensemble-", c) }

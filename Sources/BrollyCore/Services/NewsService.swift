@@ -15,12 +15,12 @@ public struct NewsService: Sendable {
     let fetcher: CachedFetcher<[NewsItem]>
     let now: @Sendable () -> Date
 
-    public init(network: NetworkService, source: Source, cache: FileCache, now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(network: NetworkService, source: Source, cache: FileCache, clock: any WallClock) {
         self.network = network
         self.source = source
         self.cache = cache
-        self.now = now
-        fetcher = CachedFetcher(cache: cache, freshFor: 600, usableFor: .infinity, shared: true, now: now)
+        self.now = { clock.now }
+        fetcher = CachedFetcher(cache: cache, freshFor: 600, usableFor: .infinity, shared: true, clock: clock)
     }
 
     /// Up to 10 of today's items (in the place's time zone) for the place's city and country.

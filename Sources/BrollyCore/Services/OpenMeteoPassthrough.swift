@@ -18,13 +18,13 @@ public final class OpenMeteoPassthrough: Sendable {
 
     public init(
         network: NetworkService, baseURL: URL, cache: FileCache, keepsEntriesInMemory: Bool = false,
-        now: @escaping @Sendable () -> Date = { Date() }
+        clock: any WallClock
     ) {
         self.network = network
         self.baseURL = baseURL
         fetcher = CachedFetcher(
             cache: cache, freshFor: 900, usableFor: 6 * 3600, failures: FailureMemory(base: 10, max: 300),
-            keepsEntriesInMemory: keepsEntriesInMemory, memoryEntries: 32, shared: true, now: now)
+            keepsEntriesInMemory: keepsEntriesInMemory, memoryEntries: 32, shared: true, clock: clock)
     }
 
     /// The largest answer passed through for one query (a week of 20 hourly variables is ~200 KB;
@@ -44,14 +44,14 @@ public final class OpenMeteoPassthrough: Sendable {
     /// refusal of a parameter comes back as `invalidInput` with its reason.
     public func answer(normalized: [(String, String)]) async throws -> (body: Data, isStale: Bool) {
         let url = baseURL.appending(providerPath: "/v1/forecast", query: normalized)
-        let answer = try await fetcher.value(key(for: normalized), stamp: { $0.fetchedAt }) { [network, now = fetcher.now] in
+        let answer = try await fetcher.value(key(for: normalized), stamp: { $0.fetchedAt }) { [network, clock = fetcher.clock] in
             let response = try await network.get(url, provider: "Open-Meteo", classify: Self.classify)
             guard response.body.count <= Self.maxAnswerBytes else {
                 throw BrollyError.invalidInput(
                     "the answer to this query is larger than this server passes on (\(Self.maxAnswerBytes >> 10) KB): ask for fewer variables, days or models"
                 )
             }
-            return Passed(body: response.body, fetchedAt: now())
+            return Passed(body: response.body, fetchedAt: clock.now)
         }
         return (answer.value.body, answer.isStale)
     }

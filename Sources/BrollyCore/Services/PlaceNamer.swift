@@ -14,19 +14,20 @@ public struct PlaceNamer: Sendable {
     /// Names this process has already decoded.
     let memory: MemoryCache<Place>
     /// One lookup per place at a time.
-    let flights = SingleFlight<Place>()
+    let flights: SingleFlight<Place>
     /// Places the namers failed for a moment ago.
     let failures = FailureMemory(base: PlaceNamer.failureBackOff, max: 900)
 
     public init(
         provider: any WeatherProvider, addresses: AddressService, cache: FileCache, memoryEntries: Int = 2048,
-        now: @escaping @Sendable () -> Date = { Date() }
+        now: @escaping @Sendable () -> Date
     ) {
         self.memory = MemoryCache(capacity: memoryEntries)
         self.provider = provider
         self.addresses = addresses
         self.cache = cache
         self.now = now
+        flights = SingleFlight(now: now)
     }
 
     /// The name at `c` from the cache alone (this service's or the address service's), whatever

@@ -7,7 +7,7 @@ public struct PlaceSearch: Sendable {
     public var maxAge: TimeInterval = 30 * 86_400
     let now: @Sendable () -> Date
 
-    public init(provider: any WeatherProvider, cache: FileCache, now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(provider: any WeatherProvider, cache: FileCache, now: @escaping @Sendable () -> Date) {
         self.provider = provider
         self.cache = cache
         self.now = now

@@ -11,7 +11,7 @@ public struct PrecipitationTiles: Sendable {
     let baseURL: URL
     let key: String
     let tiles = MemoryCache<Data>(capacity: 512)
-    let flights = SingleFlight<Data>()
+    let flights: SingleFlight<Data>
     let now: @Sendable () -> Date
 
     /// The highest zoom asked for (the layer is scaled above it, like the radar's).
@@ -19,11 +19,12 @@ public struct PrecipitationTiles: Sendable {
     /// How long a tile is kept: OpenWeatherMap renders its maps about every 10 minutes.
     public static let keptFor: TimeInterval = 600
 
-    public init(network: NetworkService, baseURL: URL, key: String, now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(network: NetworkService, baseURL: URL, key: String, now: @escaping @Sendable () -> Date) {
         self.network = network
         self.baseURL = baseURL
         self.key = key
         self.now = now
+        flights = SingleFlight(now: now)
     }
 
     /// Whether `z`/`x`/`y` names a tile of the layer.

@@ -33,24 +33,24 @@ public final class RadarService: Sendable {
     /// 256-pixel tiles, colour scheme 2 (RainViewer's "universal blue"), smoothed, snow shown.
     static let tileOptions = "256/{z}/{x}/{y}/2/1_1.png"
 
-    public init(network: NetworkService, baseURL: URL, cache: FileCache, now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(network: NetworkService, baseURL: URL, cache: FileCache, clock: any WallClock) {
         self.network = network
         self.baseURL = baseURL
         fetcher = CachedFetcher(
             cache: cache, freshFor: 300, usableFor: 1800, failures: FailureMemory(base: 30, max: 600), keepsEntriesInMemory: true,
-            memoryEntries: 4, shared: true, now: now)
+            memoryEntries: 4, shared: true, clock: clock)
     }
 
     /// The frames: cached for 5 minutes; nil when the radar cannot be had (none cached younger
     /// than half an hour). `grace`: how long a caller waits for a call under way.
     public func frames(grace: TimeInterval? = 3) async -> Frames? {
         let url = baseURL.appending(providerPath: "/public/weather-maps.json", query: [])
-        let answer = await fetcher.answer("radar-frames", grace: grace, stamp: { $0.fetchedAt }) { [network, now = fetcher.now] in
+        let answer = await fetcher.answer("radar-frames", grace: grace, stamp: { $0.fetchedAt }) { [network, clock = fetcher.clock] in
             // One list every 5 minutes for everybody, within the radar's own budget: charged to no
             // client. (It ran with whichever client's allowance started the call: one client whose
             // weather allowance was spent had the radar answer 503 to everyone for as long.)
             let response = try await ClientAllowance.$current.withValue(nil) { try await network.get(url, provider: "Radar") }
-            return try Self.decode(response.body, fetchedAt: now())
+            return try Self.decode(response.body, fetchedAt: clock.now)
         }
         guard var frames = answer?.value else { return nil }
         // Another weather-maps server (a self-hosted LibreWXR) is named as itself.

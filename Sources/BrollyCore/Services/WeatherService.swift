@@ -80,7 +80,7 @@ public final class WeatherService: Sendable {
     public let cache: FileCache
     public let policy: CachePolicy
     let now: @Sendable () -> Date
-    let flights = SingleFlight<WeatherReport>()
+    let flights: SingleFlight<WeatherReport>
     /// The latest refresh nobody waits for (a test awaits it instead of sleeping).
     let latestBackgroundRefresh = Locked<Task<Void, Never>?>(nil)
     /// Decoded entries this process has read or written (nil: always read the file).
@@ -103,7 +103,7 @@ public final class WeatherService: Sendable {
         provider: any WeatherProvider, quickProvider: (any WeatherProvider)? = nil, cache: FileCache,
         policy: CachePolicy = CachePolicy(), keepsEntriesInMemory: Bool = false, memoryEntries: Int = 2048,
         staleLimit: TimeInterval? = nil, fallback: FallbackProvider? = nil, model: String? = nil,
-        now: @escaping @Sendable () -> Date = { Date() }
+        now: @escaping @Sendable () -> Date
     ) {
         self.model = provider.id == .openMeteo ? model : nil
         self.fallback = fallback.flatMap { $0.provider.id == provider.id ? nil : $0 }
@@ -114,6 +114,7 @@ public final class WeatherService: Sendable {
         self.cache = cache
         self.policy = policy.enforcing(provider.id)
         self.now = now
+        flights = SingleFlight(now: now)
     }
 
     /// The cache key: provider and coordinates rounded to about 1 km.

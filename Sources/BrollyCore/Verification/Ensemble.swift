@@ -11,7 +11,7 @@ public struct OpenMeteoEnsemble: Sendable {
     /// Today and the 7 days after it.
     public static let forecastDays = 8
 
-    public init(network: NetworkService, baseURL: URL, now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(network: NetworkService, baseURL: URL, now: @escaping @Sendable () -> Date) {
         self.network = network
         self.baseURL = baseURL
         self.now = now

@@ -167,7 +167,7 @@ struct CompatibleController: Sendable {
         metrics.weatherAnswer(result)
         // The one view of the weather the surface writes, in its units and the reader's language.
         func view(_ result: WeatherResult) -> WeatherView {
-            WeatherView(result, units: surface.units(for: ask, at: result.report.place), language: pack)
+            WeatherView(result, units: surface.units(for: ask, at: result.report.place), language: pack, now: useCases.services.clock.now)
         }
         do {
             return (try surface.document(for: ask, view: view(result)), result)

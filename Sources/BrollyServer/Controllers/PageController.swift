@@ -50,7 +50,8 @@ struct PageController: Sendable {
             let result = try await useCases.weather(for: place, mode: .offline, language: language)
             let pack = Localization.pack(for: language)
             return ServerCard(
-                document: WeatherDocument(result, units: .metric, language: pack), unit: unit, language: page.cardTexts[language] ?? [:])
+                document: WeatherDocument(result, units: .metric, now: useCases.services.clock.now, language: pack), unit: unit,
+                language: page.cardTexts[language] ?? [:])
         } catch {
             return nil
         }

@@ -33,7 +33,7 @@ struct TerminalController: Sendable {
                 for: place, mode: .staleWhileRevalidate, withAirQualityAndStation: options.wantsAirQuality, withAlerts: options.wantsAlerts,
                 language: options.language.code)
             metrics.weatherAnswer(result)
-            return Self.text(options.render(result), status: .ok)
+            return Self.text(options.render(result, now: useCases.services.clock.now), status: .ok)
         } catch let error as BrollyError {
             let problem = Problem(error)
             var response = Self.text(problem.title + ": " + problem.detail + "\n", status: problem.status)
@@ -148,15 +148,15 @@ struct TextOptions {
         return format.contains("%a")
     }
 
-    func render(_ result: WeatherResult) -> String {
+    func render(_ result: WeatherResult, now: Date) -> String {
         if let format, !format.isEmpty {
             var line = OneLineFormat(units: units)
             line.language = language
-            return line.render(format, line.view(result)) + "\n"
+            return line.render(format, line.view(result, now: now)) + "\n"
         }
         var renderer = TextRenderer(choice: units, color: color)
         renderer.language = language
-        return renderer.now(renderer.view(result)) + "\n"
+        return renderer.now(renderer.view(result, now: now)) + "\n"
     }
 }
 

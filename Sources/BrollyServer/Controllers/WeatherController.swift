@@ -64,7 +64,8 @@ struct WeatherController: Sendable {
             model: asked.model)
         metrics.weatherAnswer(result)
         return EditedResponse(
-            headers: CacheControl.revalidate, response: NowDocument(result, units: asked.units, language: pack))
+            headers: CacheControl.revalidate,
+            response: NowDocument(result, units: asked.units, language: pack, now: documents.useCases.services.clock.now))
     }
 
     /// `GET /api/v1/weather?lat=&lon=[&units=]` or `?place=NAME[&units=]`: the weather contract.

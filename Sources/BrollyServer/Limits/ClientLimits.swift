@@ -19,8 +19,14 @@ final class ClientLimits: Sendable {
     private let buckets: MemoryCache<TokenBuckets>
     /// The cluster's buckets (several servers on one PostgreSQL); nil: this process alone.
     let shared: (any SharedLimiter)?
+    /// The injected clock the windows refill on.
+    let clock: any WallClock
 
-    init(callsPerMinute: Int = 30, devicesPerMinute: Int = 30, capacity: Int = 25_000, shared: (any SharedLimiter)? = nil) {
+    init(
+        callsPerMinute: Int = 30, devicesPerMinute: Int = 30, capacity: Int = 25_000, shared: (any SharedLimiter)? = nil,
+        clock: any WallClock
+    ) {
+        self.clock = clock
         self.callsPerMinute = callsPerMinute
         self.devicesPerMinute = devicesPerMinute
         buckets = MemoryCache(capacity: capacity)
@@ -33,8 +39,8 @@ final class ClientLimits: Sendable {
     private func bucket(_ key: String, count: Int) -> TokenBuckets {
         let key = key + "/" + String(count)
         if let hit = buckets.get(key) { return hit.value }
-        let made = TokenBuckets(Budget([RateLimit(count, per: 60)]))
-        buckets.set(key, CacheEntry(value: made, receivedAt: Date()))
+        let made = TokenBuckets(Budget([RateLimit(count, per: 60)]), clock: clock)
+        buckets.set(key, CacheEntry(value: made, receivedAt: clock.now))
         return made
     }
 

@@ -51,7 +51,8 @@ struct CompressionMiddleware: RouterMiddleware {
                 response.body = .init(byteBuffer: collector.box.current!)
                 return response
             }
-            if let key { compressed.set(key, CacheEntry(value: body, receivedAt: Date())) }
+            // Kept by its ETag: an entry never goes stale, so it carries no time of its own.
+            if let key { compressed.set(key, CacheEntry(value: body, receivedAt: .distantPast)) }
         }
         response.body = .init(byteBuffer: body)
         response.headers[.contentEncoding] = "gzip"

@@ -80,7 +80,7 @@ struct PushController: Sendable {
                     .tooManyRequests, code: .tooManyRequests, title: "Too many subscriptions",
                     detail: "a device may hold \(Self.maxPerDevice) push subscriptions; remove one first")
             }
-            try takeAddressAllowance(context.clientKey)
+            try takeAddressAllowance(context.clientKey, now: useCases.services.clock.now)
         }
         let saved = try await useCases.subscribe(
             device: context.deviceID, endpoint: url, p256dh: p256dh, auth: auth, minimumSeverity: try change.severity() ?? .moderate,
@@ -89,7 +89,7 @@ struct PushController: Sendable {
     }
 
     /// Counts a new subscription against its address's day; 429 beyond `maxPerAddressPerDay`.
-    func takeAddressAllowance(_ address: String, now: Date = Date()) throws {
+    func takeAddressAllowance(_ address: String, now: Date) throws {
         let retryAfter: TimeInterval? = madeByAddress.withLock { made in
             if made.count > 10_000 { made = made.filter { $0.value.last.map { now.timeIntervalSince($0) < 86_400 } ?? false } }
             var times = made[address, default: []].filter { now.timeIntervalSince($0) < 86_400 }

@@ -80,7 +80,7 @@ struct PushScheduler: Service {
                 }
                 await sender.deliver(messages, keepsLease: lease.keep) { push, status in
                     guard case .alert(let key) = push.record else { return }
-                    try? await store.recordDelivery(subscription: push.subscription.id, alertKey: key, status: status ?? 0)
+                    try? await store.recordDelivery(subscription: push.subscription.id, alertKey: key, status: status ?? 0, now: clock.now)
                 }
             }
             alertCursor.withLock { $0 = next }

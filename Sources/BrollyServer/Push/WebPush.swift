@@ -34,7 +34,7 @@ struct VAPID: Sendable {
 
     /// `Authorization: vapid t=<JWT>, k=<public key>`: an ES256 JWT for the endpoint's origin,
     /// valid 12 hours (push services refuse more than 24).
-    func authorization(for endpoint: URL, now: Date = Date()) throws -> String {
+    func authorization(for endpoint: URL, now: Date) throws -> String {
         guard let scheme = endpoint.scheme, let host = endpoint.host else { throw BrollyError.invalidInput("bad push endpoint") }
         let port = endpoint.port.map { ":\($0)" } ?? ""
         let header = Base64URL.encode(Data(#"{"typ":"JWT","alg":"ES256"}"#.utf8))

@@ -4,25 +4,32 @@ import Foundation
 struct DeadlineExceeded: Error {}
 
 enum Deadline {
-    /// The operation's result, or `DeadlineExceeded` after `seconds` (unless `unless` was set by
-    /// then: the limit no longer applies). The caller is answered at the deadline even if the
-    /// operation does not stop at once (it is cancelled, and its result dropped).
+    /// The operation's result, or `DeadlineExceeded` after `seconds` of `clock`'s time (unless
+    /// `unless` was set by then: the limit no longer applies). The caller is answered at the
+    /// deadline even if the operation does not stop at once (it is cancelled, and its result
+    /// dropped).
     static func race<T: Sendable>(
-        _ seconds: TimeInterval, unless flag: Locked<Bool>? = nil, _ operation: @escaping @Sendable () async throws -> T
+        _ seconds: TimeInterval, on clock: any WallClock, unless flag: Locked<Bool>? = nil,
+        _ operation: @escaping @Sendable () async throws -> T
     ) async throws -> T {
         let once = Once<T>()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
                 once.set(continuation)
+                let timer = Task {
+                    // Cancelled: the operation came first.
+                    guard (try? await clock.sleep(seconds)) != nil else { return }
+                    if flag?.current == true { return }
+                    if once.resume(.failure(DeadlineExceeded())) { once.cancelWork() }
+                }
                 let work = Task {
-                    do { once.resume(.success(try await operation())) } catch { once.resume(.failure(error)) }
+                    let result: Result<T, any Error>
+                    do { result = .success(try await operation()) } catch { result = .failure(error) }
+                    // The timer is not left waiting out the limit for every query.
+                    timer.cancel()
+                    once.resume(result)
                 }
                 once.setWork(work)
-                Task {
-                    try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
-                    if flag?.current == true { return }
-                    if once.resume(.failure(DeadlineExceeded())) { work.cancel() }
-                }
             }
         } onCancel: {
             once.cancel()
@@ -63,8 +70,10 @@ enum Deadline {
             return continuation != nil
         }
 
+        func cancelWork() { state.withLock { $0.work }?.cancel() }
+
         func cancel() {
-            state.withLock { $0.work }?.cancel()
+            cancelWork()
             resume(.failure(CancellationError()))
         }
     }

@@ -111,10 +111,10 @@ extension PostgresDatabase {
     public func exclusively<T: Sendable>(
         _ key: String, _ body: @escaping @Sendable (SharedCacheRow?) async throws -> (result: T, store: SharedCacheRow?)
     ) async throws -> T {
-        if let until = health.current, until > Date() { throw SharedTierUnavailable("not reachable a moment ago") }
+        if let until = health.current, until > clock.now { throw SharedTierUnavailable("not reachable a moment ago") }
         let started = Locked(false)
         do {
-            return try await Deadline.race(timeout, unless: started) { [locks] in
+            return try await Deadline.race(timeout, on: clock, unless: started) { [locks] in
                 try await Self.unwrapped {
                     try await locks.withTransaction(logger: Self.quiet) { c in
                         try await c.query("SET LOCAL lock_timeout = '30s'", logger: Self.quiet)

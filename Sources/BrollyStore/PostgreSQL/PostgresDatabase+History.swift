@@ -33,7 +33,7 @@ extension PostgresDatabase {
         try await transaction { c in
             // Devices locked in one order, so that two instances' batches never deadlock.
             for device in Set(lookups.map(\.device) + addresses.map(\.device)).sorted() {
-                try await Self.lockDevice(device, now: Date(), on: c)
+                try await Self.lockDevice(device, now: self.clock.now, on: c)
             }
             for lookup in lookups { _ = try await Self.save(lookup, on: c) }
             for device in Set(lookups.map(\.device)) { try await Self.trimHistory(device: device, on: c) }

@@ -79,7 +79,7 @@ extension PostgresDatabase {
 
     public func updatePlace(id: Int64, _ change: PlaceChange, device: String) async throws -> [SavedPlace]? {
         try await transaction { c in
-            try await Self.lockDevice(device, now: Date(), on: c)
+            try await Self.lockDevice(device, now: self.clock.now, on: c)
             var list = try await Self.places(device: device, on: c)
             guard let index = list.firstIndex(where: { $0.id == id }) else { return nil }
             if let customName = change.customName {
@@ -93,14 +93,14 @@ extension PostgresDatabase {
 
     public func reorderPlaces(_ ids: [Int64], device: String) async throws -> [SavedPlace] {
         try await transaction { c in
-            try await Self.lockDevice(device, now: Date(), on: c)
+            try await Self.lockDevice(device, now: self.clock.now, on: c)
             return try await Self.renumber(StoreRules.ordering(try await Self.places(device: device, on: c), as: ids), on: c)
         }
     }
 
     public func removePlace(id: Int64, device: String) async throws -> Bool {
         try await transaction { c in
-            try await Self.lockDevice(device, now: Date(), on: c)
+            try await Self.lockDevice(device, now: self.clock.now, on: c)
             let deleted = try await c.query("DELETE FROM place WHERE id = \(id) AND device_id = \(device) RETURNING id", logger: Self.quiet)
             guard try await !deleted.collect().isEmpty else { return false }
             _ = try await Self.renumber(try await Self.places(device: device, on: c), on: c)

@@ -25,8 +25,13 @@ public final class PostgresDatabase: DataStore, SharedCacheTier, SharedLimiter, 
     let logger: Logger
     /// Until when the database is taken as down (it failed to answer a moment ago); nil: up.
     let health = Locked<Date?>(nil)
-    /// The longest a short operation may take before the database counts as unreachable.
+    /// The longest a short operation may take before the database counts as unreachable: the
+    /// server's own `statement_timeout` on the short-query pool, so that a slow query stops there
+    /// rather than running on after the caller gave up; and, a moment later, the caller's own
+    /// limit on `clock`, for a database that does not answer at all.
     let timeout: TimeInterval
+    /// The injected clock: the caller's limits and the second the database is taken as down.
+    let clock: any WallClock
     /// The configuration of one connection made directly, not through the pools: at start.
     let direct: PostgresConnection.Configuration
     /// A run started by `runDetached()` (a process without a service group), for `close()`.
@@ -35,15 +40,15 @@ public final class PostgresDatabase: DataStore, SharedCacheTier, SharedLimiter, 
     /// Connects to `url` (`postgres://user:password@host:port/database?sslmode=require`) and
     /// migrates the schema (one instance at a time: the migration holds a lock), on one direct
     /// connection. The pools serve queries once `run()` is running.
-    public static func connect(url: String, logger: Logger = Logger(label: "brolly.postgres"), timeout: TimeInterval = 3)
-        async throws -> PostgresDatabase
-    {
-        let database = try PostgresDatabase(url: url, logger: logger, timeout: timeout)
+    public static func connect(
+        url: String, logger: Logger = Logger(label: "brolly.postgres"), timeout: TimeInterval = 3, clock: any WallClock
+    ) async throws -> PostgresDatabase {
+        let database = try PostgresDatabase(url: url, logger: logger, timeout: timeout, clock: clock)
         try await database.withDirectConnection { try await Self.migrate(on: $0) }
         return database
     }
 
-    init(url: String, logger: Logger, timeout: TimeInterval) throws {
+    init(url: String, logger: Logger, timeout: TimeInterval, clock: any WallClock) throws {
         let (configuration, poolSize, tlsMode) = try Self.configuration(from: url)
         var direct = PostgresConnection.Configuration(
             host: configuration.host ?? "127.0.0.1", port: configuration.port ?? 5432, username: configuration.username,
@@ -57,8 +62,13 @@ public final class PostgresDatabase: DataStore, SharedCacheTier, SharedLimiter, 
         self.direct = direct
         var small = configuration
         small.options.maximumConnections = poolSize
+        // The server ends a short query at the time limit itself (SQLSTATE 57014, "the database is
+        // unavailable" like any class 57 error): the connection goes back to the pool free.
+        small.options.additionalStartupParameters = [("statement_timeout", String(Int(timeout * 1000)))]
         var locking = configuration
         locking.options.maximumConnections = max(2, poolSize)
+        // A lock transaction's statements wait at most `lock_timeout` (30 s) for the lock.
+        locking.options.additionalStartupParameters = [("statement_timeout", String(Int((timeout + 30) * 1000)))]
         // The pools retry a lost database on their own; each failed attempt is not worth a log line.
         var background = logger
         background.logLevel = max(.warning, logger.logLevel)
@@ -66,6 +76,7 @@ public final class PostgresDatabase: DataStore, SharedCacheTier, SharedLimiter, 
         locks = PostgresClient(configuration: locking, backgroundLogger: background)
         self.logger = logger
         self.timeout = timeout
+        self.clock = clock
     }
 
     /// Runs the two pools until the task is cancelled or the service group shuts down.
@@ -94,7 +105,7 @@ public final class PostgresDatabase: DataStore, SharedCacheTier, SharedLimiter, 
     /// database that refuses this instance — TLS, password, no such database — or is not there
     /// says why at start, within seconds.
     func withDirectConnection<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
-        let connection = try await Deadline.race(6) { [direct] in
+        let connection = try await Deadline.race(6, on: clock) { [direct] in
             try await PostgresConnection.connect(configuration: direct, id: 0, logger: Self.quiet)
         }
         do {
@@ -128,9 +139,13 @@ public final class PostgresDatabase: DataStore, SharedCacheTier, SharedLimiter, 
     func run<T: Sendable>(
         timeout: TimeInterval? = nil, _ operation: @escaping @Sendable (PostgresClient) async throws -> T
     ) async throws -> T {
-        if let until = health.current, until > Date() { throw StoreUnavailable("not reachable a moment ago") }
+        if let until = health.current, until > clock.now { throw StoreUnavailable("not reachable a moment ago") }
         do {
-            let value = try await Deadline.race(timeout ?? self.timeout) { [client] in try await operation(client) }
+            // The server's statement_timeout answers first for a slow query; this, a moment later,
+            // for a database that answers nothing (a stopped server, a lost network).
+            let value = try await Deadline.race((timeout ?? self.timeout) + Self.answerMargin, on: clock) { [client] in
+                try await operation(client)
+            }
             health.withLock { $0 = nil }
             return value
         } catch let error where Self.isUnavailability(error) {
@@ -141,7 +156,10 @@ public final class PostgresDatabase: DataStore, SharedCacheTier, SharedLimiter, 
     }
 
     /// Takes the database as down for a second: requests meanwhile are answered at once.
-    func markDown() { health.withLock { $0 = Date().addingTimeInterval(1) } }
+    func markDown() { health.withLock { [clock] in $0 = clock.now.addingTimeInterval(1) } }
+
+    /// How long after the server's own time limit the caller stops waiting for an answer.
+    static let answerMargin: TimeInterval = 0.5
 
     /// Runs `body` in a transaction (postgres-nio's `withTransaction`) on one connection; the
     /// body's own error is rethrown as it is.

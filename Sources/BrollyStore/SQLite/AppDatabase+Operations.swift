@@ -16,7 +16,7 @@ extension AppDatabase {
     }
 
     /// Records that a device exists (and was seen now).
-    public func touchDevice(_ id: String, now: Date = Date()) async throws {
+    public func touchDevice(_ id: String, now: Date) async throws {
         try await writer.write { db in
             try db.execute(
                 sql: """
@@ -59,7 +59,7 @@ extension AppDatabase {
 
     /// Saves a place at the end of the device's list.
     @discardableResult
-    public func addPlace(_ place: Place, customName: String?, device: String, now: Date = Date()) async throws -> SavedPlace {
+    public func addPlace(_ place: Place, customName: String?, device: String, now: Date) async throws -> SavedPlace {
         try await writer.write { db in
             try Self.ensureDevice(device, db: db, now: now)
             let last = try Int.fetchOne(db, sql: "SELECT MAX(orderIndex) FROM place WHERE deviceId = ?", arguments: [device])
@@ -115,7 +115,7 @@ extension AppDatabase {
     /// newest `StoreRules.historyLimit` entries.
     @discardableResult
     public func recordLookup(
-        _ report: WeatherReport, address: Address?, coordinate: Coordinate, device: String, now: Date = Date()
+        _ report: WeatherReport, address: Address?, coordinate: Coordinate, device: String, now: Date
     ) async throws -> HistoryEntry {
         try await writer.write { db in
             let lookup = LookupRecord(device: device, coordinate: coordinate, report: report, address: address, createdAt: now)

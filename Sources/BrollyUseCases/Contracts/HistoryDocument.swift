@@ -19,14 +19,14 @@ public struct HistoryDocument: Codable, Sendable {
 
     /// The entry with its condition in `language` (from the stored condition, not the provider's
     /// own words of the day).
-    public init(_ e: HistoryEntry, weather: WeatherDocument? = nil, language: LanguagePack = Localization.english) {
+    public init(_ e: HistoryEntry, weather: WeatherDocument? = nil, language: LanguagePack = Localization.english, now: Date) {
         id = e.id ?? 0
         createdAt = LocalTime.iso8601(e.createdAt, in: TimeZone(secondsFromGMT: 0)!)
         latitude = e.latitude
         longitude = e.longitude
         placeName = e.placeName
         address = e.address
-        let metric = WeatherDocument(e.weather, units: .metric, stale: true, age: 0, language: language)
+        let metric = WeatherDocument(e.weather, units: .metric, stale: true, age: 0, now: now, language: language)
         temperature = metric.current.temperature
         condition = metric.current.condition
         self.weather = weather

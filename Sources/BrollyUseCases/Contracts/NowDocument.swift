@@ -18,8 +18,8 @@ public struct NowDocument: Codable, Sendable, Hashable {
     public var fetchedAt: String
     public var stale: Bool
 
-    public init(_ result: WeatherResult, units: UnitChoice, language: LanguagePack = Localization.english) {
-        let doc = WeatherDocument(result, units: units, language: language)
+    public init(_ result: WeatherResult, units: UnitChoice, language: LanguagePack = Localization.english, now: Date) {
+        let doc = WeatherDocument(result, units: units, now: now, language: language)
         place = result.report.place.displayName
         temperature = doc.current.temperature
         feelsLike = doc.current.feelsLike

@@ -37,7 +37,7 @@ extension SideBySide where Main == PlaceDocument, Added == PlaceSaving {
     }
 
     /// The place with the weather `entry` holds (temperature rounded to a tenth, the condition in `language`).
-    public func glancing(at entry: CacheEntry<WeatherReport>?, freshFor: TimeInterval, language: LanguagePack, now: Date = Date())
+    public func glancing(at entry: CacheEntry<WeatherReport>?, freshFor: TimeInterval, language: LanguagePack, now: Date)
         -> SavedPlaceDocument
     {
         guard let entry else { return self }
