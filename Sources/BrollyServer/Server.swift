@@ -94,7 +94,7 @@ public func buildApplication(
             staleLimit: 86_400,
             sharedCache: cluster))
     let historyFailed: @Sendable (any Error) -> Void = { [logger] in logger.error("could not save history: \(String(describing: $0))") }
-    let writer = HistoryWriter(store: store, failed: historyFailed)
+    let writer = HistoryWriter(store: store, clock: clock, failed: historyFailed)
     let useCases = UseCases(services: services, historyWriter: writer, historyFailed: historyFailed)
     // Stopped in reverse order: the server, the history writer (its last flush), then these.
     // Pushes go to addresses that clients gave: a client of their own that never follows a

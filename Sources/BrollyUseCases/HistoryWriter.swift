@@ -45,11 +45,15 @@ public final class HistoryWriter: Sendable {
     }
     private let buffer = Locked(Buffer())
 
+    /// The injected clock the writer waits `interval` on.
+    let clock: any WallClock
+
     public init(
-        store: any DataStore, interval: TimeInterval = 1, capacity: Int = 50_000,
+        store: any DataStore, interval: TimeInterval = 1, capacity: Int = 50_000, clock: any WallClock,
         failed: @escaping @Sendable (any Error) -> Void = { _ in }
     ) {
         self.store = store
+        self.clock = clock
         self.interval = interval
         self.capacity = capacity
         self.failed = failed
@@ -160,7 +164,7 @@ public final class HistoryWriter: Sendable {
     /// Writes every `interval` until cancelled, then writes what is left.
     public func run() async {
         while !Task.isCancelled {
-            try? await Task.sleep(nanoseconds: UInt64(interval * 1_000_000_000))
+            try? await clock.sleep(interval)
             await flush()
         }
         await flush()
