@@ -88,9 +88,12 @@ def test_a_spent_budget_serves_stale_data_or_503_with_retry_after(server_factory
     assert double.calls("/v1/forecast") == forecasts
 
 
-@pytest.mark.alone
 def test_the_breaker_stops_calling_a_failing_provider(server_factory, double):
-    s = server_factory(args=("--timeout", "2"), extra_env={"BROLLY_TRUSTED_PROXIES": "127.0.0.1"})
+    # A cool-down of 30 s, longer than the case however busy the machine: what it shows is the
+    # answers and the metrics; the cool-down's own length, its trial and its doubling are turned
+    # on a clock in UpstreamGuardTests (theBreakerOpensAfterRepeatedFailuresThenLetsOneTrialThrough).
+    s = server_factory(args=("--timeout", "2"), extra_env={
+        "BROLLY_TRUSTED_PROXIES": "127.0.0.1", "BROLLY_BREAKER_COOLDOWN_SECONDS": "30"})
     double.fault("500", times=-1)
     # Five failed requests in a row (each counted once, whatever its retries) open the circuit.
     for i in range(5):
@@ -98,14 +101,12 @@ def test_the_breaker_stops_calling_a_failing_provider(server_factory, double):
         status, headers, _ = call(s.url + f"/api/v1/weather?lat={lat}&lon={lon}", headers={"X-Forwarded-For": f"198.51.100.{i}"})
         assert status == 502 and int(headers["Retry-After"]) >= 1
     calls = double.calls("/v1/forecast")
-    started = time.time()
     for i in range(5, 11):
         lat, lon = place(i)
         status, headers, body = call(s.url + f"/api/v1/weather?lat={lat}&lon={lon}", headers={"X-Forwarded-For": f"198.51.100.{i}"})
-        # Paused for the first, short cool-down (2 s), and the answer says so.
+        # Paused for the cool-down, and the answer says so.
         assert status == 502 and "paused" in json.loads(body)["detail"]
-        assert 1 <= int(headers["Retry-After"]) <= 2 and json.loads(body)["retryAfter"] == int(headers["Retry-After"])
-    assert time.time() - started < 3
+        assert 1 <= int(headers["Retry-After"]) <= 30 and json.loads(body)["retryAfter"] == int(headers["Retry-After"])
     assert double.calls("/v1/forecast") == calls
     status, _, body = call(s.url + "/metrics")
     text = body.decode()
