@@ -63,7 +63,10 @@ def test_phone_order_and_what_users_look_for_first(server, browser_factory, doub
     # Sunrise and sunset; "Now" first; the chance of rain every hour and every day; the range bars.
     assert b.text("sun").startswith("↑ ")
     assert b.js("return document.querySelector('#hours li div').textContent") == "Now"
-    assert b.js("return [...document.querySelectorAll('#hours li')].every(li => /💧([0-9]+%|—)/.test(li.textContent))")
+    # (An hour without a chance keeps its line, empty: never "💧—".)
+    assert b.js("return [...document.querySelectorAll('#hours li .chance')].every(c => /^(💧[0-9]+%|\u00a0)$/.test(c.textContent))")
+    assert b.js("return document.querySelectorAll('#hours li .chance').length") == b.js("return document.querySelectorAll('#hours li').length")
+    assert "—" not in b.js("return document.getElementById('hours').textContent")
     assert b.js("return document.querySelectorAll('#days .dchance').length") >= 5
     bars = b.js("return [...document.querySelectorAll('#days .rangebar .fill')].map(f => [parseFloat(f.style.left), parseFloat(f.style.width)])")
     assert len(bars) >= 5 and all(0 <= l <= 100 and 0 < w <= 100 for l, w in bars)

@@ -31,9 +31,10 @@ export function renderAirQuality(a) {
   if (typeof a.nitrogenDioxide === 'number') facts.push(fact(t('nitrogenDioxide'), ug(a.nitrogenDioxide)));
   if (a.uvIndex) {
     facts.push(fact(t('uvIndex'), '', a.uvIndex));
-    // Today's highest only when the answer has the whole day (never one below now): else "—".
+    // Today's highest only when the answer has the whole day (never one below now): else no
+    // tile at all, rather than one that says "—".
     const highest = a.uvIndexMax && a.uvIndexMax.value >= a.uvIndex.value ? a.uvIndexMax : null;
-    facts.push(highest ? fact(t('uvMax'), '', highest) : fact(t('uvMax'), '—'));
+    if (highest) facts.push(fact(t('uvMax'), '', highest));
   }
   if (a.pollen) {
     const text = PLANTS.filter((p) => typeof a.pollen[p] === 'number').map((p) => `${t(`plant_${p}`)} ${Math.round(a.pollen[p])}`).join(', ');

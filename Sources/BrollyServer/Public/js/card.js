@@ -126,9 +126,10 @@ function hourItem(h, index) {
   setIcon(icon, h.condition.icon, h.condition.description);
   const label = index === 0 ? t('now') : String(h.time).slice(11, 16);
   const li = el('li', {}, el('div', { text: label }), icon, el('div', { text: shortTemp(h.temperature) }));
-  // The chance of rain on every hour (a blank line would shift the row).
-  const chance = typeof h.precipitationProbability === 'number' ? `${Math.round(h.precipitationProbability)}%` : '—';
-  li.append(el('div', { className: 'dlow chance', title: t('chanceOfRain'), text: `💧${chance}` }));
+  // The chance of rain where it is known; an hour without one keeps the line (empty, not "💧—"),
+  // so the rows stay level.
+  const known = typeof h.precipitationProbability === 'number';
+  li.append(el('div', { className: 'dlow chance', title: known ? t('chanceOfRain') : '', text: known ? `💧${Math.round(h.precipitationProbability)}%` : '\u00a0' }));
   // The amount (when any falls) and the wind, as the CLI prints them.
   li.append(el('div', { className: 'dlow amount', text: typeof h.precipitation === 'number' && h.precipitation > 0 ? amountText(h.precipitation) : '' }));
   if (typeof h.windSpeed === 'number') { const w = windShort(h.windSpeed); li.append(el('div', { className: 'dlow wind', text: `${w.value} ${w.unit}` })); }

@@ -86,6 +86,12 @@ export function renderChart(doc) {
     const outline = [...banded.map((p) => `${p.x.toFixed(1)},${p.band[1].toFixed(1)}`), ...banded.reverse().map((p) => `${p.x.toFixed(1)},${p.band[0].toFixed(1)}`)];
     chart.append(svg('polygon', { points: outline.join(' '), class: 'temp-band', 'data-testid': 'temp-band' }));
   }
+  // Now: inside the first hour, by the minutes past it; named under the chart, where no
+  // temperature is written. Drawn before the line and its labels, which are haloed: it never
+  // strikes through the first temperature.
+  const now = new Date();
+  const nowX = Math.min(STEP, Math.max(0, (now.getMinutes() / 60) * STEP));
+  chart.append(svg('line', { x1: nowX, x2: nowX, y1: 0, y2: barsBase, class: 'now-line' }));
   // The temperature line and its labels every three hours.
   chart.append(svg('polyline', { points: points.map((p) => `${p.x.toFixed(1)},${p.y.toFixed(1)}`).join(' '), class: 'temp-line', fill: 'none' }));
   points.forEach((p, i) => {
@@ -99,12 +105,6 @@ export function renderChart(doc) {
     if (wind) chart.append(svg('text', { ...anchor, y: barsBase + 16, class: 'wind-label' }, first ? `${wind.value} ${wind.unit}` : `${wind.value}`));
     chart.append(svg('text', { ...anchor, y: barsBase + 32, class: first ? 'hour-label now-label' : 'hour-label' }, first ? t('now') : hours[i].time.slice(11, 16)));
   });
-  // Now: inside the first hour, by the minutes past it; named under the chart, where no
-  // temperature is written.
-  const now = new Date();
-  const nowX = Math.min(STEP, Math.max(0, (now.getMinutes() / 60) * STEP));
-  chart.append(svg('line', { x1: nowX, x2: nowX, y1: 0, y2: barsBase, class: 'now-line' }));
-
   // The same for screen readers.
   const wind = hours.find((h) => typeof h.windSpeed === 'number');
   const windUnit = wind ? windShort(wind.windSpeed).unit : '';
