@@ -321,6 +321,7 @@ class Browser:
         self.driver = webdriver.Chrome(service=Service(driver_path) if driver_path else None, options=options)
         self.driver.set_page_load_timeout(30)
         self.base = base_url
+        self.width, self.height = width, height
         self.visited = set()
         self.cdp("Network.enable", {})
         self.agent = self.js("return navigator.userAgent")
@@ -417,6 +418,24 @@ class Browser:
     def screenshot(self, name):
         ARTIFACTS.mkdir(exist_ok=True)
         self.driver.save_screenshot(str(ARTIFACTS / f"{name}.png"))
+
+    def full_screenshot(self, name, width=None, height=None):
+        """The whole page, not only the viewport (DevTools' captureBeyondViewport); at `width` ×
+        `height` when given (a desktop), the phone's emulated viewport restored afterwards."""
+        import base64
+        ARTIFACTS.mkdir(exist_ok=True)
+        if width:
+            self.cdp("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+            self.js("return new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+        try:
+            shot = self.cdp("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True})
+            (ARTIFACTS / f"{name}.png").write_bytes(base64.b64decode(shot["data"]))
+        finally:
+            if width and self.width < 500:
+                self.cdp("Emulation.setDeviceMetricsOverride", {"width": self.width, "height": self.height, "deviceScaleFactor": 1,
+                                                                "mobile": True})
+            elif width:
+                self.cdp("Emulation.clearDeviceMetricsOverride")
 
     def quit(self):
         try:

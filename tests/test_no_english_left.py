@@ -142,6 +142,10 @@ def test_the_page_has_no_english_left(sweep, code):
     text = b.js(PAGE_TEXT)
     left = english_in(text, code, names)
     assert not left, f"{code}: English left on the page: {context(text, left)}"
+    # The page in the language, to be looked at (issue 50): the whole of it on the phone (390 × 844)
+    # and on a 1280 × 900 desktop, every panel open.
+    b.full_screenshot(f"50-{code}-phone")
+    b.full_screenshot(f"50-{code}-desktop", width=1280, height=900)
     try:
         # Location denied on a first visit: the empty state and its help.
         b = sweep.first_visit()

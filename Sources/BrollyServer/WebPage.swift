@@ -7,16 +7,45 @@ import Foundation
 /// data inline (`#brolly-boot`: that language's texts over English's, the languages, BrollyCore's
 /// conversion table), the bundle's shared chunk preloaded beside its entry (scripts/bundle.sh), and
 /// the inline first lines (which ask for the weather before any module) allowed by their hash.
-/// Made once at start; a request only picks a language and fills in its device and card.
+/// What every language shares is read at start; a language's page is made the first time it is
+/// asked for and kept (making all fourteen took 0.3 s of CPU at every start, 85 % of a server's
+/// start: the suite starts a few hundred). A request only picks a language and fills in its device
+/// and card.
 struct WebPage: Sendable {
-    /// The page in each language, by code.
-    let pages: [String: String]
-    /// The first paint's data in each language (the widget's page carries it too).
-    let boots: [String: String]
     /// `'sha256-…'` of every inline script the page may carry, for the Content-Security-Policy.
     let scriptHashes: [String]
-    /// The words a card drawn by the server needs (`min`, `max`, `feelsLike`), in each language.
-    let cardTexts: [String: [String: String]]
+    private let shared: Shared
+
+    /// One language's page, first-paint data (the widget's page carries it too) and the words a
+    /// card drawn by the server needs (`min`, `max`, `feelsLike`).
+    struct Language: Sendable {
+        let page: String
+        let boot: String
+        let cardTexts: [String: String]
+    }
+
+    /// What the languages' pages are made from, and the pages made so far.
+    final class Shared: Sendable {
+        let template: String
+        let style: String?
+        let preloads: String
+        let webDirectory: String
+        /// `languages` and `units` of the first paint's data, as JSON.
+        let languagesJSON: String
+        let unitsJSON: String
+        /// The texts the page's code uses (read from the bundle once, when the first page is made).
+        let used = Locked<(@Sendable (String) -> Bool)??>(nil)
+        let made = Locked<[String: Language]>([:])
+
+        init(template: String, style: String?, preloads: String, webDirectory: String, languagesJSON: String, unitsJSON: String) {
+            self.template = template
+            self.style = style
+            self.preloads = preloads
+            self.webDirectory = webDirectory
+            self.languagesJSON = languagesJSON
+            self.unitsJSON = unitsJSON
+        }
+    }
 
     /// The inline script that marks a card drawn by the server as the weather shown.
     static let shownMark = "performance.mark('brolly-weather-shown')"
@@ -30,44 +59,68 @@ struct WebPage: Sendable {
             (FileManager.default.contents(atPath: webDirectory + "/app/style.css")
             ?? FileManager.default.contents(atPath: webDirectory + "/style.css")).map { String(decoding: $0, as: UTF8.self) }
         let entry = FileManager.default.contents(atPath: webDirectory + "/app/main.js").map { String(decoding: $0, as: UTF8.self) } ?? ""
-        let used = Self.usedKeys(webDirectory: webDirectory)
         var hashes = [Self.hash(Self.shownMark)]
         if let start = Self.inlineScript(in: template) { hashes.append(Self.hash(start)) }
         scriptHashes = hashes
         let languages = Localization.codes.map { ["code": $0, "name": Localization.pack(code: $0)?.name ?? $0] }
-        let units = (try? JSONSerialization.jsonObject(with: UnitTable.json)) ?? [:]
-        var pages: [String: String] = [:]
-        var boots: [String: String] = [:]
-        var cardTexts: [String: [String: String]] = [:]
-        for code in Localization.codes {
-            let texts = PageTexts.texts(code: code)
-            cardTexts[code] = ["min", "max", "feelsLike"].reduce(into: [:]) { $0[$1] = texts[$1] as? String }
-            var html = Self.withoutComments(PageTexts.fill(template, texts: texts))
-            let dir = ["ar", "fa", "he", "ur"].contains(code) ? "rtl" : "ltr"  // as i18n.js mirrors the page
-            html = html.replacingOccurrences(of: "<html lang=\"en\">", with: "<html lang=\"\(code)\" dir=\"\(dir)\">")
-            html = html.replacingOccurrences(
-                of: "<script data-languages=\"\">", with: "<script data-languages=\"\(Localization.codes.joined(separator: " "))\">")
-            if let style {
-                html = html.replacingOccurrences(of: "<link rel=\"stylesheet\" href=\"/style.css\">", with: "<style>\(style)</style>")
-            }
-            // The entry's shared chunk, asked for beside the entry (not a round trip after it).
-            let preloads = Self.chunks(importedBy: entry).map { "\n  <link rel=\"modulepreload\" href=\"/app/\($0)\">" }.joined()
-            html = html.replacingOccurrences(
-                of: "<script type=\"module\" src=\"/app/main.js\"></script>",
-                with: "<script type=\"module\" src=\"/app/main.js\"></script>" + preloads)
-            let boot: [String: Any] = ["texts": Self.firstPaintTexts(code: code, used: used), "languages": languages, "units": units]
-            let json =
-                (try? JSONSerialization.data(withJSONObject: boot, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) }
+        func json(_ object: Any) -> String {
+            (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) }
                 ?? "{}"
-            // `</` cannot end the element early.
-            let tag = Self.bootTag.replacingOccurrences(of: "{}", with: json.replacingOccurrences(of: "</", with: "<\\/"))
-            html = html.replacingOccurrences(of: Self.bootTag, with: tag)
-            pages[code] = html
-            boots[code] = tag
         }
-        self.pages = pages
-        self.boots = boots
-        self.cardTexts = cardTexts
+        // The entry's shared chunk, asked for beside the entry (not a round trip after it).
+        let preloads = Self.chunks(importedBy: entry).map { "\n  <link rel=\"modulepreload\" href=\"/app/\($0)\">" }.joined()
+        shared = Shared(
+            template: template, style: style, preloads: preloads, webDirectory: webDirectory, languagesJSON: json(languages),
+            unitsJSON: json((try? JSONSerialization.jsonObject(with: UnitTable.json)) ?? [String: Any]()))
+    }
+
+    /// The page in `code` (nil for a language Brolly does not have).
+    func page(_ code: String) -> String? { language(code)?.page }
+    /// The first paint's data in `code`, as its `<script>` element.
+    func boot(_ code: String) -> String? { language(code)?.boot }
+    /// The words a card drawn by the server needs, in `code`.
+    func cardTexts(_ code: String) -> [String: String]? { language(code)?.cardTexts }
+
+    /// The language `code`'s page and data: made the first time, then kept.
+    func language(_ code: String) -> Language? {
+        guard Localization.codes.contains(code) else { return nil }
+        if let made = shared.made.withLock({ $0[code] }) { return made }
+        let made = make(code)
+        shared.made.withLock { $0[code] = made }
+        return made
+    }
+
+    private func make(_ code: String) -> Language {
+        let s = shared
+        let used =
+            s.used.withLock { $0 }
+            ?? {
+                let read = Self.usedKeys(webDirectory: s.webDirectory)
+                s.used.withLock { $0 = .some(read) }
+                return read
+            }()
+        let texts = PageTexts.texts(code: code)
+        let cardTexts = ["min", "max", "feelsLike"].reduce(into: [String: String]()) { $0[$1] = texts[$1] as? String }
+        var html = Self.withoutComments(PageTexts.fill(s.template, texts: texts))
+        let dir = ["ar", "fa", "he", "ur"].contains(code) ? "rtl" : "ltr"  // as i18n.js mirrors the page
+        html = html.replacingOccurrences(of: "<html lang=\"en\">", with: "<html lang=\"\(code)\" dir=\"\(dir)\">")
+        html = html.replacingOccurrences(
+            of: "<script data-languages=\"\">", with: "<script data-languages=\"\(Localization.codes.joined(separator: " "))\">")
+        if let style = s.style {
+            html = html.replacingOccurrences(of: "<link rel=\"stylesheet\" href=\"/style.css\">", with: "<style>\(style)</style>")
+        }
+        html = html.replacingOccurrences(
+            of: "<script type=\"module\" src=\"/app/main.js\"></script>",
+            with: "<script type=\"module\" src=\"/app/main.js\"></script>" + s.preloads)
+        // The keys in order, as `.sortedKeys` writes them: languages, texts, units.
+        let textsJSON =
+            (try? JSONSerialization.data(withJSONObject: Self.firstPaintTexts(code: code, used: used), options: [.sortedKeys]))
+            .map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        let json = "{\"languages\":\(s.languagesJSON),\"texts\":\(textsJSON),\"units\":\(s.unitsJSON)}"
+        // `</` cannot end the element early.
+        let tag = Self.bootTag.replacingOccurrences(of: "{}", with: json.replacingOccurrences(of: "</", with: "<\\/"))
+        html = html.replacingOccurrences(of: Self.bootTag, with: tag)
+        return Language(page: html, boot: tag, cardTexts: cardTexts)
     }
 
     /// The unit choices' options (`<select data-units="wind">`), one per unit of Core's table: the page

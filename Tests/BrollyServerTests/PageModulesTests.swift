@@ -108,7 +108,7 @@ import Testing
             #expect(
                 attributes.firstMatch(in: body, range: NSRange(body.startIndex..., in: body)) == nil, "\(page) has an English attribute")
         }
-        let filled = try #require(WebPage(webDirectory: web.path)?.pages["en"])
+        let filled = try #require(WebPage(webDirectory: web.path)?.page("en"))
         #expect(filled.contains(##"<a class="skip" href="#weather" data-i18n="skip">Skip to the weather</a>"##))
         #expect(filled.contains(#"aria-label="Search for a city""#) && filled.contains("<title>Brolly — Weather</title>"))
     }

@@ -22,7 +22,7 @@ struct PageController: Sendable {
     @Sendable func answer(_ request: Request, context: AppRequestContext) async throws -> Response {
         let cookies = Self.cookies(request)
         let code = Self.language(request, cookies: cookies)
-        var html = page.pages[code] ?? page.pages["en"] ?? ""
+        var html = page.page(code) ?? page.page("en") ?? ""
         if context.deviceID != DeviceTokens.anonymous {
             html = html.replacingOccurrences(
                 of: "id=\"brolly-boot\" data-device=\"false\"", with: "id=\"brolly-boot\" data-device=\"true\"")
@@ -51,7 +51,7 @@ struct PageController: Sendable {
             let pack = Localization.pack(for: language)
             return ServerCard(
                 document: WeatherDocument(result, units: .metric, now: useCases.services.clock.now, language: pack), unit: unit,
-                language: page.cardTexts[language] ?? [:])
+                language: page.cardTexts(language) ?? [:])
         } catch {
             return nil
         }

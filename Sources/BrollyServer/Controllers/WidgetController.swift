@@ -16,7 +16,7 @@ struct WidgetController: Sendable {
         let url = URL(fileURLWithPath: webDirectory).appendingPathComponent("widget.html")
         guard var html = (try? Data(contentsOf: url)).map({ String(decoding: $0, as: UTF8.self) }) else { throw HTTPError(.notFound) }
         let code = PageController.language(request, cookies: PageController.cookies(request))
-        if let boot = page?.boots[code] ?? page?.boots["en"] { html = html.replacingOccurrences(of: "</body>", with: "  \(boot)\n</body>") }
+        if let boot = page?.boot(code) ?? page?.boot("en") { html = html.replacingOccurrences(of: "</body>", with: "  \(boot)\n</body>") }
         return Response(
             status: .ok,
             headers: [
