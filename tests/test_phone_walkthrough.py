@@ -114,5 +114,9 @@ def test_a_desktop_layout_uses_the_width(server, browser_factory, double):
         assert b.js("return getComputedStyle(document.getElementById('hours')).scrollbarWidth") == "none"
         bar = rect(b, "#days li .rangebar")
         assert bar["width"] >= 80, bar
+        # The header aligned: the unit switch and its panel together at its end (the switch floated
+        # mid-header, 130 px from either neighbour).
+        header, units, panel = rect(b, ".bar"), rect(b, ".units"), rect(b, ".unit-panel")
+        assert header["right"] - panel["right"] <= 24 and 0 <= panel["left"] - units["right"] <= 16, (header, units, panel)
         b.screenshot(f"39-desktop-{width}")
         assert axe_violations(b) == []
