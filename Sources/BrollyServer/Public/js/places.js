@@ -86,11 +86,17 @@ export function openSavedPlace(id) {
 }
 
 function openPlace(p) {
-  // On a phone the list is below the card: go to the weather, its top just under the sticky header
-  // (whose height changes as it folds: measured now, not a fixed margin that can hide the card's top).
+  // On a phone the list is below the card: go to the weather, its top just under the sticky header.
+  // The header folds past 80 px of scroll and unfolds near the top (js/layout.js): it is given the
+  // state it will have where the page goes before it is measured, or it would change there and the
+  // page would move by the difference (the card's top hidden under an unfolded header).
   const reduce = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
-  const bar = document.querySelector('.bar').getBoundingClientRect();
-  const top = $('weather').getBoundingClientRect().top + window.scrollY - bar.height - 8;
+  const bar = document.querySelector('.bar');
+  const measure = () => $('weather').getBoundingClientRect().top + window.scrollY - bar.getBoundingClientRect().height - 8;
+  let top = measure();
+  const folded = bar.classList.contains('folded');
+  if (top > 80 && !folded) { bar.classList.add('folded'); top = measure(); }
+  else if (top < 16 && folded) { bar.classList.remove('folded'); top = measure(); }
   window.scrollTo({ top: Math.max(0, top), behavior: reduce ? 'auto' : 'smooth' });
   const target = { lat: p.latitude, lon: p.longitude, name: p.displayName, region: p.region, country: p.country, here: false };
   showPlace(p.latitude, p.longitude, p.displayName);
