@@ -22,7 +22,8 @@ public final class AccuracyService: Sendable {
     let nearby: CachedFetcher<[Observation]>
     /// The reanalysis' days around each 0.1° cell: one call a day (it grows by a day a day).
     let reanalysis: CachedFetcher<Reanalysis>
-    let now: @Sendable () -> Date
+    /// The injected clock (its fetchers wait on it too).
+    let clock: any WallClock
     /// Fewer whole days of a station than this: the reanalysis is the reference instead.
     public static let minimumStationDays = ForecastScores.minimumDays
     /// The days the ERA5 reanalysis arrives after the day (about 5): in the replay of the forecast
@@ -47,7 +48,7 @@ public final class AccuracyService: Sendable {
         reanalysis = CachedFetcher(
             cache: cache, freshFor: 24 * 3600, usableFor: 72 * 3600, failures: FailureMemory(base: 300, max: 3600),
             keepsEntriesInMemory: keepsEntriesInMemory, memoryEntries: memoryEntries, shared: true, clock: clock)
-        self.now = { clock.now }
+        self.clock = clock
     }
 
     /// The latest observation of the nearest station within 25 km of `c` that reported in the
@@ -63,7 +64,7 @@ public final class AccuracyService: Sendable {
                 call: { [stations] in
                     try await stations.observations(around: cell, radius: 33, hours: 2)
                 })?.value,
-            let (observation, distance) = METAR.nearest(reports, to: c, now: now())
+            let (observation, distance) = METAR.nearest(reports, to: c, now: clock.now)
         else { return nil }
         return MeasuredWeather(observation: observation, distanceKm: Rounding.round(distance, 1))
     }
@@ -95,7 +96,7 @@ public final class AccuracyService: Sendable {
     /// call, never the shared database): what `auto` and `brolly` read before a forecast.
     func kept(at c: Coordinate) -> AccuracyReport? {
         guard let entry = fetcher.cache.read(AccuracyReport.self, key: key(for: c), memory: fetcher.memory),
-            now().timeIntervalSince(entry.receivedAt) < fetcher.usableFor
+            clock.now.timeIntervalSince(entry.receivedAt) < fetcher.usableFor
         else { return nil }
         return entry.value
     }
@@ -119,7 +120,7 @@ public final class AccuracyService: Sendable {
             report.notCorrected = NotCorrected(reason: .fewDays, days: scores.days)
             return report
         }
-        let today = LocalTime.dateString(now(), in: report.place.timeZone)
+        let today = LocalTime.dateString(clock.now, in: report.place.timeZone)
         let days = scores.corrected(
             fresh: report.dayValues, freshModel: report.model ?? OpenMeteoProvider.defaultModel, freshToday: today)
         guard !days.isEmpty else {
@@ -140,7 +141,7 @@ public final class AccuracyService: Sendable {
             report.modelSelection == "corrected"
             ? BrollyConfiguration.corrected : report.modelSelection == "named" || report.provider != .openMeteo ? nil : "auto"
         let errors = shown.flatMap { kept(at: report.place.coordinate)?.ranges[$0] } ?? [:]
-        let today = LocalTime.dateString(now(), in: report.place.timeZone)
+        let today = LocalTime.dateString(clock.now, in: report.place.timeZone)
         let ranges = ForecastRanges.ranges(days: report.dayValues, today: today, ensemble: ensemble, errors: errors)
         guard !ranges.isEmpty else { return report }
         for i in report.days.indices {
@@ -162,7 +163,7 @@ public final class AccuracyService: Sendable {
     /// runs are; the station is the reference when it has `minimumStationDays` whole days, else the
     /// reanalysis; with neither, there are no scores (and the error says why).
     func compute(at cell: Coordinate) async throws -> AccuracyReport {
-        let started = now()
+        let started = clock.now
         async let stationDays = self.stationDays(near: cell)
         async let era5 = self.reanalysis(at: cell, now: started)
         let runs = try await previousRuns.runs(at: cell)

@@ -14,7 +14,6 @@ public final class AirQualityService: Sendable {
     /// asked again for a minute, doubled while it keeps failing (up to 15), so a failing
     /// air-quality API is neither called nor waited for on every request.
     let fetcher: CachedFetcher<AirQuality>
-    let now: @Sendable () -> Date
 
     public init(
         source: OpenMeteoAirQuality, cache: FileCache, freshFor: TimeInterval = 3600, usableFor: TimeInterval = 6 * 3600,
@@ -27,7 +26,6 @@ public final class AirQualityService: Sendable {
         fetcher = CachedFetcher(
             cache: cache, freshFor: freshFor, usableFor: usableFor, failures: FailureMemory(base: 60, max: 900),
             keepsEntriesInMemory: keepsEntriesInMemory, memoryEntries: memoryEntries, clock: clock)
-        self.now = { clock.now }
     }
 
     /// An answer and whether it is past its fresh window.

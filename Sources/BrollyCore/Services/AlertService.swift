@@ -42,7 +42,8 @@ public final class AlertService: Sendable {
     /// How old a source's answer may be and still stand in when it fails (its alerts carry their
     /// own expiry, so old answers never show expired alerts).
     public var usableFor: TimeInterval { fetcher.usableFor }
-    let now: @Sendable () -> Date
+    /// The injected clock (its fetchers wait on it too).
+    let clock: any WallClock
 
     public init(
         network: NetworkService, sources: Sources, cache: FileCache, freshFor: TimeInterval = 300,
@@ -54,7 +55,7 @@ public final class AlertService: Sendable {
         self.sources = sources
         self.cache = cache
         self.freshFor = freshFor
-        self.now = { clock.now }
+        self.clock = clock
         fetcher = CachedFetcher(
             cache: cache, freshFor: freshFor, usableFor: 6 * 3600, failures: FailureMemory(base: min(60, freshFor), max: 900),
             refusals: FailureMemory(base: 3600), keepsEntriesInMemory: keepsEntriesInMemory, memoryEntries: memoryEntries, clock: clock)
@@ -133,7 +134,7 @@ public final class AlertService: Sendable {
             return await group.reduce(into: [(Request, [CAPMessage]?)]()) { $0.append($1) }
         }
         var set = AlertSet()
-        let at = now()
+        let at = clock.now
         let c = place.coordinate
         var elsewhereCountry: String?
         for (request, messages) in answers.sorted(by: { $0.0.name < $1.0.name }) {
@@ -206,7 +207,7 @@ public final class AlertService: Sendable {
             guard let r = try? await network.get(link, headers: ["Accept": "application/cap+xml, application/xml"], provider: "CAP feed"),
                 let messages = try? CAPDecoding.xml(r.body).messages
             else { continue }
-            try? cache.write(messages, key: key, receivedAt: now(), memory: fetcher.memory)
+            try? cache.write(messages, key: key, receivedAt: clock.now, memory: fetcher.memory)
             out += messages
         }
         return out

@@ -13,13 +13,14 @@ public struct NewsService: Sendable {
     /// The feed's answers: fresh for 10 minutes, through the cluster's shared tier; when the
     /// provider fails, older items stand in (they are filtered to today by the caller).
     let fetcher: CachedFetcher<[NewsItem]>
-    let now: @Sendable () -> Date
+    /// The injected clock (its fetchers wait on it too).
+    let clock: any WallClock
 
     public init(network: NetworkService, source: Source, cache: FileCache, clock: any WallClock) {
         self.network = network
         self.source = source
         self.cache = cache
-        self.now = { clock.now }
+        self.clock = clock
         fetcher = CachedFetcher(cache: cache, freshFor: 600, usableFor: .infinity, shared: true, clock: clock)
     }
 
@@ -45,7 +46,7 @@ public struct NewsService: Sendable {
     public func today(for place: Place, limit: Int = 10, language: String = "en") async throws -> [NewsItem] {
         let items = try await fetch(for: place, language: feed(for: place, language: language).language)
         return NewsSelection.today(
-            items, in: place.timeZone, now: now(), city: place.name, country: place.country, limit: limit)
+            items, in: place.timeZone, now: clock.now, city: place.name, country: place.country, limit: limit)
     }
 
     func fetch(for place: Place, language: String) async throws -> [NewsItem] {
@@ -57,7 +58,7 @@ public struct NewsService: Sendable {
             url = base.appending(providerPath: path, query: [])
             headers["Accept"] = "application/rss+xml, application/xml, text/xml"
         case .newsAPI(let base, let key):
-            let from = LocalTime.dateString(now().addingTimeInterval(-86_400), in: TimeZone(secondsFromGMT: 0)!)
+            let from = LocalTime.dateString(clock.now.addingTimeInterval(-86_400), in: TimeZone(secondsFromGMT: 0)!)
             url = base.appending(
                 providerPath: "/v2/everything",
                 query: [("q", "\"\(place.name)\""), ("from", from), ("sortBy", "publishedAt"), ("pageSize", "50"), ("language", language)])
