@@ -18,6 +18,8 @@
 #     the Swift runtime and Foundation linked statically (the shared libraries loaded are listed).
 # BROLLY_BENCH_SECONDS (default 10) is each wrk run's length and BROLLY_BENCH_RUNS (default 50)
 # hyperfine's runs: the tests run the script with 1 and 5 to check that it still works end to end.
+# BROLLY_BIN names a binary already built (the tests pass the release build they have) instead of
+# building one here; the figures are only the release build's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_PER_RUN="${BROLLY_BENCH_SECONDS:-10}"
@@ -34,8 +36,11 @@ if [ ${#need[@]} -gt 0 ]; then
   $SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q "${need[@]}"
 fi
 
-swift build -c release --static-swift-stdlib --product brolly
-BIN=.build/release/brolly
+BIN="${BROLLY_BIN:-}"
+if [ -z "$BIN" ]; then
+  swift build -c release --static-swift-stdlib --product brolly   # the README's and serve.sh's build
+  BIN=.build/release/brolly
+fi
 WORK=$(mktemp -d)
 cleanup() { kill "${SERVER:-}" "${DOUBLE:-}" "${REF:-}" "${AUX:-}" 2>/dev/null || true; rm -rf "$WORK"; }
 trap cleanup EXIT

@@ -64,10 +64,14 @@ def test_a_failing_namer_is_asked_once_and_charged_to_nobody_s_weather(server_fa
     for lat in (47.1, 47.3, 47.5):
         status, _, body, _ = call(s.url + f"/api/v1/weather?lat={lat}&lon=8.5", {"X-Forwarded-For": "203.0.113.50"})
         assert status == 200, body
-    # The failure is remembered: the crowd's place is not asked about again for a while.
-    before = double.calls("/reverse")
+    # The failure is remembered: the crowd's place is not asked about again for a while. Its own
+    # lookups are counted: the three places' lookups (and their retries) may still be under way,
+    # as the weather does not wait for them (a loaded machine: one landed after a count of all).
+    def asked_about_the_crowds_place():
+        return sum(1 for q in double.queries("/reverse") if "lat=46.2" in q)
+    before = asked_about_the_crowds_place()
     call(s.url + "/api/v1/weather?lat=46.2&lon=6.15", {"X-Forwarded-For": "203.0.113.51"})
-    assert double.calls("/reverse") == before
+    assert asked_about_the_crowds_place() == before
 
 
 def test_with_openweathermap_keyed_and_both_namers_missing_everybody_gets_the_weather(server_factory, double):
