@@ -90,6 +90,15 @@ def test_fourteen_languages_each_named_in_itself_and_arabic_mirrors(server, brow
     assert b.js("return getComputedStyle(document.getElementById('temperature')).direction") == "ltr"
     b.js("window.scrollTo(0, 0)")
     b.screenshot("46-phone-arabic")
+    # Every part of every day's row inside the list, the days past a week (a weekday and a date) too:
+    # kept on one line, "الخميس 12/10" pushed the high 40 px past the card's left edge.
+    assert b.js("return document.querySelectorAll('#days li').length") >= 8
+    outside = b.js("""const box = document.getElementById('days').getBoundingClientRect();
+        return [...document.querySelectorAll('#days li > *')].filter(e => e.getClientRects().length)
+          .map(e => [e.className, e.textContent, e.getBoundingClientRect()])
+          .filter(([, , r]) => r.left < box.left - 1 || r.right > box.right + 1)
+          .map(([c, t, r]) => [c, t, Math.round(r.left), Math.round(r.right), Math.round(box.left), Math.round(box.right)])""")
+    assert outside == [], outside
     b.js("document.getElementById('days').scrollIntoView()")
     b.screenshot("47-phone-arabic-days")
     assert not axe_violations(b)
