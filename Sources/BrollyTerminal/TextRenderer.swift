@@ -152,8 +152,10 @@ public struct TextRenderer: Sendable {
         var headline = "\(Self.symbol(c.condition.condition))  \(colouredTemp(c.temperature))  \(c.condition.description.capitalizedFirst)"
         if let f = c.feelsLike { headline += dim("  \(l.text("feelsLike")) \(temp(f))") }
         lines.append(headline)
-        var today = "   " + l.text("today").padded(toWidth: 11) + "\(temp(c.low)) … \(temp(c.high))"
+        // Today's line is padded with the rows' label column once that is known (below).
+        var today = "\(temp(c.low)) … \(temp(c.high))"
         if let compared = v.comparedWithYesterday { today += " · " + compared }
+        let todayLine = lines.count
         lines.append(today)
         var rows: [(String, String)] = []
         if let m = v.measured, let t = m.observation.temperature {
@@ -224,16 +226,26 @@ public struct TextRenderer: Sendable {
         // A value longer than the terminal is wide goes on under itself (not cut: the Russian air
         // line keeps its US index at 80 columns).
         let room = self.width.map { max(20, $0 - 3 - width) } ?? Int.max
-        for (k, v) in rows {
-            let parts = l.number(v).wrapped(toWidth: room)
-            lines.append("   " + k.padded(toWidth: width) + parts[0])
-            for more in parts.dropFirst() { lines.append(String(repeating: " ", count: 3 + width) + more) }
+        // Today, the rows and the outlook in one label column (in Arabic and Russian the rows' labels
+        // are wider than 11 cells: today's and the outlook's values sat left of the rows').
+        func labelled(_ label: String, _ value: String) -> [String] {
+            let parts = value.wrapped(toWidth: room)
+            return ["   " + label.padded(toWidth: width) + parts[0]]
+                + parts.dropFirst().map { String(repeating: " ", count: 3 + width) + $0 }
         }
+        lines.replaceSubrange(todayLine...todayLine, with: labelled(l.text("today"), today))
+        for (k, v) in rows { lines += labelled(k, l.number(v)) }
         let outlook = v.days.dropFirst().prefix(3).map {
             "\(weekday($0.date)) \(Self.symbol($0.condition.condition)) \(temp($0.low))…\(temp($0.high))"
         }
-        if !outlook.isEmpty {
-            lines.append("   " + l.text("outlook").padded(toWidth: 11) + outlook.joined(separator: "   "))
+        // As many of the three days as the terminal has room for (cut, the last one read "-6°C……").
+        var shown = outlook.isEmpty ? [] : [outlook[0]]
+        for day in outlook.dropFirst() {
+            guard (shown + [day]).joined(separator: "   ").displayWidth <= room else { break }
+            shown.append(day)
+        }
+        if !shown.isEmpty {
+            lines.append("   " + l.text("outlook").padded(toWidth: width) + shown.joined(separator: "   "))
         }
         if showsFooter { lines.append(footer(v)) }
         return joined(lines)

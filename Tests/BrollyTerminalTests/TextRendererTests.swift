@@ -98,6 +98,35 @@ func hourlyReport(temperature: Double) -> WeatherReport {
         #expect("unbreakable-word here".wrapped(toWidth: 5) == ["unbreakable-word", "here"])
     }
 
+    /// Today's line, the rows and the outlook start their values in one column in every language:
+    /// in Arabic and Russian the rows' labels are wider than 11 cells, and today's and the outlook's
+    /// values sat left of the rows' (issue 50). At 60 columns no line is wider, and the outlook
+    /// shows the days it has room for, none of them cut.
+    @Test(arguments: ["en", "ru", "ar", "ja", "de"]) func nowsValuesShareOneColumn(code: String) throws {
+        var report = hourlyReport(temperature: 1)
+        let condition = Conditions.wmo(61)
+        report.days = (21...25).map { DayForecast(date: "2026-11-\($0)", temperatureMin: -5, temperatureMax: 6, condition: condition) }
+        let result = WeatherResult(report: report, isStale: false, isFromCache: false, age: 0, refreshError: nil)
+        for width in [60, 80, 120] {
+            var renderer = TextRenderer(units: .metric, color: false, width: width)
+            renderer.language = try #require(Localization.pack(code: code))
+            let l = renderer.language
+            let lines = renderer.now(result, now: report.fetchedAt).split(separator: "\n").map(String.init)
+            #expect(lines.allSatisfy { $0.displayWidth <= width }, "\(lines)")
+            // Where the value starts after each label: the label's width and its padding.
+            func valueColumn(_ label: String) throws -> Int {
+                let line = try #require(lines.first { $0.hasPrefix("   " + label + " ") }, "\(label) in \(lines)")
+                let rest = line.dropFirst(3 + label.count).prefix { $0 == " " }
+                return 3 + label.displayWidth + rest.count
+            }
+            let columns = try [l.text("today"), l.text("humidity"), l.text("pressure"), l.text("moon"), l.text("outlook")].map(valueColumn)
+            #expect(Set(columns).count == 1, "\(code) at \(width): \(columns) in \(lines)")
+            let outlook = try #require(lines.first { $0.hasPrefix("   " + l.text("outlook")) })
+            #expect(!outlook.hasSuffix("…"), "\(outlook)")
+            if width >= 80 { #expect(outlook.components(separatedBy: "°C…").count == 4, "\(outlook)") }
+        }
+    }
+
     /// The Russian air-quality line is longer than 80 columns: it goes on under itself, keeping the
     /// US index (it was cut with `…` before).
     @Test func theRussianAirLineKeepsTheUSIndexAt80Columns() throws {
