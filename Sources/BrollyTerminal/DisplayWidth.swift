@@ -28,8 +28,9 @@ extension String {
         return out
     }
 
-    /// The text in lines of at most `width` columns, broken at spaces (a word longer than a line
-    /// is a line of its own); one line when it fits.
+    /// The text in lines of at most `width` columns, broken at spaces; a word longer than a line
+    /// (Japanese and Chinese write a sentence without one) is broken where the width ends. One
+    /// line when it fits.
     public func wrapped(toWidth width: Int) -> [String] {
         guard displayWidth > width else { return [self] }
         var lines: [String] = []
@@ -42,6 +43,12 @@ extension String {
             } else {
                 lines.append(line)
                 line = word
+            }
+            while line.displayWidth > width, width > 1 {
+                let head = line.truncated(toWidth: width)
+                guard !head.isEmpty else { break }
+                lines.append(head)
+                line = String(line.dropFirst(head.count))
             }
         }
         if !line.isEmpty { lines.append(line) }

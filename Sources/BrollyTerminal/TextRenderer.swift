@@ -23,10 +23,10 @@ public struct TextRenderer: Sendable {
     /// A preset's units.
     public init(units: UnitSystem, color: Bool, width: Int? = nil) { self.init(choice: UnitChoice(units), color: color, width: width) }
 
-    /// `line` cut to `width` visible characters with `…` (ANSI escapes do not count).
     /// `text` with each line longer than `width` cells broken at spaces (a word longer than a line
-    /// is cut), continuation lines indented like their first line plus two: for notes, errors and
-    /// help, which must not be cut off mid-word or run past a 60-column terminal (issue 50).
+    /// is broken where the width ends), continuation lines indented like their first line plus
+    /// two: for notes, errors and help, which must not be cut off mid-word or run past a 60-column
+    /// terminal (issue 50).
     public static func wrapped(_ text: String, width: Int?) -> String {
         guard let width, width >= 20 else { return text }
         var out: [String] = []
@@ -46,9 +46,13 @@ public struct TextRenderer: Sendable {
                 }
                 if !current.trimmingCharacters(in: .whitespaces).isEmpty { out.append(current) }
                 current = next + word
-                while visibleCount(current) > width {  // a word longer than a line
-                    out.append(fit(current, width: width))
-                    current = next + String(current.dropFirst(next.count + width - next.count - 1))
+                // A word longer than a line (a Japanese sentence has no spaces) is broken where the
+                // width ends.
+                while visibleCount(current) > width {
+                    let head = String(current.dropFirst(next.count)).truncated(toWidth: width - next.count)
+                    guard !head.isEmpty else { break }
+                    out.append(next + head)
+                    current = next + String(current.dropFirst(next.count + head.count))
                 }
             }
             if !current.trimmingCharacters(in: .whitespaces).isEmpty { out.append(current) }
@@ -56,9 +60,10 @@ public struct TextRenderer: Sendable {
         return out.joined(separator: "\n")
     }
 
+    /// `line` cut to `width` columns with `…` (ANSI escapes do not count).
     public static func fit(_ line: String, width: Int?) -> String {
         guard let width, visibleCount(line) > width else { return line }
-        // Keep width - 1 visible characters (and the escapes among them), then the ellipsis.
+        // Keep width - 1 visible columns (and the escapes among them), then the ellipsis.
         var out = ""
         var visible = 0
         var inEscape = false
@@ -69,13 +74,15 @@ public struct TextRenderer: Sendable {
                 if ch == "m" { inEscape = false }
                 continue
             }
-            if visible == width - 1 { break }
+            let w = String(ch).displayWidth
+            if visible + w > width - 1 { break }
             out.append(ch)
-            visible += 1
+            visible += w
         }
         return out + "…" + (line.contains("\u{1B}") ? "\u{1B}[0m" : "")
     }
 
+    /// The columns `s` takes in a terminal (a kanji two), ANSI escapes apart.
     static func visibleCount<S: StringProtocol>(_ s: S) -> Int {
         var n = 0
         var inEscape = false
@@ -85,7 +92,7 @@ public struct TextRenderer: Sendable {
                 if ch == "m" { inEscape = false }
                 continue
             }
-            n += 1
+            n += String(ch).displayWidth
         }
         return n
     }
@@ -278,7 +285,11 @@ public struct TextRenderer: Sendable {
         }
         lines += Self.table(rows, rightAligned: [3, 4, 5, 6, 7])
         // What the high's range means: right 8 times in 10 here, or the ensemble's own spread.
-        if let r = v.ranges { lines.append(dim("   " + language.text(r.calibrated ? "rangesCalibrated" : "rangesUncalibrated"))) }
+        // Wrapped to the terminal (cut, the Japanese note lost its end at 60 columns).
+        if let r = v.ranges {
+            let note = language.text(r.calibrated ? "rangesCalibrated" : "rangesUncalibrated")
+            lines += note.wrapped(toWidth: self.width.map { max(20, $0 - 3) } ?? Int.max).map { dim("   " + $0) }
+        }
         if let hours {
             // The next hours under the day they belong to, with the chance of rain, the amount and the wind.
             let slots = Array(v.hours.prefix(hours))

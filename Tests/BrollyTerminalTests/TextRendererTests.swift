@@ -95,7 +95,22 @@ func hourlyReport(temperature: Double) -> WeatherReport {
         #expect("short".wrapped(toWidth: 10) == ["short"])
         #expect("one two three four".wrapped(toWidth: 9) == ["one two", "three", "four"])
         #expect("東京 大阪 名古屋".wrapped(toWidth: 9) == ["東京 大阪", "名古屋"])
-        #expect("unbreakable-word here".wrapped(toWidth: 5) == ["unbreakable-word", "here"])
+        #expect("unbreakable-word here".wrapped(toWidth: 5) == ["unbre", "akabl", "e-wor", "d", "here"])
+    }
+
+    /// Japanese and Chinese write a sentence without spaces: it is broken where the width ends, and
+    /// a line cut with `…` is cut by columns, a kanji two (issue 50: at 60 columns the forecast's
+    /// Japanese note ran to 71 cells and a warning's line to 65).
+    @Test func japaneseIsWrappedAndCutByColumns() {
+        let note = "幅：アンサンブル自体のばらつき（この地点ではまだ較正されていません）"
+        let lines = note.wrapped(toWidth: 20)
+        #expect(lines.joined() == note && lines.allSatisfy { $0.displayWidth <= 20 } && lines.count == 4, "\(lines)")
+        let warning = "⚠ 重大  severe thunderstorm warning 日 06:49まで — Official severe thunderstorm warning"
+        let cut = TextRenderer.fit(warning, width: 60)
+        #expect(cut.hasSuffix("…") && cut.displayWidth <= 60 && cut.displayWidth >= 58, "\(cut) \(cut.displayWidth)")
+        let wrapped = TextRenderer.wrapped("brolly: " + note + note, width: 30).split(separator: "\n").map(String.init)
+        #expect(wrapped.allSatisfy { $0.displayWidth <= 30 } && wrapped.count >= 5, "\(wrapped)")
+        #expect(wrapped.dropFirst().allSatisfy { $0.hasPrefix("  ") }, "\(wrapped)")
     }
 
     /// Today's line, the rows and the outlook start their values in one column in every language:
