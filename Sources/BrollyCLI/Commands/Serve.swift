@@ -64,6 +64,9 @@ struct Serve: AsyncParsableCommand {
         let directories = Directories.fromEnvironment(env)
         let configuration = try BrollyConfiguration(
             provider: provider, timeout: timeout, cacheDirectory: directories.cache, environment: env)
+        // The server's own log handler, in StreamLogHandler's format (LineLogHandler: a request's
+        // metadata costs nothing until a line is written).
+        LoggingSystem.bootstrap { LineLogHandler(label: $0, clock: SystemClock()) }
         var logger = Logger(label: "brolly")
         logger.logLevel = settings.logLevel
         if !FileManager.default.fileExists(atPath: settings.leafletDirectory + "/leaflet.js") {
