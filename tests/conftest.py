@@ -326,10 +326,13 @@ class Browser:
         self.cdp("Network.enable", {})
         self.agent = self.js("return navigator.userAgent")
         if width < 500:
-            # Headless Chromium keeps a window at least 500 px wide: a phone's viewport is emulated
-            # (it holds for every page this tab opens).
-            self.cdp("Emulation.setDeviceMetricsOverride",
-                     {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": True})
+            self.emulate_phone()
+
+    def emulate_phone(self):
+        """Headless Chromium keeps a window at least 500 px wide: a phone's viewport is emulated
+        (it holds for every page this tab opens)."""
+        self.cdp("Emulation.setDeviceMetricsOverride",
+                 {"width": self.width, "height": self.height, "deviceScaleFactor": 1, "mobile": True})
 
     def cdp(self, cmd, params=None):
         if cmd == "Browser.setPermission":
@@ -432,8 +435,7 @@ class Browser:
             (ARTIFACTS / f"{name}.png").write_bytes(base64.b64decode(shot["data"]))
         finally:
             if width and self.width < 500:
-                self.cdp("Emulation.setDeviceMetricsOverride", {"width": self.width, "height": self.height, "deviceScaleFactor": 1,
-                                                                "mobile": True})
+                self.emulate_phone()
             elif width:
                 self.cdp("Emulation.clearDeviceMetricsOverride")
 

@@ -63,15 +63,16 @@ struct WebPage: Sendable {
         if let start = Self.inlineScript(in: template) { hashes.append(Self.hash(start)) }
         scriptHashes = hashes
         let languages = Localization.codes.map { ["code": $0, "name": Localization.pack(code: $0)?.name ?? $0] }
-        func json(_ object: Any) -> String {
-            (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) }
-                ?? "{}"
-        }
         // The entry's shared chunk, asked for beside the entry (not a round trip after it).
         let preloads = Self.chunks(importedBy: entry).map { "\n  <link rel=\"modulepreload\" href=\"/app/\($0)\">" }.joined()
         shared = Shared(
-            template: template, style: style, preloads: preloads, webDirectory: webDirectory, languagesJSON: json(languages),
-            unitsJSON: json((try? JSONSerialization.jsonObject(with: UnitTable.json)) ?? [String: Any]()))
+            template: template, style: style, preloads: preloads, webDirectory: webDirectory, languagesJSON: Self.json(languages),
+            unitsJSON: Self.json((try? JSONSerialization.jsonObject(with: UnitTable.json)) ?? [String: Any]()))
+    }
+
+    /// `object` as JSON with its keys sorted (`{}` when it cannot be written).
+    static func json(_ object: Any) -> String {
+        (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 
     /// The page in `code` (nil for a language Brolly does not have).
@@ -113,10 +114,8 @@ struct WebPage: Sendable {
             of: "<script type=\"module\" src=\"/app/main.js\"></script>",
             with: "<script type=\"module\" src=\"/app/main.js\"></script>" + s.preloads)
         // The keys in order, as `.sortedKeys` writes them: languages, texts, units.
-        let textsJSON =
-            (try? JSONSerialization.data(withJSONObject: Self.firstPaintTexts(code: code, used: used), options: [.sortedKeys]))
-            .map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-        let json = "{\"languages\":\(s.languagesJSON),\"texts\":\(textsJSON),\"units\":\(s.unitsJSON)}"
+        let firstPaint = Self.json(Self.firstPaintTexts(code: code, used: used))
+        let json = "{\"languages\":\(s.languagesJSON),\"texts\":\(firstPaint),\"units\":\(s.unitsJSON)}"
         // `</` cannot end the element early.
         let tag = Self.bootTag.replacingOccurrences(of: "{}", with: json.replacingOccurrences(of: "</", with: "<\\/"))
         html = html.replacingOccurrences(of: Self.bootTag, with: tag)

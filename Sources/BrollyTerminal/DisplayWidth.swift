@@ -44,7 +44,7 @@ extension String {
                 lines.append(line)
                 line = word
             }
-            while line.displayWidth > width, width > 1 {
+            while line.displayWidth > width {
                 let head = line.truncated(toWidth: width)
                 guard !head.isEmpty else { break }
                 lines.append(head)
