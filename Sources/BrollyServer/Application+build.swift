@@ -21,6 +21,10 @@ struct ServerParts: Sendable {
     /// Signs and checks the device cookie and holds each client's allowance of calls and of new
     /// devices per minute: one value for both routers.
     let devices: DeviceMiddleware
+    /// The weather documents, memoised (the API's weather and Dark Sky routes and the repeat desk).
+    let documents: WeatherAnswerMemo<EncodedJSON>
+    /// The compression, with its cache of compressed bodies (both routers and the repeat desk).
+    let compression = CompressionMiddleware()
 
     init(useCases: UseCases, settings: ServerSettings, metrics: ServerMetrics) {
         self.useCases = useCases
@@ -34,6 +38,14 @@ struct ServerParts: Sendable {
                 callsPerMinute: settings.clientCallsPerMinute, devicesPerMinute: settings.newDevicesPerMinute,
                 shared: useCases.services.guards.shared, clock: useCases.services.clock))
         metrics.watch(guards: useCases.services.guards, history: useCases.historyWriter, store: useCases.services.store)
+        documents = WeatherController.documents(useCases: useCases)
+    }
+
+    /// Answers repeats of recent weather requests before the router (`WeatherRepeatDesk`).
+    var repeatDesk: WeatherRepeatDesk {
+        WeatherRepeatDesk(
+            documents: documents, devices: devices, compression: compression, metrics: metrics,
+            trustedProxies: settings.trustedProxies, logLevel: settings.logLevel <= .info ? .info : nil)
     }
 }
 
@@ -48,7 +60,7 @@ func makeRouter(_ p: ServerParts, api: Bool, site: Bool) -> Router<AppRequestCon
         radarTileOrigins: SecurityHeaders.radarTileOrigins(radarURL: p.useCases.services.configuration.urls.radar),
         scriptHashes: page?.scriptHashes ?? [])
     router.add(middleware: MetricsAndSecurityHeadersMiddleware(metrics: p.metrics, policy: policy))
-    router.add(middleware: CompressionMiddleware())
+    router.add(middleware: p.compression)
     if p.settings.logLevel <= .info { router.add(middleware: RequestLogMiddleware(level: .info)) }
     router.add(middleware: ProblemMiddleware(routes: p.routes))
     if site || !p.settings.trustedProxies.isEmpty {
@@ -81,7 +93,7 @@ func makeRouter(_ p: ServerParts, api: Bool, site: Bool) -> Router<AppRequestCon
             .add(middleware: ETagMiddleware())
             .add(middleware: SameOriginMiddleware(allowedOrigins: p.settings.allowedOrigins))
             .add(middleware: p.devices)
-        let documents = WeatherController.documents(useCases: p.useCases)
+        let documents = p.documents
         group.addRoutes(WeatherController(documents: documents, metrics: p.metrics).routes)
         group.addRoutes(PlacesController(useCases: p.useCases).routes)
         group.addRoutes(HistoryController(useCases: p.useCases).routes)
@@ -110,6 +122,8 @@ struct TwoLaneResponder: HTTPResponder {
     typealias Context = AppRequestContext
     let api: RouterResponder<AppRequestContext>
     let site: RouterResponder<AppRequestContext>
+    /// Answers a repeat of a recent weather request before the API's router.
+    let desk: WeatherRepeatDesk
 
     /// `/api/v1/` and each compatible API's mount, as bytes (compared on every request).
     static let apiPrefixes: [[UInt8]] = [Array("/api/v1/".utf8)] + CompatibleSurfaces.all.map { Array(($0.mount + "/").utf8) }
@@ -117,6 +131,7 @@ struct TwoLaneResponder: HTTPResponder {
     func respond(to request: Request, context: AppRequestContext) async throws -> Response {
         let path = request.uri.path.utf8
         if Self.apiPrefixes.contains(where: { path.starts(with: $0) }) {
+            if let answer = await desk.answer(request, context: context) { return answer }
             return try await api.respond(to: request, context: context)
         }
         return try await site.respond(to: request, context: context)
@@ -169,7 +184,7 @@ public func buildApplication(
     let connections = ConnectionGuard(
         perAddress: settings.maxConnectionsPerAddress, exempt: settings.trustedProxies, writeTimeout: settings.writeTimeout)
     return Application(
-        responder: TwoLaneResponder(api: api.buildResponder(), site: site.buildResponder()),
+        responder: TwoLaneResponder(api: api.buildResponder(), site: site.buildResponder(), desk: parts.repeatDesk),
         server: connections.serverBuilder(idleTimeout: settings.idleTimeout, tls: settings.tls),
         configuration: .init(
             address: .hostname(settings.host, port: settings.port), serverName: "Brolly", backlog: 1_024,

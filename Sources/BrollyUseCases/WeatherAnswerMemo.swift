@@ -75,11 +75,31 @@ public final class WeatherAnswerMemo<Encoded: Sendable>: Sendable {
     /// it still answers; recorded in the history of the device `history` when one is given. The
     /// adapter asks this before parsing the request: the hot path of repeated requests.
     public func recent(requestKey: String, history: String?) -> Encoded? {
+        guard let recent = recent(requestKey: requestKey) else { return nil }
+        if let history { record(recent, device: history) }
+        return recent.encoded
+    }
+
+    /// A recent answer to `requestKey` while it still answers, recorded nowhere yet: for an adapter
+    /// that works out whose request it is only once it knows it can answer it (the server's repeat
+    /// desk), and then records it with `record`.
+    public func recent(requestKey: String) -> Recent? {
         guard let answer = answers.get(requestKey)?.value, answers(answer) else { return nil }
-        if let history, answer.recorded.shouldRecord(history, now: useCases.now()) {
-            useCases.record(answer.report, at: answer.report.place.coordinate, device: history)
+        return Recent(answer: answer)
+    }
+
+    /// Records `recent` in the history of `device` (once a second at most, as `recent(requestKey:history:)`).
+    public func record(_ recent: Recent, device: String) {
+        let answer = recent.answer
+        if answer.recorded.shouldRecord(device, now: useCases.now()) {
+            useCases.record(answer.report, at: answer.report.place.coordinate, device: device)
         }
-        return answer.encoded
+    }
+
+    /// A memoised answer found by `recent(requestKey:)`.
+    public struct Recent: Sendable {
+        let answer: Answer
+        public var encoded: Encoded { answer.encoded }
     }
 
     /// The weather document for `query` (resolved for `device`: its saved places) in `units` and

@@ -20,20 +20,31 @@ extension Address: ResponseEncodable {}
 /// A JSON body encoded earlier (memoized), with its ETag.
 struct EncodedJSON: Sendable {
     /// Kept as a `ByteBuffer`, so answering shares the bytes instead of copying them.
-    var body: ByteBuffer
-    var etag: String
+    let body: ByteBuffer
+    let etag: String
     /// JSON, but for a compatible API's binary answer (Open-Meteo's FlatBuffers).
-    var contentType = "application/json; charset=utf-8"
+    let contentType: String
+    /// The headers the whole middleware chain gives a repeat of a public answer (`Cache-Control:
+    /// public, no-cache`, `Vary` and the security headers), made once: `WeatherRepeatDesk` answers with them.
+    let repeatHeaders: HTTPFields
 
     init(body: Data, etag: String) {
-        self.body = ByteBuffer(bytes: body)
-        self.etag = etag
+        self.init(body: ByteBuffer(bytes: body), etag: etag, contentType: "application/json; charset=utf-8")
     }
 
     init(bytes: [UInt8], contentType: String) {
-        body = ByteBuffer(bytes: bytes)
-        etag = "\"\(Checksum.hex(Data(bytes)))\""
+        self.init(body: ByteBuffer(bytes: bytes), etag: "\"\(Checksum.hex(Data(bytes)))\"", contentType: contentType)
+    }
+
+    private init(body: ByteBuffer, etag: String, contentType: String) {
+        self.body = body
+        self.etag = etag
         self.contentType = contentType
+        var headers: HTTPFields = [
+            .contentType: contentType, .eTag: etag, .cacheControl: "public, no-cache", .vary: "Accept-Encoding",
+        ]
+        SecurityHeaders.add(to: &headers, policy: "")
+        repeatHeaders = headers
     }
 
     /// The response with its `Cache-Control`, built in one go (the hot path's answer).

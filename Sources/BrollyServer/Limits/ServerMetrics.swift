@@ -27,6 +27,8 @@ public final class ServerMetrics: Sendable {
     }
     private let upstreamCalls: [String: CoreMetrics.Counter]
     private let cacheAnswers: [String: CoreMetrics.Counter]
+    /// Weather answers given before the router, by `WeatherRepeatDesk` (also counted as cache hits).
+    private let repeatAnswers: CoreMetrics.Counter
     /// Requests to the compatible APIs by surface and result (never by key).
     /// By API (in `CompatibleSurfaces.all`'s order), answered then refused: picked without a lookup by name.
     private let compatibleRequests: [(answered: CoreMetrics.Counter, refused: CoreMetrics.Counter)]
@@ -64,6 +66,7 @@ public final class ServerMetrics: Sendable {
             answers[kind] = CoreMetrics.Counter(label: "brolly_cache_answers_total", dimensions: [("result", kind)], factory: factory)
         }
         cacheAnswers = answers
+        repeatAnswers = CoreMetrics.Counter(label: "brolly_repeat_desk_answers_total", factory: factory)
         compatibleRequests = CompatibleSurfaces.all.map(\.name).map { name in
             func counter(_ result: String) -> CoreMetrics.Counter {
                 CoreMetrics.Counter(
@@ -113,8 +116,9 @@ public final class ServerMetrics: Sendable {
     }
 
     /// Counts a fresh answer from the cache.
-    func weatherAnswerFromCache() {
+    func weatherAnswerFromCache(byRepeatDesk: Bool = false) {
         cacheAnswers["hit"]?.increment()
+        if byRepeatDesk { repeatAnswers.increment() }
     }
 
     /// Counts a weather answer: fresh from the cache, stale from the cache, or fetched.

@@ -20,22 +20,20 @@ struct DeviceMiddleware: RouterMiddleware {
     {
         var context = context
         var newToken: String?
-        if let id = await tokens.deviceID(of: request) {
+        if request.method == .get || request.method == .head {
+            let reader = await reader(of: request, clientKey: context.clientKey)
+            (context.deviceID, context.isReturningDevice, newToken) = (reader.id, reader.isReturning, reader.newToken)
+        } else if let id = await tokens.deviceID(of: request) {
             context.deviceID = id
             context.isReturningDevice = true
+        } else if let retryAfter = limits.mayMintDevice(ip: context.clientKey) {
+            throw BrollyError.clientLimited(retryAfter: retryAfter)
+        } else if let retryAfter = await limits.mayStoreNewDevice(ip: context.clientKey) {
+            throw BrollyError.clientLimited(retryAfter: retryAfter)
         } else {
-            let isWrite = request.method != .get && request.method != .head
-            if let retryAfter = limits.mayMintDevice(ip: context.clientKey) {
-                // No new device for this address now: reads are answered without one.
-                if isWrite { throw BrollyError.clientLimited(retryAfter: retryAfter) }
-                context.deviceID = DeviceTokens.anonymous
-            } else if isWrite, let retryAfter = await limits.mayStoreNewDevice(ip: context.clientKey) {
-                throw BrollyError.clientLimited(retryAfter: retryAfter)
-            } else {
-                let token = tokens.make()
-                newToken = token
-                context.deviceID = DeviceTokens.id(forToken: token)
-            }
+            let token = tokens.make()
+            newToken = token
+            context.deviceID = DeviceTokens.id(forToken: token)
         }
         var response: Response
         // The rest of the request runs with the client's allowance of upstream calls: the device's
@@ -51,12 +49,33 @@ struct DeviceMiddleware: RouterMiddleware {
             // Answered here so that a first request that fails still gets its cookie.
             response = try Problem.answering(error, logger: context.logger).response(from: request, context: context)
         }
-        if let newToken {
-            let secure = request.headers[.init("X-Forwarded-Proto")!] == "https" ? "; Secure" : ""
-            response.headers[values: .setCookie].append(
-                "\(Self.cookieName)=\(newToken); Path=/; Max-Age=63072000; HttpOnly; SameSite=Strict\(secure)")
-        }
+        if let newToken { response.headers[values: .setCookie].append(Self.setCookie(newToken, for: request)) }
         return response
+    }
+
+    /// Who a read (`GET`, `HEAD`) comes from: the device of its cookie, else a new device (its
+    /// token to be set), else — past its address's new devices a minute — nobody
+    /// (`DeviceTokens.anonymous`): reads are answered without a device. `handle` and the weather's
+    /// repeat desk (`WeatherRepeatDesk`) both ask this, so both decide alike.
+    func reader(of request: Request, clientKey: String) async -> Reader {
+        if let id = await tokens.deviceID(of: request) { return Reader(id: id, isReturning: true, newToken: nil) }
+        if limits.mayMintDevice(ip: clientKey) != nil { return Reader(id: DeviceTokens.anonymous, isReturning: false, newToken: nil) }
+        let token = tokens.make()
+        return Reader(id: DeviceTokens.id(forToken: token), isReturning: false, newToken: token)
+    }
+
+    struct Reader {
+        var id: String
+        /// Came back with the device's cookie (its lookups are recorded in its history).
+        var isReturning: Bool
+        /// A device minted by this request: its cookie is set on the answer.
+        var newToken: String?
+    }
+
+    /// The `Set-Cookie` value that gives a browser its new device (`Secure` behind an HTTPS proxy).
+    static func setCookie(_ token: String, for request: Request) -> String {
+        let secure = request.headers[.init("X-Forwarded-Proto")!] == "https" ? "; Secure" : ""
+        return "\(cookieName)=\(token); Path=/; Max-Age=63072000; HttpOnly; SameSite=Strict\(secure)"
     }
 }
 

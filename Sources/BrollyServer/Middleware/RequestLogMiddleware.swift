@@ -9,12 +9,17 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
     let level: Logger.Level
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        context.logger.log(
+        Self.log(request, to: context.logger, level: level)
+        return try await next(request, context)
+    }
+
+    /// The request's line (also written by the weather's repeat desk, which answers before the chain).
+    static func log(_ request: Request, to logger: Logger, level: Logger.Level) {
+        logger.log(
             level: level, "Request",
             metadata: [
                 "hb.request.path": .string(URLRedaction.redactTarget(request.uri.description)),
                 "hb.request.method": .string(request.method.rawValue),
             ])
-        return try await next(request, context)
     }
 }

@@ -27,10 +27,14 @@ enum SecurityHeaders {
     }
 
     static func add(to response: inout Response, policy: String) {
-        response.headers[nosniff] = "nosniff"
-        response.headers[referrerPolicy] = "same-origin"
-        if response.headers[.contentType]?.hasPrefix("text/html") == true, response.headers[.contentSecurityPolicy] == nil {
-            response.headers[.contentSecurityPolicy] = policy
+        add(to: &response.headers, policy: policy)
+    }
+
+    static func add(to headers: inout HTTPFields, policy: String) {
+        headers[nosniff] = "nosniff"
+        headers[referrerPolicy] = "same-origin"
+        if headers[.contentType]?.hasPrefix("text/html") == true, headers[.contentSecurityPolicy] == nil {
+            headers[.contentSecurityPolicy] = policy
         }
     }
 }
