@@ -18,12 +18,22 @@
 #     the Swift runtime and Foundation linked statically (the shared libraries loaded are listed).
 # BROLLY_BENCH_SECONDS (default 10) is each wrk run's length and BROLLY_BENCH_RUNS (default 50)
 # hyperfine's runs: the tests run the script with 1 and 5 to check that it still works end to end.
+# The wrk rows run in BROLLY_BENCH_ROUNDS rounds (default 3), each round the reference and then
+# the rows measured against it, and a ratio is the median of its rounds' ratios: on this shared
+# machine one reference run swung ±10 % against the next. With two CPUs or more the servers run on
+# CPU 0 and wrk on CPU 1 (taskset; BROLLY_BENCH_PIN=0 leaves them to the scheduler), so a ratio
+# compares what one core serves, not how the scheduler split two cores between wrk and a server.
 # BROLLY_BIN names a binary already built (the tests pass the release build they have) instead of
 # building one here; the figures are only the release build's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_PER_RUN="${BROLLY_BENCH_SECONDS:-10}"
 RUNS="${BROLLY_BENCH_RUNS:-50}"
+ROUNDS="${BROLLY_BENCH_ROUNDS:-3}"
+PIN_SERVER=(); PIN_CLIENT=()
+if [ "${BROLLY_BENCH_PIN:-1}" = 1 ] && command -v taskset >/dev/null 2>&1 && [ "$(nproc)" -ge 2 ]; then
+  PIN_SERVER=(taskset -c 0); PIN_CLIENT=(taskset -c 1)
+fi
 
 need=()
 command -v wrk >/dev/null 2>&1 || need+=(wrk)
@@ -49,7 +59,7 @@ source scripts/upstream-double.sh
 
 PORT=18099
 REF_PORT=18098
-$BIN serve --port $PORT > "$WORK/serve.log" 2>&1 &
+"${PIN_SERVER[@]}" $BIN serve --port $PORT > "$WORK/serve.log" 2>&1 &
 SERVER=$!
 for _ in $(seq 100); do curl -sf "http://127.0.0.1:$PORT/healthz" >/dev/null && break; sleep 0.1; done
 URL="http://127.0.0.1:$PORT/api/v1/weather?lat=52.52&lon=13.41"
@@ -64,48 +74,59 @@ AUX_PORT=18097
 DEAD="http://127.0.0.1:$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 BROLLY_OPEN_METEO_AIR_QUALITY_URL=$DEAD BROLLY_OPEN_METEO_ENSEMBLE_URL=$DEAD BROLLY_NWS_URL=$DEAD BROLLY_METEOALARM_URL=$DEAD \
   BROLLY_CACHE_DIR=$WORK/aux/cache BROLLY_DATA_DIR=$WORK/aux/data \
-  $BIN serve --port $AUX_PORT > "$WORK/aux.log" 2>&1 &
+  "${PIN_SERVER[@]}" $BIN serve --port $AUX_PORT > "$WORK/aux.log" 2>&1 &
 AUX=$!
 for _ in $(seq 100); do curl -sf "http://127.0.0.1:$AUX_PORT/healthz" >/dev/null && break; sleep 0.1; done
 AUX_URL="http://127.0.0.1:$AUX_PORT/api/v1/weather?lat=52.52&lon=13.41"
 curl -sf "$AUX_URL" > /dev/null
 sleep 2
 curl -sf "$AUX_URL" | python3 -c 'import json,sys; d = json.load(sys.stdin); print("aux-down answer lacks:", d["source"].get("lacking"))'
-$BIN bench-reference --port $REF_PORT --body "$WORK/body.json" > "$WORK/ref.log" 2>&1 &
+"${PIN_SERVER[@]}" $BIN bench-reference --port $REF_PORT --body "$WORK/body.json" > "$WORK/ref.log" 2>&1 &
 REF=$!
 for _ in $(seq 100); do curl -sf "http://127.0.0.1:$REF_PORT/api/v1/weather" >/dev/null && break; sleep 0.1; done
 # The Dark Sky API (issue 25) against a bare route serving its own bytes.
 DS_URL="http://127.0.0.1:$PORT/forecast/anykey/52.52,13.41?units=si"
 DS_REF_PORT=18096
 curl -sf "$DS_URL" > "$WORK/darksky.json"
-$BIN bench-reference --port $DS_REF_PORT --body "$WORK/darksky.json" > "$WORK/dsref.log" 2>&1 &
+"${PIN_SERVER[@]}" $BIN bench-reference --port $DS_REF_PORT --body "$WORK/darksky.json" > "$WORK/dsref.log" 2>&1 &
 DSREF=$!
 for _ in $(seq 100); do curl -sf "http://127.0.0.1:$DS_REF_PORT/api/v1/weather" >/dev/null && break; sleep 0.1; done
 CALLS_BEFORE=$(curl -s "$UP/__calls")
 
-run() {  # name, extra wrk args...
+ROUND=1
+run() {  # name, extra wrk args... (the round in ROUND)
   local name=$1; shift
-  wrk -t2 -c64 -d"${SECONDS_PER_RUN}s" --latency "$@" > "$WORK/$name.txt"
+  "${PIN_CLIENT[@]}" wrk -t2 -c64 -d"${SECONDS_PER_RUN}s" --latency "$@" > "$WORK/$name.txt"
   local rps p50 p99
   rps=$(awk '/Requests\/sec/ {print $2}' "$WORK/$name.txt")
   p50=$(awk '$1 == "50%" {print $2}' "$WORK/$name.txt")
   p99=$(awk '$1 == "99%" {print $2}' "$WORK/$name.txt")
   printf '%-34s %10s req/s   p50 %8s   p99 %8s\n' "$name" "$rps" "$p50" "$p99"
   echo "$rps" > "$WORK/$name.rps"
+  echo "$rps" > "$WORK/$name.$ROUND.rps"
+}
+ratio() {  # name, reference name, note: the median over the rounds of name / reference, and each round's
+  local name=$1 reference=$2 note=$3 each=()
+  for r in $(seq "$ROUNDS"); do
+    each+=("$(awk -v a="$(cat "$WORK/$name.$r.rps")" -v b="$(cat "$WORK/$reference.$r.rps")" 'BEGIN { printf "%.3f", a / b }')")
+  done
+  printf '%s\n' "${each[@]}" | sort -n | awk -v n="$name" -v note="$note" -v all="${each[*]}" \
+    '{ v[NR] = $1 } END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2;
+       printf "ratio %-34s %.2f× %s (median of %d rounds: %s)\n", n, m, note, NR, all }'
 }
 
-echo "== wrk: 2 threads, 64 connections, ${SECONDS_PER_RUN} s each"
-run "bare Hummingbird route (reference)" "http://127.0.0.1:$REF_PORT/api/v1/weather"
-run "cached weather, cookie-less" "$URL"
-run "cached weather, returning browser" -H "Cookie: $COOKIE" "$URL"
-run "cached weather, aux sources down" "$AUX_URL"
-run "bare route, Dark Sky bytes" "http://127.0.0.1:$DS_REF_PORT/api/v1/weather"
-run "cached Dark Sky forecast" "$DS_URL"
-awk -v a="$(cat "$WORK/cached Dark Sky forecast.rps")" -v b="$(cat "$WORK/bare route, Dark Sky bytes.rps")" \
-  'BEGIN { printf "ratio %-34s %.2f× the bare route (same bytes)\n", "cached Dark Sky forecast", a / b }'
-ref=$(cat "$WORK/bare Hummingbird route (reference).rps")
+echo "== wrk: 2 threads, 64 connections, ${SECONDS_PER_RUN} s each, $ROUNDS rounds${PIN_SERVER:+; servers on CPU 0, wrk on CPU 1}"
+for ROUND in $(seq "$ROUNDS"); do
+  run "bare Hummingbird route (reference)" "http://127.0.0.1:$REF_PORT/api/v1/weather"
+  run "cached weather, cookie-less" "$URL"
+  run "cached weather, returning browser" -H "Cookie: $COOKIE" "$URL"
+  run "cached weather, aux sources down" "$AUX_URL"
+  run "bare route, Dark Sky bytes" "http://127.0.0.1:$DS_REF_PORT/api/v1/weather"
+  run "cached Dark Sky forecast" "$DS_URL"
+done
+ratio "cached Dark Sky forecast" "bare route, Dark Sky bytes" "the bare route (same bytes)"
 for name in "cached weather, cookie-less" "cached weather, returning browser" "cached weather, aux sources down"; do
-  awk -v a="$(cat "$WORK/$name.rps")" -v b="$ref" -v n="$name" 'BEGIN { printf "ratio %-34s %.2f× the bare route\n", n, a / b }'
+  ratio "$name" "bare Hummingbird route (reference)" "the bare route"
 done
 echo "== server memory"
 grep -E "VmHWM|VmRSS" "/proc/$SERVER/status"
@@ -135,7 +156,7 @@ DBURL=$(bash scripts/postgres.sh start "$PGDIR/data" "$PGPORT")
 CALLS_BEFORE=$(curl -s "$UP/__calls" | python3 -c 'import json,sys; print(json.load(sys.stdin)["paths"].get("/v1/forecast", 0))')
 for i in 1 2 3; do
   BROLLY_DATABASE_URL=$DBURL BROLLY_CACHE_DIR=$WORK/c$i/cache BROLLY_DATA_DIR=$WORK/c$i/data \
-    $BIN serve --port $((18100 + i)) > "$WORK/c$i.log" 2>&1 &
+    "${PIN_SERVER[@]}" $BIN serve --port $((18100 + i)) > "$WORK/c$i.log" 2>&1 &
   CLUSTER+=($!)
 done
 CURL_CLUSTER="/api/v1/weather?lat=48.86&lon=2.35"
@@ -146,10 +167,11 @@ done
 sleep 2
 CALLS_AFTER=$(curl -s "$UP/__calls" | python3 -c 'import json,sys; print(json.load(sys.stdin)["paths"].get("/v1/forecast", 0))')
 echo "upstream forecast calls for one place asked of three instances: $((CALLS_AFTER - CALLS_BEFORE))"
+ROUND=1
 run "one instance (of the cluster)" "http://127.0.0.1:18101$CURL_CLUSTER"
 WRKS=()
 for i in 1 2 3; do
-  wrk -t1 -c22 -d"${SECONDS_PER_RUN}s" --latency "http://127.0.0.1:$((18100 + i))$CURL_CLUSTER" > "$WORK/cluster$i.txt" &
+  "${PIN_CLIENT[@]}" wrk -t1 -c22 -d"${SECONDS_PER_RUN}s" --latency "http://127.0.0.1:$((18100 + i))$CURL_CLUSTER" > "$WORK/cluster$i.txt" &
   WRKS+=($!)
 done
 wait "${WRKS[@]}"

@@ -39,13 +39,21 @@ public final class WeatherAnswerMemo<Encoded: Sendable>: Sendable {
         let fetchedAt: Date
     }
 
-    struct Answer: Sendable {
+    /// A class: the hot path hands it on with one retain, not one per field of its report.
+    final class Answer: Sendable {
         let encoded: Encoded
         let report: WeatherReport
         let madeAt: Date
         let answersFor: TimeInterval
         /// The device this answer was last recorded for, and when.
         let recorded = RecordMark()
+
+        init(encoded: Encoded, report: WeatherReport, madeAt: Date, answersFor: TimeInterval) {
+            self.encoded = encoded
+            self.report = report
+            self.madeAt = madeAt
+            self.answersFor = answersFor
+        }
     }
 
     /// Which device an answer was last recorded in the history of, and when: a device repeating a

@@ -25,7 +25,8 @@ struct EncodedJSON: Sendable {
     /// JSON, but for a compatible API's binary answer (Open-Meteo's FlatBuffers).
     let contentType: String
     /// The headers the whole middleware chain gives a repeat of a public answer (`Cache-Control:
-    /// public, no-cache`, `Vary` and the security headers), made once: `WeatherRepeatDesk` answers with them.
+    /// public, no-cache`, `Vary`, the security headers and `Content-Length`), made once:
+    /// `WeatherRepeatDesk` answers with them unchanged (a response given them copies nothing).
     let repeatHeaders: HTTPFields
 
     init(body: Data, etag: String) {
@@ -42,6 +43,7 @@ struct EncodedJSON: Sendable {
         self.contentType = contentType
         var headers: HTTPFields = [
             .contentType: contentType, .eTag: etag, .cacheControl: "public, no-cache", .vary: "Accept-Encoding",
+            .contentLength: String(body.readableBytes),
         ]
         SecurityHeaders.add(to: &headers, policy: "")
         repeatHeaders = headers

@@ -21,6 +21,21 @@ struct WeatherRepeatDesk: Sendable {
     let trustedProxies: Set<String>
     /// The level requests are logged at (nil: not logged), as `RequestLogMiddleware`.
     let logLevel: Logger.Level?
+    /// The route's request count and latency, as `MetricsAndSecurityHeadersMiddleware` counts them.
+    let series: ServerMetrics.RequestMetrics
+
+    init(
+        documents: WeatherAnswerMemo<EncodedJSON>, devices: DeviceMiddleware, compression: CompressionMiddleware, metrics: ServerMetrics,
+        trustedProxies: Set<String>, logLevel: Logger.Level?
+    ) {
+        self.documents = documents
+        self.devices = devices
+        self.compression = compression
+        self.metrics = metrics
+        self.trustedProxies = trustedProxies
+        self.logLevel = logLevel
+        series = metrics.series(route: Self.path, method: "GET", status: 200)
+    }
 
     func answer(_ request: Request, context: AppRequestContext) async -> Response? {
         guard request.method == .get, request.headers[.ifNoneMatch] == nil, request.uri.path == Self.path else { return nil }
@@ -46,12 +61,13 @@ struct WeatherRepeatDesk: Sendable {
             context.forwardedFor = request.headers[.init("X-Forwarded-For")!]
         }
         if let logLevel { RequestLogMiddleware<AppRequestContext>.log(request, to: context.logger, level: logLevel) }
-        let reader = await devices.reader(of: request, clientKey: context.clientKey)
+        let client = context
+        let reader = await devices.reader(of: request, clientKey: { client.clientKey })
         if reader.isReturning { documents.record(recent, device: reader.id) }
         if let token = reader.newToken { headers[values: .setCookie].append(DeviceMiddleware.setCookie(token, for: request)) }
         metrics.weatherAnswerFromCache(byRepeatDesk: true)
-        metrics.request(
-            route: Self.path, method: "GET", status: 200, nanoseconds: Int64(DispatchTime.now().uptimeNanoseconds - start))
+        series.counter.increment()
+        series.timer.recordNanoseconds(Int64(DispatchTime.now().uptimeNanoseconds - start))
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: body))
     }
 }

@@ -29,6 +29,8 @@ public final class ServerMetrics: Sendable {
     private let cacheAnswers: [String: CoreMetrics.Counter]
     /// Weather answers given before the router, by `WeatherRepeatDesk` (also counted as cache hits).
     private let repeatAnswers: CoreMetrics.Counter
+    /// `cacheAnswers["hit"]`, without the lookup (every cached answer counts it).
+    private let cacheHits: CoreMetrics.Counter
     /// Requests to the compatible APIs by surface and result (never by key).
     /// By API (in `CompatibleSurfaces.all`'s order), answered then refused: picked without a lookup by name.
     private let compatibleRequests: [(answered: CoreMetrics.Counter, refused: CoreMetrics.Counter)]
@@ -66,6 +68,7 @@ public final class ServerMetrics: Sendable {
             answers[kind] = CoreMetrics.Counter(label: "brolly_cache_answers_total", dimensions: [("result", kind)], factory: factory)
         }
         cacheAnswers = answers
+        cacheHits = answers["hit"]!
         repeatAnswers = CoreMetrics.Counter(label: "brolly_repeat_desk_answers_total", factory: factory)
         compatibleRequests = CompatibleSurfaces.all.map(\.name).map { name in
             func counter(_ result: String) -> CoreMetrics.Counter {
@@ -93,6 +96,13 @@ public final class ServerMetrics: Sendable {
     }
 
     func request(route: String, method: String, status: Int, nanoseconds: Int64) {
+        let metrics = series(route: route, method: method, status: status)
+        metrics.counter.increment()
+        metrics.timer.recordNanoseconds(nanoseconds)
+    }
+
+    /// The counter and latency of requests to `route` by `method` answered `status` (made on first use).
+    func series(route: String, method: String, status: Int) -> RequestMetrics {
         var key = RequestKey(route: route, method: method, status: status)
         var metrics = requests.withLock { $0[key] }
         if metrics == nil {
@@ -107,8 +117,7 @@ public final class ServerMetrics: Sendable {
                 return made
             }
         }
-        metrics?.counter.increment()
-        metrics?.timer.recordNanoseconds(nanoseconds)
+        return metrics!
     }
 
     public func upstream(_ upstream: Upstream, _ outcome: UpstreamOutcome) {
@@ -117,7 +126,7 @@ public final class ServerMetrics: Sendable {
 
     /// Counts a fresh answer from the cache.
     func weatherAnswerFromCache(byRepeatDesk: Bool = false) {
-        cacheAnswers["hit"]?.increment()
+        cacheHits.increment()
         if byRepeatDesk { repeatAnswers.increment() }
     }
 

@@ -21,7 +21,7 @@ struct DeviceMiddleware: RouterMiddleware {
         var context = context
         var newToken: String?
         if request.method == .get || request.method == .head {
-            let reader = await reader(of: request, clientKey: context.clientKey)
+            let reader = await reader(of: request, clientKey: { context.clientKey })
             (context.deviceID, context.isReturningDevice, newToken) = (reader.id, reader.isReturning, reader.newToken)
         } else if let id = await tokens.deviceID(of: request) {
             context.deviceID = id
@@ -57,9 +57,10 @@ struct DeviceMiddleware: RouterMiddleware {
     /// token to be set), else — past its address's new devices a minute — nobody
     /// (`DeviceTokens.anonymous`): reads are answered without a device. `handle` and the weather's
     /// repeat desk (`WeatherRepeatDesk`) both ask this, so both decide alike.
-    func reader(of request: Request, clientKey: String) async -> Reader {
+    /// `clientKey` is worked out only for a request without a device (a returning one needs no address).
+    func reader(of request: Request, clientKey: () -> String) async -> Reader {
         if let id = await tokens.deviceID(of: request) { return Reader(id: id, isReturning: true, newToken: nil) }
-        if limits.mayMintDevice(ip: clientKey) != nil { return Reader(id: DeviceTokens.anonymous, isReturning: false, newToken: nil) }
+        if limits.mayMintDevice(ip: clientKey()) != nil { return Reader(id: DeviceTokens.anonymous, isReturning: false, newToken: nil) }
         let token = tokens.make()
         return Reader(id: DeviceTokens.id(forToken: token), isReturning: false, newToken: token)
     }
