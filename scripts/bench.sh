@@ -38,6 +38,7 @@ fi
 need=()
 command -v wrk >/dev/null 2>&1 || need+=(wrk)
 command -v hyperfine >/dev/null 2>&1 || need+=(hyperfine)
+[ -x /usr/bin/time ] || need+=(time)
 # The static link of the Swift runtime and Foundation needs libxml2's and zlib's linker names.
 [ -f /usr/include/libxml2/libxml/parser.h ] || need+=(libxml2-dev)
 [ -f /usr/include/zlib.h ] || need+=(zlib1g-dev)
@@ -140,6 +141,51 @@ echo "shared libraries: $(ldd "$BIN" | wc -l) ($(ldd "$BIN" | awk '{print $1}' |
 echo "binary: $(du -h "$BIN" | cut -f1)"
 $BIN now --lat 52.52 --lon 13.41 > /dev/null
 hyperfine -N --warmup 5 --runs "$RUNS" "$BIN --version" "$BIN now --lat 52.52 --lon 13.41 --offline"
+
+echo "== CAP feeds (issue 52: a 305 KB alert feed cost 6.1 s of CPU): brolly alerts over ~300 KB feeds, user CPU"
+# Five shapes of a large Atom feed of CAP 1.2 alerts, served from $WORK/cap by a static server; each
+# decoded by `brolly alerts` for Sydney (the other warning sources unreachable), beside a one-alert feed.
+mkdir -p "$WORK/cap"
+python3 - "$WORK/cap" <<'PY'
+import math, sys
+from datetime import datetime, timedelta, timezone
+out = sys.argv[1]
+now = datetime.now(timezone.utc).replace(microsecond=0)
+iso = lambda d: d.strftime("%Y-%m-%dT%H:%M:%S+00:00")
+def alert(i, area, text="Hail and damaging winds."):
+    return (f'<alert xmlns="urn:oasis:names:tc:emergency:cap:1.2"><identifier>B-{i}</identifier><sender>b@example.org</sender>'
+            f'<sent>{iso(now)}</sent><status>Actual</status><msgType>Alert</msgType><scope>Public</scope><info><language>en-AU</language>'
+            f'<category>Met</category><event>Severe Thunderstorm Warning</event><urgency>Immediate</urgency><severity>Severe</severity>'
+            f'<certainty>Observed</certainty><onset>{iso(now)}</onset><expires>{iso(now + timedelta(hours=3))}</expires>'
+            f'<headline>Thunderstorms {i}</headline><description>{text}</description>{area}</info></alert>')
+def feed(entries):
+    return '<?xml version="1.0" encoding="UTF-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom"><title>CAP</title>' + "".join(
+        f'<entry><id>urn:b:{i}</id><content type="text/xml">{e}</content></entry>' for i, e in enumerate(entries)) + "</feed>"
+square = lambda lat: f"<area><areaDesc>a</areaDesc><polygon>{lat},150.8 {lat},151.4 {lat + .6},151.4 {lat + .6},150.8 {lat},150.8</polygon></area>"
+ring = " ".join("%.5f,%.5f" % (-33.87 + .5 * math.sin(2 * math.pi * k / 14000), 151.21 + .5 * math.cos(2 * math.pi * k / 14000)) for k in range(14001))
+feeds = {
+    "one": feed([alert(0, square(-34.2))]),
+    "alerts": feed([alert(i, square(-34.2 + (i % 50) * .01)) for i in range(390)]),
+    "polygon": feed([alert(0, f"<area><areaDesc>a</areaDesc><polygon>{ring}</polygon></area>", "Long text. " * 2000)]),
+    "areas": feed([alert(0, "<area><areaDesc>a</areaDesc><circle>-33.8,151.2 20</circle></area>" * 4500)]),
+    "elements": feed([alert(0, square(-34.2) + "<x/>" * 76000)]),
+}
+for name, text in feeds.items():
+    open(f"{out}/{name}.xml", "w").write(text)
+PY
+CAP_PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+python3 -m http.server "$CAP_PORT" --bind 127.0.0.1 --directory "$WORK/cap" > /dev/null 2>&1 &
+CAPSRV=$!
+for _ in $(seq 50); do curl -sf "http://127.0.0.1:$CAP_PORT/one.xml" >/dev/null && break; sleep 0.1; done
+for name in one alerts polygon areas elements; do
+  rm -rf "$WORK/capcli"
+  BROLLY_CACHE_DIR=$WORK/capcli/cache BROLLY_DATA_DIR=$WORK/capcli/data BROLLY_CONFIG_DIR=$WORK/capcli/config \
+    BROLLY_NWS_URL=$DEAD BROLLY_METEOALARM_URL=$DEAD BROLLY_CAP_FEEDS="http://127.0.0.1:$CAP_PORT/$name.xml" \
+    /usr/bin/time -f "%U" -o "$WORK/cap.time" $BIN alerts --lat -33.87 --lon 151.21 --json > "$WORK/cap.out" 2>/dev/null || true
+  printf '%-10s %7s KB  %s s user CPU  %s alerts for Sydney\n' "$name" "$(( ($(wc -c < "$WORK/cap/$name.xml") + 1023) / 1024 ))" \
+    "$(cat "$WORK/cap.time")" "$(python3 -c 'import json, sys; print(len(json.load(sys.stdin)["alerts"]))' < "$WORK/cap.out" 2>/dev/null || echo "?")"
+done
+kill "$CAPSRV" 2>/dev/null || true
 
 echo "== cluster: three instances on one PostgreSQL (scripts/postgres.sh) against one instance"
 # Cached weather: one wrk (2 threads, 64 connections) on one instance, then one wrk per instance
