@@ -11,8 +11,11 @@ public struct AppRequestContext: RequestContext {
     /// Whether the request came with the device's cookie: a client that keeps no cookies gets a
     /// new device each time, and no history is recorded for it.
     public var isReturningDevice = false
+    /// The connection the request came on: its peer is asked only when a limit needs the client's
+    /// address (NIO reads it under the channel's lock; a returning browser's cached answer never does).
+    let channel: any Channel
     /// The connection's peer (nil when unknown, as in router tests).
-    public var remoteAddress: SocketAddress?
+    public var remoteAddress: SocketAddress? { channel.remoteAddress }
     /// Proxies whose `X-Forwarded-For` is believed; set by the middleware that needs the client.
     var trustedProxies: Set<String> = []
     /// The request's `X-Forwarded-For`, kept when the peer may be a trusted proxy.
@@ -20,7 +23,7 @@ public struct AppRequestContext: RequestContext {
 
     public init(source: Source) {
         coreContext = .init(source: source)
-        remoteAddress = source.channel.remoteAddress
+        channel = source.channel
     }
 
     /// The address of the connection's peer ("" when unknown). Worked out only when asked: most
