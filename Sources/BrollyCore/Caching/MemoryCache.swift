@@ -6,7 +6,7 @@ import Foundation
 /// Past its capacity the least recently used entry is dropped, so memory stays bounded whatever
 /// the number of distinct keys.
 public final class MemoryCache<Value: Sendable>: Sendable {
-    private let lru: Locked<LRU<Value>>
+    @usableFromInline let lru: Locked<LRU<Value>>
     /// The most entries kept.
     public let capacity: Int
 
@@ -17,7 +17,8 @@ public final class MemoryCache<Value: Sendable>: Sendable {
 
     public var count: Int { lru.withLock { $0.index.count } }
 
-    public func get(_ key: String) -> CacheEntry<Value>? { lru.withLock { $0.get(key) } }
+    /// Inlinable, so a client module specializes it for its value (a hit is on the server's hot path).
+    @inlinable public func get(_ key: String) -> CacheEntry<Value>? { lru.withLock { $0.get(key) } }
 
     public func set(_ key: String, _ entry: CacheEntry<Value>) { lru.withLock { $0.set(key, entry) } }
 
@@ -26,24 +27,24 @@ public final class MemoryCache<Value: Sendable>: Sendable {
 
 /// The least-recently-used list itself: nodes in one array, linked by index, with a map from key
 /// to slot. Not thread-safe on its own; `MemoryCache` keeps it under a lock.
-struct LRU<Value: Sendable> {
-    struct Node {
-        var key: String
-        var entry: CacheEntry<Value>
-        var newer: Int
-        var older: Int
+@usableFromInline struct LRU<Value: Sendable> {
+    @usableFromInline struct Node {
+        @usableFromInline var key: String
+        @usableFromInline var entry: CacheEntry<Value>
+        @usableFromInline var newer: Int
+        @usableFromInline var older: Int
     }
-    var index: [String: Int] = [:]
-    var nodes: [Node] = []
+    @usableFromInline var index: [String: Int] = [:]
+    @usableFromInline var nodes: [Node] = []
     /// Most recently used; -1 when empty.
-    var head = -1
+    @usableFromInline var head = -1
     /// Least recently used; -1 when empty.
-    var tail = -1
+    @usableFromInline var tail = -1
     let capacity: Int
 
     init(capacity: Int) { self.capacity = capacity }
 
-    mutating func get(_ key: String) -> CacheEntry<Value>? {
+    @inlinable mutating func get(_ key: String) -> CacheEntry<Value>? {
         guard let i = index[key] else { return nil }
         moveToFront(i)
         return nodes[i].entry
@@ -87,7 +88,7 @@ struct LRU<Value: Sendable> {
         nodes.removeLast()
     }
 
-    private mutating func unlink(_ i: Int) {
+    @inlinable mutating func unlink(_ i: Int) {
         let (newer, older) = (nodes[i].newer, nodes[i].older)
         if newer >= 0 { nodes[newer].older = older } else { head = older }
         if older >= 0 { nodes[older].newer = newer } else { tail = newer }
@@ -95,7 +96,7 @@ struct LRU<Value: Sendable> {
         nodes[i].older = -1
     }
 
-    private mutating func linkFront(_ i: Int) {
+    @inlinable mutating func linkFront(_ i: Int) {
         nodes[i].older = head
         nodes[i].newer = -1
         if head >= 0 { nodes[head].newer = i }
@@ -103,7 +104,7 @@ struct LRU<Value: Sendable> {
         if tail < 0 { tail = i }
     }
 
-    private mutating func moveToFront(_ i: Int) {
+    @inlinable mutating func moveToFront(_ i: Int) {
         guard head != i else { return }
         unlink(i)
         linkFront(i)
