@@ -26,6 +26,13 @@ public struct AppRequestContext: RequestContext {
         channel = source.channel
     }
 
+    /// Believes `X-Forwarded-For` when the peer is one of `proxies` (none: the peer is the client).
+    mutating func trust(_ proxies: Set<String>, forwardedFor request: Request) {
+        guard !proxies.isEmpty else { return }
+        trustedProxies = proxies
+        forwardedFor = request.headers[.init("X-Forwarded-For")!]
+    }
+
     /// The address of the connection's peer ("" when unknown). Worked out only when asked: most
     /// requests never need it.
     public var peerIP: String { remoteAddress?.ipAddress ?? "" }

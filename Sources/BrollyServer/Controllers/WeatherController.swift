@@ -72,8 +72,7 @@ struct WeatherController: Sendable {
     @Sendable func weather(_ request: Request, context: AppRequestContext) async throws -> Response {
         // A repeat of a recent request is answered before parsing it (its query and languages are
         // what the answer was made from).
-        var requestKey = request.uri.query ?? ""
-        if let languages = request.headers[.acceptLanguage] { requestKey += "#" + languages }
+        let requestKey = Self.requestKey(request)
         if let json = documents.recent(requestKey: requestKey, history: history(context)) {
             metrics.weatherAnswerFromCache()
             return json.response(cacheControl: "public, no-cache")
@@ -87,6 +86,13 @@ struct WeatherController: Sendable {
             requestKey: approximate ? nil : requestKey, model: asked.model, hours: asked.hours)
         metrics.weatherAnswer(result)
         return json.response(cacheControl: approximate ? "private, no-cache" : "public, no-cache")
+    }
+
+    /// What the memo keeps an answer under: the raw query and the languages asked (the controller
+    /// and `WeatherRepeatDesk` both look answers up by it).
+    static func requestKey(_ request: Request) -> String {
+        guard let languages = request.headers[.acceptLanguage] else { return request.uri.query ?? "" }
+        return (request.uri.query ?? "") + "#" + languages
     }
 
     /// The device whose history a lookup goes to: a returning device's (one that keeps cookies).

@@ -40,26 +40,20 @@ struct WeatherRepeatDesk: Sendable {
     func answer(_ request: Request, context: AppRequestContext) async -> Response? {
         guard request.method == .get, request.headers[.ifNoneMatch] == nil, request.uri.path == Self.path else { return nil }
         let start = DispatchTime.now().uptimeNanoseconds
-        var requestKey = request.uri.query ?? ""
-        if let languages = request.headers[.acceptLanguage] { requestKey += "#" + languages }
-        guard let recent = documents.recent(requestKey: requestKey) else { return nil }
+        guard let recent = documents.recent(requestKey: WeatherController.requestKey(request)) else { return nil }
         let json = recent.encoded
         var headers = json.repeatHeaders
         var body = json.body
         if CompressionMiddleware.acceptsGzip(request.headers[.acceptEncoding]), body.readableBytes >= CompressionMiddleware.minimumBytes {
             // Compressed by the chain's first answer; until then the chain answers.
-            guard let compressed = compression.compressed.get(Self.path + "|" + json.etag)?.value else { return nil }
+            guard let compressed = compression.compressed.get(CompressionMiddleware.key(path: Self.path, etag: json.etag))?.value
+            else { return nil }
             body = compressed
-            headers[.eTag] = CompressionMiddleware.gzipTag(json.etag)
-            headers[.contentEncoding] = "gzip"
-            headers[.contentLength] = String(body.readableBytes)
+            CompressionMiddleware.markGzipped(&headers, bytes: body.readableBytes)
         }
         // From here on the request is answered here: whatever it costs is spent once.
         var context = context
-        if !trustedProxies.isEmpty {
-            context.trustedProxies = trustedProxies
-            context.forwardedFor = request.headers[.init("X-Forwarded-For")!]
-        }
+        context.trust(trustedProxies, forwardedFor: request)
         if let logLevel { RequestLogMiddleware<AppRequestContext>.log(request, to: context.logger, level: logLevel) }
         let client = context
         let reader = await devices.reader(of: request, clientKey: { client.clientKey })

@@ -134,10 +134,7 @@ struct ClientMiddleware: RouterMiddleware {
         -> Response
     {
         var context = context
-        if !trustedProxies.isEmpty {
-            context.trustedProxies = trustedProxies
-            context.forwardedFor = request.headers[.init("X-Forwarded-For")!]
-        }
+        context.trust(trustedProxies, forwardedFor: request)
         guard setsAllowance else { return try await next(request, context) }
         let client = context
         return try await ClientAllowance.$current.withValue(limits.allowance(device: nil, ip: { client.clientKey })) {

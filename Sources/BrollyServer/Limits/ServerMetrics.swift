@@ -104,20 +104,17 @@ public final class ServerMetrics: Sendable {
     /// The counter and latency of requests to `route` by `method` answered `status` (made on first use).
     func series(route: String, method: String, status: Int) -> RequestMetrics {
         var key = RequestKey(route: route, method: method, status: status)
-        var metrics = requests.withLock { $0[key] }
-        if metrics == nil {
-            metrics = requests.withLock { series in
-                if series.count >= maxSeries { key.route = "other" }
-                if let made = series[key] { return made }
-                let dimensions = [("route", key.route), ("method", key.method), ("status", String(key.status))]
-                let made = RequestMetrics(
-                    counter: CoreMetrics.Counter(label: "brolly_http_requests_total", dimensions: dimensions, factory: factory),
-                    timer: CoreMetrics.Timer(label: "brolly_http_request_duration_seconds", dimensions: dimensions, factory: factory))
-                series[key] = made
-                return made
-            }
+        if let made = requests.withLock({ $0[key] }) { return made }
+        return requests.withLock { series in
+            if series.count >= maxSeries { key.route = "other" }
+            if let made = series[key] { return made }
+            let dimensions = [("route", key.route), ("method", key.method), ("status", String(key.status))]
+            let made = RequestMetrics(
+                counter: CoreMetrics.Counter(label: "brolly_http_requests_total", dimensions: dimensions, factory: factory),
+                timer: CoreMetrics.Timer(label: "brolly_http_request_duration_seconds", dimensions: dimensions, factory: factory))
+            series[key] = made
+            return made
         }
-        return metrics!
     }
 
     public func upstream(_ upstream: Upstream, _ outcome: UpstreamOutcome) {

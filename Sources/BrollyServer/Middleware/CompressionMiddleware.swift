@@ -38,7 +38,7 @@ struct CompressionMiddleware: RouterMiddleware {
         guard response.status == .ok, let length = response.body.contentLength, length >= Self.minimumBytes, length <= Self.maximumBytes
         else { return response }
         let tag = response.headers[.eTag]
-        let key = tag.map { request.uri.path + "|" + $0 }
+        let key = tag.map { Self.key(path: request.uri.path, etag: $0) }
         var body: ByteBuffer
         if let key, let hit = compressed.get(key) {
             body = hit.value
@@ -55,10 +55,18 @@ struct CompressionMiddleware: RouterMiddleware {
             if let key { compressed.set(key, CacheEntry(value: body, receivedAt: .distantPast)) }
         }
         response.body = .init(byteBuffer: body)
-        response.headers[.contentEncoding] = "gzip"
-        response.headers[.contentLength] = String(body.readableBytes)
-        if let tag { response.headers[.eTag] = Self.gzipTag(tag) }
+        Self.markGzipped(&response.headers, bytes: body.readableBytes)
         return response
+    }
+
+    /// Where a compressed body is kept: its path and the plain body's ETag.
+    static func key(path: String, etag: String) -> String { path + "|" + etag }
+
+    /// The headers of a body now `bytes` of gzip: its encoding, its length, and its ETag's `-gzip` form.
+    static func markGzipped(_ headers: inout HTTPFields, bytes: Int) {
+        headers[.contentEncoding] = "gzip"
+        headers[.contentLength] = String(bytes)
+        if let tag = headers[.eTag] { headers[.eTag] = gzipTag(tag) }
     }
 
     /// Whether a `Vary` value names `Accept-Encoding` (compared by bytes: Foundation's
