@@ -181,7 +181,12 @@ public struct TextRenderer: Sendable {
             if !details.isEmpty { rows.append(("", details)) }
         }
         if let h = c.humidity { rows.append((l.text("humidity"), String(format: "%.0f %%", h))) }
-        if let d = c.dewPoint { rows.append((l.text("dewPoint"), temp(d))) }
+        // The view's fields (`ViewField`: the dew point), each named by its key and written as its kind.
+        for (f, m) in c.fields.present {
+            switch m {
+            case .temperature(let t): rows.append((l.text(f.key), temp(t)))
+            }
+        }
         if let p = c.pressure { rows.append((l.text("pressure"), pressure(p))) }
         if let w = c.wind {
             var s = speed(w)

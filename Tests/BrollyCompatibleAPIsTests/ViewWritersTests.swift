@@ -197,7 +197,7 @@ import Testing
         let r = result(now: now)
         let magnus = try #require(Dew.point(celsius: -1.2, humidity: 86))
         let view = WeatherView(r, units: UnitChoice(.metric), now: now)
-        #expect(abs((view.current.dewPoint?.base ?? 99) - magnus) < 1e-9)
+        #expect(abs((view.current.fields[.dewPoint]?.base ?? 99) - magnus) < 1e-9)
         let document = WeatherDocument(view)
         let oneCall = OneCallFormat.document(WeatherView(r, units: OpenWeatherMapFormat.Units.metric.choice, now: now))
         let darkSky = DarkSkyDocument(WeatherView(r, units: DarkSkyDocument.Units.si.choice, now: now), units: .si)
@@ -205,7 +205,8 @@ import Testing
         q.timeformat = "unixtime"
         let om = OpenMeteoFormat.document(q, view: WeatherView(r, units: q.units, now: now))
         for (name, value) in [
-            ("document", document.current.dewPoint), ("One Call", oneCall.current?.dewPoint), ("Dark Sky", darkSky.currently?["dewPoint"]),
+            ("document", document.current.fields[.dewPoint]), ("One Call", oneCall.current?.added[.dewPoint]),
+            ("Dark Sky", darkSky.currently?["dewPoint"]),
             ("Open-Meteo", om["current"]?["dew_point_2m"]?.double),
         ] {
             let v = try #require(value, "\(name)")
@@ -213,7 +214,7 @@ import Testing
         }
         // Every One Call day has one (Home Assistant's client reads daily[i].dew_point unchecked).
         let days = try #require(oneCall.daily)
-        #expect(days.count == 8 && days.allSatisfy { $0.dewPoint != nil })
+        #expect(days.count == 8 && days.allSatisfy { $0.added[.dewPoint] != nil })
     }
 
     @Test func pirateWeatherHasNoUnknownWhereTheHoursGiveTheValue() throws {

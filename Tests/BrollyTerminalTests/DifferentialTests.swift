@@ -91,16 +91,24 @@ import Testing
         let doc = try object(WeatherDocument(view))
         let cur = try #require(doc["current"] as? [String: Any])
         same(cur["temperature"], c.temperature.value, 1, "document temperature")
-        same(cur["dewPoint"], c.dewPoint?.value, 1, "document dewPoint")
+        // The table's fields (`ViewField`), each by every surface's name for it.
+        for f in ViewField.all { same(cur[f.key], c.fields[f]?.value, 1, "document \(f.key)") }
         same(cur["humidity"], c.humidity, 0, "document humidity")
         same(cur["precipitation"], c.precipitation?.value, units.precipitation == .inch ? 4 : 2, "document precipitation")
 
         // Open-Meteo, JSON, in the same units, and its FlatBuffers equal to it.
         let metric = system == .metric
+        let fieldNames = ViewField.all.compactMap { $0.openMeteo?.names.first }
+        let dailyFieldNames = ViewField.all.compactMap { $0.openMeteo?.daily }
         var q = try OpenMeteoQuery([
             ("latitude", "59.91"), ("longitude", "10.75"),
-            ("current", "temperature_2m,relative_humidity_2m,dew_point_2m,precipitation,snowfall,wind_speed_10m,pressure_msl"),
-            ("hourly", "temperature_2m,dew_point_2m"), ("daily", "temperature_2m_max,apparent_temperature_max,dew_point_2m_mean"),
+            (
+                "current",
+                (["temperature_2m", "relative_humidity_2m", "precipitation", "snowfall", "wind_speed_10m", "pressure_msl"] + fieldNames)
+                    .joined(separator: ",")
+            ),
+            ("hourly", (["temperature_2m"] + fieldNames).joined(separator: ",")),
+            ("daily", (["temperature_2m_max", "apparent_temperature_max"] + dailyFieldNames).joined(separator: ",")),
             ("timezone", "auto"), ("temperature_unit", metric ? "celsius" : "fahrenheit"), ("wind_speed_unit", metric ? "ms" : "mph"),
             ("precipitation_unit", metric ? "mm" : "inch"), ("timeformat", "unixtime"),
         ])
@@ -108,7 +116,10 @@ import Testing
         let om = OpenMeteoFormat.document(q, view: WeatherView(r, units: q.units, now: now))
         let omCurrent = om["current"]
         same(omCurrent?["temperature_2m"]?.double, c.temperature.value, 1, "open-meteo temperature_2m")
-        same(omCurrent?["dew_point_2m"]?.double, c.dewPoint?.value, 1, "open-meteo dew_point_2m")
+        for f in ViewField.all {
+            guard let name = f.openMeteo?.names.first else { continue }
+            same(omCurrent?[name]?.double, c.fields[f]?.value, 1, "open-meteo \(name)")
+        }
         same(omCurrent?["wind_speed_10m"]?.double, c.wind?.value, metric ? 2 : 1, "open-meteo wind_speed_10m")
         same(omCurrent?["pressure_msl"]?.double, c.pressure?.base, 1, "open-meteo pressure_msl")
         same(omCurrent?["precipitation"]?.double, c.precipitation?.value, metric ? 2 : 3, "open-meteo precipitation")
@@ -116,7 +127,10 @@ import Testing
         let day0 = try #require(view.days.first)
         same(om["daily"]?["temperature_2m_max"]?[0]?.double, day0.high.value, 1, "open-meteo temperature_2m_max")
         same(om["daily"]?["apparent_temperature_max"]?[0]?.double, day0.hourly?.feelsLikeHigh?.value, 1, "open-meteo apparent max")
-        same(om["daily"]?["dew_point_2m_mean"]?[0]?.double, day0.hourly?.dewPoint?.value, 1, "open-meteo dew_point_2m_mean")
+        for f in ViewField.all {
+            guard let name = f.openMeteo?.daily else { continue }
+            same(om["daily"]?[name]?[0]?.double, day0.hourly?.fields[f]?.value, 1, "open-meteo \(name)")
+        }
         let flat = OpenMeteoFlatBuffers.message(om, query: q)
         let reader = FlatBufferReader(bytes: flat)
         let currentBlock = reader.target(try reader.must(reader.target(4), 9))
@@ -137,22 +151,36 @@ import Testing
         same((owm["snow"] as? [String: Any])?["1h"], (c.snowWater?.base).flatMap { $0 > 0 ? $0 : nil }, 2, "openweathermap snow.1h")
         let oneCall = try object(OneCallFormat.document(WeatherView(r, units: owmUnits.choice, now: now)))
         let oc = try #require(oneCall["current"] as? [String: Any])
-        same(oc["dew_point"], c.dewPoint?.value, 2, "one call dew_point")
+        for f in ViewField.all {
+            guard let name = f.oneCall else { continue }
+            same(oc[name], c.fields[f]?.value, 2, "one call \(name)")
+        }
         same((oc["snow"] as? [String: Any])?["1h"], (c.snowWater?.base).flatMap { $0 > 0 ? $0 : nil }, 2, "one call snow.1h")
         let ocDays = try #require(oneCall["daily"] as? [[String: Any]])
-        for (d, day) in zip(ocDays, view.days) { same(d["dew_point"], day.hourly?.dewPoint?.value, 2, "one call daily dew_point") }
+        for (d, day) in zip(ocDays, view.days) {
+            for f in ViewField.all {
+                guard let name = f.oneCall else { continue }
+                same(d[name], day.hourly?.fields[f]?.value, 2, "one call daily \(name)")
+            }
+        }
 
         // Pirate Weather.
         let darkUnits: DarkSkyDocument.Units = metric ? .si : .us
         let dark = try object(DarkSkyDocument(WeatherView(r, units: darkUnits.choice, now: now), units: darkUnits))
         let currently = try #require(dark["currently"] as? [String: Any])
         same(currently["temperature"], c.temperature.value, 2, "pirate weather temperature")
-        same(currently["dewPoint"], c.dewPoint?.value, 2, "pirate weather dewPoint")
+        for f in ViewField.all {
+            guard let name = f.darkSky else { continue }
+            same(currently[name], c.fields[f]?.value, 2, "pirate weather \(name)")
+        }
         same(currently["humidity"], c.humidity.map { $0 / 100 }, 2, "pirate weather humidity")
         let daily = try #require((dark["daily"] as? [String: Any])?["data"] as? [[String: Any]])
         for (d, day) in zip(daily, view.days) {
             same(d["temperatureHigh"], day.high.value, 2, "pirate weather temperatureHigh")
-            same(d["dewPoint"], day.hourly?.dewPoint?.value, 2, "pirate weather daily dewPoint")
+            for f in ViewField.all {
+                guard let name = f.darkSky else { continue }
+                same(d[name], day.hourly?.fields[f]?.value, 2, "pirate weather daily \(name)")
+            }
         }
 
         // The one-line format: whole degrees, rounded half away from zero, as the page shows them.

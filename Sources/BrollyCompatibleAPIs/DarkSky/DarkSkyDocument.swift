@@ -150,7 +150,7 @@ public struct DarkSkyDocument: Codable, Sendable, Hashable {
             p.temperature = Self.r(c.temperature.value)
             p.windSpeed = c.wind.map { Self.r($0.value) }
             Self.details(
-                &p, feelsLike: c.feelsLike, dewPoint: c.dewPoint, humidity: c.humidity, pressure: c.pressure, gust: c.gust,
+                &p, feelsLike: c.feelsLike, fields: c.fields, humidity: c.humidity, pressure: c.pressure, gust: c.gust,
                 direction: c.windDirection, clouds: c.clouds, uv: v.airQuality?.uvIndex ?? underWay?.uvIndex)
             p["visibility"] = c.visibility.map { Self.r($0.value) }
             p["feelsLike"] = p["apparentTemperature"]
@@ -212,7 +212,7 @@ public struct DarkSkyDocument: Codable, Sendable, Hashable {
                 p["duskTime"] = d.dusk.map { $0.timeIntervalSince1970.rounded() }
                 if let h = d.hourly {
                     func time(_ t: Date?) -> Double? { t.map { $0.timeIntervalSince1970.rounded() } }
-                    p["dewPoint"] = h.dewPoint.map { Self.r($0.value) }
+                    Self.write(h.fields, into: &p)
                     p["temperatureHighTime"] = time(h.temperatureHigh?.time)
                     p["temperatureLowTime"] = time(h.temperatureLow?.time)
                     p["temperatureMaxTime"] = p["temperatureHighTime"]
@@ -293,19 +293,31 @@ public struct DarkSkyDocument: Codable, Sendable, Hashable {
         p.temperature = Self.r(h.temperature.value)
         p.windSpeed = h.wind.map { Self.r($0.value) }
         details(
-            &p, feelsLike: h.feelsLike, dewPoint: h.dewPoint, humidity: h.humidity, pressure: h.pressure, gust: h.gust,
+            &p, feelsLike: h.feelsLike, fields: h.fields, humidity: h.humidity, pressure: h.pressure, gust: h.gust,
             direction: h.windDirection, clouds: h.clouds, uv: h.uvIndex)
         return p
     }
 
-    /// The fields `currently` and each hour share: feels-like, the view's dew point, humidity and
+    /// The view's fields (`ViewField`: the dew point) by Pirate Weather's names, each rounded as
+    /// it writes its kind.
+    static func write(_ fields: FieldValues, into p: inout DataPoint) {
+        for (f, m) in fields.present {
+            guard let name = f.darkSky else { continue }
+            p[name] =
+                switch m {
+                case .temperature(let t): r(t.value)
+                }
+        }
+    }
+
+    /// The fields `currently` and each hour share: feels-like, the view's fields, humidity and
     /// cloud cover as fractions, pressure in hPa, gusts, where the wind comes from, UV.
     static func details(
-        _ p: inout DataPoint, feelsLike: Measure<TemperatureUnit>?, dewPoint: Measure<TemperatureUnit>?, humidity: Double?,
+        _ p: inout DataPoint, feelsLike: Measure<TemperatureUnit>?, fields: FieldValues, humidity: Double?,
         pressure: Measure<PressureUnit>?, gust: Measure<WindUnit>?, direction: Double?, clouds: Double?, uv: Double?
     ) {
         p["apparentTemperature"] = feelsLike.map { r($0.value) }
-        p["dewPoint"] = dewPoint.map { r($0.value) }
+        write(fields, into: &p)
         p.humidity = humidity.map { r($0 / 100) }
         p["pressure"] = pressure.map { r($0.base) }
         p["windGust"] = gust.map { r($0.value) }

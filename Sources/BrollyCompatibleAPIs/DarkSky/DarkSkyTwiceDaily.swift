@@ -39,7 +39,7 @@ extension DarkSkyDocument {
                 let winds = hours.compactMap(\.wind?.value)
                 if !winds.isEmpty { p.windSpeed = Self.r(winds.reduce(0, +) / Double(winds.count)) }
                 // The rest from the period's hours, summed up as the view sums up a day: means of
-                // humidity, cloud, pressure and dew point; the strongest gust and UV; the day's
+                // humidity, cloud, pressure and the view's fields (the dew point); the strongest gust and UV; the day's
                 // highest feels-like or the night's lowest.
                 if let h = WeatherView.HourlySummary(hours, units: unitChoice) {
                     p.humidity = h.humidity.map { Self.r($0 / 100) }
@@ -48,7 +48,7 @@ extension DarkSkyDocument {
                     p["windGust"] = h.gustMax.map { Self.r($0.value) }
                     p["windBearing"] = h.windDirection
                     p["uvIndex"] = h.uvMax.map { Self.r($0) }
-                    p["dewPoint"] = h.dewPoint.map { Self.r($0.value) }
+                    Self.write(h.fields, into: &p)
                     p["apparentTemperature"] = (isDay ? h.feelsLikeHigh : h.feelsLikeLow).map { Self.r($0.value) }
                     p["feelsLike"] = p["apparentTemperature"]
                 }

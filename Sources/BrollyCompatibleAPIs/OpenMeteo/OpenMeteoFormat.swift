@@ -4,11 +4,13 @@ import Foundation
 /// Open-Meteo's answer written from the one view of Brolly's weather.
 public enum OpenMeteoFormat {
     /// What Brolly keeps, by every name Open-Meteo accepts for it (the current and the legacy ones).
-    enum Variable: Sendable {
+    enum Variable: Sendable, Hashable {
         case temperature, humidity, apparent, isDay, precipitation, rain, snowfall, weatherCode, cloudCover, pressure, windSpeed
         case windDirection, windGusts, visibility, probability, maxTemperature, minTemperature, precipitationSum, probabilityMax
         case sunrise, sunset, uvIndex, windSpeedMax, windGustsMax, windDirectionDominant, uvIndexMax, apparentMax, apparentMin
-        case dewPoint, dewPointMean
+        /// One of the view's fields (`ViewField`): its value each instant, or the day's hours
+        /// summed up as the field says.
+        case field(ViewField)
     }
 
     /// What a variable measures, which gives its unit label (in the units asked) and its decimals.
@@ -28,7 +30,7 @@ public enum OpenMeteoFormat {
 
     /// The schema's `Variable` numbers Brolly writes (openmeteo_sdk's `Variable` enum).
     enum SDK {
-        static let apparentTemperature: UInt8 = 1, cloudCover: UInt8 = 3, dewPoint: UInt8 = 8, isDay: UInt8 = 19
+        static let apparentTemperature: UInt8 = 1, cloudCover: UInt8 = 3, isDay: UInt8 = 19
         static let precipitation: UInt8 = 24, precipitationProbability: UInt8 = 26, pressureMSL: UInt8 = 27, rain: UInt8 = 28
         static let relativeHumidity: UInt8 = 29, snowfall: UInt8 = 37, sunrise: UInt8 = 40, sunset: UInt8 = 41
         static let temperature: UInt8 = 47, uvIndex: UInt8 = 52, visibility: UInt8 = 55, weatherCode: UInt8 = 56
@@ -48,21 +50,39 @@ public enum OpenMeteoFormat {
 
     private typealias M = OpenMeteoFlatBuffers.Meaning
 
+    /// The view's fields Open-Meteo has names for.
+    private static let fields = ViewField.all.compactMap { f in f.openMeteo.map { (field: f, name: $0) } }
+
+    /// What a field of `kind` measures.
+    static func quantity(_ kind: ViewField.Kind) -> Quantity {
+        switch kind {
+        case .temperature: .temperature
+        }
+    }
+
+    /// The schema's `Aggregation` of a field's day.
+    private static func aggregation(_ summary: ViewField.Summary) -> UInt8 {
+        switch summary {
+        case .mean: SDK.mean
+        }
+    }
+
     /// The variables of one instant (the `current` block) and of each hour, by name.
-    private static let instant: [([String], Variable, Quantity, OpenMeteoFlatBuffers.Meaning)] = [
-        (["temperature_2m"], .temperature, .temperature, M(variable: SDK.temperature, altitude: 2)),
-        (["relative_humidity_2m", "relativehumidity_2m"], .humidity, .percent, M(variable: SDK.relativeHumidity, altitude: 2)),
-        (["dew_point_2m", "dewpoint_2m"], .dewPoint, .temperature, M(variable: SDK.dewPoint, altitude: 2)),
-        (["apparent_temperature"], .apparent, .temperature, M(variable: SDK.apparentTemperature)),
-        (["is_day"], .isDay, .flag, M(variable: SDK.isDay)),
-        (["precipitation"], .precipitation, .water, M(variable: SDK.precipitation)),
-        (["weather_code", "weathercode"], .weatherCode, .wmo, M(variable: SDK.weatherCode)),
-        (["cloud_cover", "cloudcover"], .cloudCover, .percent, M(variable: SDK.cloudCover)),
-        (["pressure_msl"], .pressure, .pressure, M(variable: SDK.pressureMSL)),
-        (["wind_speed_10m", "windspeed_10m"], .windSpeed, .speed, M(variable: SDK.windSpeed, altitude: 10)),
-        (["wind_direction_10m", "winddirection_10m"], .windDirection, .degrees, M(variable: SDK.windDirection, altitude: 10)),
-        (["wind_gusts_10m", "windgusts_10m"], .windGusts, .speed, M(variable: SDK.windGusts, altitude: 10)),
-    ]
+    private static let instant: [([String], Variable, Quantity, OpenMeteoFlatBuffers.Meaning)] =
+        [
+            (["temperature_2m"], .temperature, .temperature, M(variable: SDK.temperature, altitude: 2)),
+            (["relative_humidity_2m", "relativehumidity_2m"], .humidity, .percent, M(variable: SDK.relativeHumidity, altitude: 2)),
+            (["apparent_temperature"], .apparent, .temperature, M(variable: SDK.apparentTemperature)),
+            (["is_day"], .isDay, .flag, M(variable: SDK.isDay)),
+            (["precipitation"], .precipitation, .water, M(variable: SDK.precipitation)),
+            (["weather_code", "weathercode"], .weatherCode, .wmo, M(variable: SDK.weatherCode)),
+            (["cloud_cover", "cloudcover"], .cloudCover, .percent, M(variable: SDK.cloudCover)),
+            (["pressure_msl"], .pressure, .pressure, M(variable: SDK.pressureMSL)),
+            (["wind_speed_10m", "windspeed_10m"], .windSpeed, .speed, M(variable: SDK.windSpeed, altitude: 10)),
+            (["wind_direction_10m", "winddirection_10m"], .windDirection, .degrees, M(variable: SDK.windDirection, altitude: 10)),
+            (["wind_gusts_10m", "windgusts_10m"], .windGusts, .speed, M(variable: SDK.windGusts, altitude: 10)),
+        ]
+        + fields.map { f, om in (om.names, .field(f), quantity(f.kind), M(variable: om.variable, altitude: om.altitude)) }
 
     /// Open-Meteo's `current` variables Brolly answers.
     static let currentNames = table(
@@ -78,34 +98,42 @@ public enum OpenMeteoFormat {
             (["uv_index"], .uvIndex, .index, M(variable: SDK.uvIndex)),
         ])
     /// Open-Meteo's `daily` variables Brolly answers (some worked out from the day's hours).
-    static let dailyNames = table([
-        (["weather_code", "weathercode"], .weatherCode, .wmo, M(variable: SDK.weatherCode)),
-        (["temperature_2m_max"], .maxTemperature, .temperature, M(variable: SDK.temperature, altitude: 2, aggregation: SDK.maximum)),
-        (["temperature_2m_min"], .minTemperature, .temperature, M(variable: SDK.temperature, altitude: 2, aggregation: SDK.minimum)),
-        (["apparent_temperature_max"], .apparentMax, .temperature, M(variable: SDK.apparentTemperature, aggregation: SDK.maximum)),
-        (["apparent_temperature_min"], .apparentMin, .temperature, M(variable: SDK.apparentTemperature, aggregation: SDK.minimum)),
-        (["dew_point_2m_mean"], .dewPointMean, .temperature, M(variable: SDK.dewPoint, altitude: 2, aggregation: SDK.mean)),
-        (["precipitation_sum"], .precipitationSum, .water, M(variable: SDK.precipitation, aggregation: SDK.sum)),
-        (
-            ["precipitation_probability_max"], .probabilityMax, .percent,
-            M(variable: SDK.precipitationProbability, aggregation: SDK.maximum)
-        ),
-        (["sunrise"], .sunrise, .time, M(variable: SDK.sunrise)),
-        (["sunset"], .sunset, .time, M(variable: SDK.sunset)),
-        (
-            ["wind_speed_10m_max", "windspeed_10m_max"], .windSpeedMax, .speed,
-            M(variable: SDK.windSpeed, altitude: 10, aggregation: SDK.maximum)
-        ),
-        (
-            ["wind_gusts_10m_max", "windgusts_10m_max"], .windGustsMax, .speed,
-            M(variable: SDK.windGusts, altitude: 10, aggregation: SDK.maximum)
-        ),
-        (
-            ["wind_direction_10m_dominant", "winddirection_10m_dominant"], .windDirectionDominant, .degrees,
-            M(variable: SDK.windDirection, altitude: 10, aggregation: SDK.dominant)
-        ),
-        (["uv_index_max"], .uvIndexMax, .index, M(variable: SDK.uvIndex, aggregation: SDK.maximum)),
-    ])
+    static let dailyNames = table(
+        [
+            (["weather_code", "weathercode"], .weatherCode, .wmo, M(variable: SDK.weatherCode)),
+            (["temperature_2m_max"], .maxTemperature, .temperature, M(variable: SDK.temperature, altitude: 2, aggregation: SDK.maximum)),
+            (["temperature_2m_min"], .minTemperature, .temperature, M(variable: SDK.temperature, altitude: 2, aggregation: SDK.minimum)),
+            (["apparent_temperature_max"], .apparentMax, .temperature, M(variable: SDK.apparentTemperature, aggregation: SDK.maximum)),
+            (["apparent_temperature_min"], .apparentMin, .temperature, M(variable: SDK.apparentTemperature, aggregation: SDK.minimum)),
+            (["precipitation_sum"], .precipitationSum, .water, M(variable: SDK.precipitation, aggregation: SDK.sum)),
+            (
+                ["precipitation_probability_max"], .probabilityMax, .percent,
+                M(variable: SDK.precipitationProbability, aggregation: SDK.maximum)
+            ),
+            (["sunrise"], .sunrise, .time, M(variable: SDK.sunrise)),
+            (["sunset"], .sunset, .time, M(variable: SDK.sunset)),
+            (
+                ["wind_speed_10m_max", "windspeed_10m_max"], .windSpeedMax, .speed,
+                M(variable: SDK.windSpeed, altitude: 10, aggregation: SDK.maximum)
+            ),
+            (
+                ["wind_gusts_10m_max", "windgusts_10m_max"], .windGustsMax, .speed,
+                M(variable: SDK.windGusts, altitude: 10, aggregation: SDK.maximum)
+            ),
+            (
+                ["wind_direction_10m_dominant", "winddirection_10m_dominant"], .windDirectionDominant, .degrees,
+                M(variable: SDK.windDirection, altitude: 10, aggregation: SDK.dominant)
+            ),
+            (["uv_index_max"], .uvIndexMax, .index, M(variable: SDK.uvIndex, aggregation: SDK.maximum)),
+        ]
+            + fields.compactMap { f, om in
+                om.daily.map {
+                    (
+                        [$0], .field(f), quantity(f.kind),
+                        M(variable: om.variable, altitude: om.altitude, aggregation: aggregation(f.summary))
+                    )
+                }
+            })
 
     /// The table of a block (`current`, `hourly`, `daily`, `minutely_15`).
     static func names(of block: String) -> [String: Entry] {
@@ -179,6 +207,13 @@ public enum OpenMeteoFormat {
         func depth(_ m: Measure<PrecipitationUnit>?) -> JSONValue { num(m?.value, inch ? 3 : 2) }
         func depth(mm: Double?) -> JSONValue { depth(mm.map { Measure($0, in: rain) }) }
         func snow(_ m: Measure<SnowUnit>?) -> JSONValue { num(m?.value, inch ? 3 : 2) }
+        // One of the view's fields, written as its kind.
+        func field(_ m: FieldMeasure?) -> JSONValue {
+            switch m {
+            case .temperature(let t): temp(t)
+            case nil: .null
+            }
+        }
         let timeline = view.timeline()
         // Open-Meteo's label of the wind unit asked.
         let speedLabel = ["ms": "m/s", "mph": "mp/h", "kn": "kn"][q.windSpeedUnit] ?? "km/h"
@@ -222,7 +257,7 @@ public enum OpenMeteoFormat {
                     case .isDay: .number(c.isDay ? 1 : 0)
                     // Open-Meteo's precipitation is the rain and the snow's water together.
                     case .precipitation: depth(c.precipitation)
-                    case .dewPoint: temp(c.dewPoint)
+                    case .field(let f): field(c.fields[f])
                     case .rain: depth(c.rain)
                     case .snowfall: snow(c.snow)
                     case .weatherCode: .number(Double(wmo(c.condition.condition, provider: view.provider)))
@@ -281,7 +316,7 @@ public enum OpenMeteoFormat {
                         case .windSpeed: speed(h.wind)
                         case .apparent: temp(h.feelsLike)
                         case .humidity: num(h.humidity, 0)
-                        case .dewPoint: temp(h.dewPoint)
+                        case .field(let f): field(h.fields[f])
                         case .pressure: num(h.pressure?.base)
                         case .cloudCover: num(h.clouds, 0)
                         case .windDirection: num(h.windDirection, 0)
@@ -343,7 +378,7 @@ public enum OpenMeteoFormat {
                         case .uvIndexMax: return num(summary?.uvMax, 2)
                         case .apparentMax: return temp(summary?.feelsLikeHigh)
                         case .apparentMin: return temp(summary?.feelsLikeLow)
-                        case .dewPointMean: return temp(summary?.dewPoint)
+                        case .field(let f): return field(summary?.fields[f])
                         default: return .null
                         }
                     })

@@ -7,7 +7,17 @@ import Foundation
 /// OpenWeatherMap's units and field names. A value Brolly has none for is left out, as
 /// OpenWeatherMap leaves out rain and snow when none falls.
 public enum OneCallFormat {
-    public struct Current: Codable, Sendable {
+    /// One Call's names for the view's fields (`ViewField.oneCall`).
+    public enum FieldNames: BrollyCore.FieldNames {
+        public static func name(of field: ViewField) -> String? { field.oneCall }
+    }
+
+    /// The conditions now or of an hour, with the view's fields (`ViewField`) in the same object.
+    public typealias Current = SideBySide<Reading, FieldsDocument<FieldNames>>
+    /// A day, with the view's fields summed up over its hours in the same object.
+    public typealias Day = SideBySide<DayReading, FieldsDocument<FieldNames>>
+
+    public struct Reading: Codable, Sendable {
         public var dt: Int
         public var sunrise: Int?
         public var sunset: Int?
@@ -15,7 +25,6 @@ public enum OneCallFormat {
         public var feelsLike: Double?
         public var pressure: Double?
         public var humidity: Double?
-        public var dewPoint: Double?
         public var uvi: Double?
         public var clouds: Int?
         public var visibility: Int?
@@ -30,8 +39,7 @@ public enum OneCallFormat {
 
         enum CodingKeys: String, CodingKey {
             case dt, sunrise, sunset, temp, pressure, humidity, uvi, clouds, visibility, weather, rain, snow, pop
-            case feelsLike = "feels_like", dewPoint = "dew_point", windSpeed = "wind_speed", windDeg = "wind_deg"
-            case windGust = "wind_gust"
+            case feelsLike = "feels_like", windSpeed = "wind_speed", windDeg = "wind_deg", windGust = "wind_gust"
         }
     }
 
@@ -50,7 +58,7 @@ public enum OneCallFormat {
         public var morn: Double?
     }
 
-    public struct Day: Codable, Sendable {
+    public struct DayReading: Codable, Sendable {
         public var dt: Int
         public var sunrise: Int?
         public var sunset: Int?
@@ -60,7 +68,6 @@ public enum OneCallFormat {
         public var feelsLike: Temperatures
         public var pressure: Double?
         public var humidity: Double?
-        public var dewPoint: Double?
         public var windSpeed: Double?
         public var windDeg: Int?
         public var windGust: Double?
@@ -74,8 +81,8 @@ public enum OneCallFormat {
 
         enum CodingKeys: String, CodingKey {
             case dt, sunrise, sunset, summary, temp, pressure, humidity, weather, clouds, pop, rain, snow, uvi
-            case moonPhase = "moon_phase", feelsLike = "feels_like", dewPoint = "dew_point", windSpeed = "wind_speed"
-            case windDeg = "wind_deg", windGust = "wind_gust"
+            case moonPhase = "moon_phase", feelsLike = "feels_like", windSpeed = "wind_speed", windDeg = "wind_deg"
+            case windGust = "wind_gust"
         }
     }
 
@@ -118,17 +125,26 @@ public enum OneCallFormat {
         let place = v.place, zone = v.zone, c = v.current, now = v.now
         func t(_ m: Measure<TemperatureUnit>?) -> Double? { m.map { r($0.value) } }
         func speed(_ m: Measure<WindUnit>?) -> Double? { m.map { r($0.value) } }
+        // The view's fields, each rounded as One Call writes its kind.
+        func fields(_ f: FieldValues?) -> FieldsDocument<FieldNames> {
+            FieldsDocument(f) {
+                switch $0 {
+                case .temperature(let m): r(m.value)
+                }
+            }
+        }
         var d = Document(lat: place.latitude, lon: place.longitude, timezone: place.timezone, timezoneOffset: zone.secondsFromGMT(for: now))
         if !exclude.contains("current") {
             d.current = Current(
-                dt: Int(now.timeIntervalSince1970), sunrise: seconds(v.sky.sunrise), sunset: seconds(v.sky.sunset),
-                temp: r(c.temperature.value), feelsLike: t(c.feelsLike), pressure: c.pressure.map { r($0.base) }, humidity: c.humidity,
-                dewPoint: t(c.dewPoint), uvi: v.uvNow,
-                clouds: c.clouds.map { Int($0.rounded()) }, visibility: c.visibility.map { Int(min($0.base, 10_000).rounded()) },
-                windSpeed: speed(c.wind), windDeg: OpenWeatherMapFormat.degrees(c.windDirection), windGust: speed(c.gust),
-                weather: [OpenWeatherMapFormat.WeatherItem(c.condition, of: v, isDay: c.isDay)],
-                rain: c.rain.flatMap { $0.base > 0 ? ["1h": r($0.base)] : nil },
-                snow: c.snowWater.flatMap { $0.base > 0 ? ["1h": r($0.base)] : nil })
+                Reading(
+                    dt: Int(now.timeIntervalSince1970), sunrise: seconds(v.sky.sunrise), sunset: seconds(v.sky.sunset),
+                    temp: r(c.temperature.value), feelsLike: t(c.feelsLike), pressure: c.pressure.map { r($0.base) }, humidity: c.humidity,
+                    uvi: v.uvNow,
+                    clouds: c.clouds.map { Int($0.rounded()) }, visibility: c.visibility.map { Int(min($0.base, 10_000).rounded()) },
+                    windSpeed: speed(c.wind), windDeg: OpenWeatherMapFormat.degrees(c.windDirection), windGust: speed(c.gust),
+                    weather: [OpenWeatherMapFormat.WeatherItem(c.condition, of: v, isDay: c.isDay)],
+                    rain: c.rain.flatMap { $0.base > 0 ? ["1h": r($0.base)] : nil },
+                    snow: c.snowWater.flatMap { $0.base > 0 ? ["1h": r($0.base)] : nil }), fields(c.fields))
         }
         if !exclude.contains("minutely"), let slots = v.nowcast, !slots.isEmpty {
             let start = Int(now.timeIntervalSince1970 / 60) * 60
@@ -142,13 +158,14 @@ public enum OneCallFormat {
             d.hourly = v.hours.prefix(48).map { h in
                 let fallen = h.precipitation.flatMap { $0.base > 0 ? ["1h": r($0.base)] : nil }
                 return Current(
-                    dt: Int(h.time.timeIntervalSince1970), temp: r(h.temperature.value), feelsLike: t(h.feelsLike),
-                    pressure: h.pressure.map { r($0.base) }, humidity: h.humidity, dewPoint: t(h.dewPoint),
-                    uvi: h.uvIndex, clouds: h.clouds.map { Int($0.rounded()) }, windSpeed: speed(h.wind),
-                    windDeg: OpenWeatherMapFormat.degrees(h.windDirection), windGust: speed(h.gust),
-                    weather: [OpenWeatherMapFormat.WeatherItem(h.condition, of: v, isDay: h.isDay)],
-                    rain: h.condition.isSnow ? nil : fallen,
-                    snow: h.condition.isSnow ? fallen : nil, pop: h.chance.map { r($0 / 100) })
+                    Reading(
+                        dt: Int(h.time.timeIntervalSince1970), temp: r(h.temperature.value), feelsLike: t(h.feelsLike),
+                        pressure: h.pressure.map { r($0.base) }, humidity: h.humidity,
+                        uvi: h.uvIndex, clouds: h.clouds.map { Int($0.rounded()) }, windSpeed: speed(h.wind),
+                        windDeg: OpenWeatherMapFormat.degrees(h.windDirection), windGust: speed(h.gust),
+                        weather: [OpenWeatherMapFormat.WeatherItem(h.condition, of: v, isDay: h.isDay)],
+                        rain: h.condition.isSnow ? nil : fallen,
+                        snow: h.condition.isSnow ? fallen : nil, pop: h.chance.map { r($0 / 100) }), fields(h.fields))
             }
         }
         if !exclude.contains("daily") {
@@ -164,21 +181,22 @@ public enum OneCallFormat {
                 let fallen = day.precipitation.flatMap { $0.base > 0 ? r($0.base) : nil }
                 let h = day.hourly
                 return Day(
-                    dt: Int(noon.timeIntervalSince1970), sunrise: seconds(day.sunrise), sunset: seconds(day.sunset),
-                    moonPhase: r(day.moonAge / 29.530_588), summary: day.condition.description,
-                    temp: Temperatures(
-                        day: t(mid?.temperature), min: t(day.low), max: t(day.high), night: t(night?.temperature),
-                        eve: t(eve?.temperature), morn: t(morn?.temperature)),
-                    feelsLike: Temperatures(
-                        day: t(mid?.feelsLike), night: t(night?.feelsLike), eve: t(eve?.feelsLike), morn: t(morn?.feelsLike)),
-                    pressure: h?.pressure.map { r($0.base) }, humidity: h?.humidity.map { $0.rounded() }, dewPoint: t(h?.dewPoint),
-                    windSpeed: speed(h?.windMax),
-                    windDeg: OpenWeatherMapFormat.degrees(h?.windDirection), windGust: speed(h?.gustMax),
-                    weather: [OpenWeatherMapFormat.WeatherItem(day.condition, of: v, isDay: true)],
-                    clouds: h?.clouds.map { Int($0.rounded()) },
-                    pop: day.chance.map { r($0 / 100) }, rain: day.condition.isSnow ? nil : fallen,
-                    snow: day.condition.isSnow ? fallen : nil,
-                    uvi: h?.uvMax)
+                    DayReading(
+                        dt: Int(noon.timeIntervalSince1970), sunrise: seconds(day.sunrise), sunset: seconds(day.sunset),
+                        moonPhase: r(day.moonAge / 29.530_588), summary: day.condition.description,
+                        temp: Temperatures(
+                            day: t(mid?.temperature), min: t(day.low), max: t(day.high), night: t(night?.temperature),
+                            eve: t(eve?.temperature), morn: t(morn?.temperature)),
+                        feelsLike: Temperatures(
+                            day: t(mid?.feelsLike), night: t(night?.feelsLike), eve: t(eve?.feelsLike), morn: t(morn?.feelsLike)),
+                        pressure: h?.pressure.map { r($0.base) }, humidity: h?.humidity.map { $0.rounded() },
+                        windSpeed: speed(h?.windMax),
+                        windDeg: OpenWeatherMapFormat.degrees(h?.windDirection), windGust: speed(h?.gustMax),
+                        weather: [OpenWeatherMapFormat.WeatherItem(day.condition, of: v, isDay: true)],
+                        clouds: h?.clouds.map { Int($0.rounded()) },
+                        pop: day.chance.map { r($0 / 100) }, rain: day.condition.isSnow ? nil : fallen,
+                        snow: day.condition.isSnow ? fallen : nil,
+                        uvi: h?.uvMax), fields(h?.fields))
             }
         }
         if !exclude.contains("alerts"), let here = v.alerts, !here.isEmpty {

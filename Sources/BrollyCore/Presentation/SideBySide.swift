@@ -5,7 +5,7 @@ import Foundation
 /// A saved place is the place's fields and what saving it added (in the API and in the store); the
 /// conditions now are the reading and what the weather document adds to it.
 @dynamicMemberLookup
-public struct SideBySide<Main: Codable & Sendable & Hashable, Added: Codable & Sendable & Hashable>: Codable, Sendable, Hashable {
+public struct SideBySide<Main: Codable & Sendable, Added: Codable & Sendable>: Codable, Sendable {
     public var main: Main
     public var added: Added
 
@@ -34,3 +34,6 @@ public struct SideBySide<Main: Codable & Sendable & Hashable, Added: Codable & S
         set { added[keyPath: path] = newValue }
     }
 }
+
+extension SideBySide: Equatable where Main: Equatable, Added: Equatable {}
+extension SideBySide: Hashable where Main: Hashable, Added: Hashable {}

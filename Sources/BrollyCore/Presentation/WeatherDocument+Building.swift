@@ -106,7 +106,14 @@ extension WeatherDocument {
                 // everything that fell (the rain and the snow's water) as `precipitation`.
                 snow: p(raw.snow.map { Measure($0, in: u.precipitation) }), condition: ConditionDocument(cur.condition),
                 sunrise: iso(raw.sunrise), sunset: iso(raw.sunset), temperatureYesterday: cur.yesterday.map(t),
-                precipitation: p(cur.precipitation)), Beside(dewPoint: cur.dewPoint.map(t)))
+                precipitation: p(cur.precipitation)),
+            Beside(
+                fields: FieldsDocument(cur.fields) {
+                    switch $0 {
+                    case .temperature(let m): t(m)
+                    }
+                }))
+        fields = ViewField.all.map { FieldInfo(key: $0.key, kind: $0.kind) }
         days = v.days.map {
             Day(
                 date: $0.date, temperatureMin: t($0.low), temperatureMax: t($0.high), precipitation: p($0.precipitation),

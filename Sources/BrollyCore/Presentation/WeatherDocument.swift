@@ -13,8 +13,38 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
         /// The wind on the Beaufort scale (0–12) and its name in the document's language.
         public var windForce: Int?
         public var windForceName: String?
-        /// The dew point in the document's temperature unit (from the temperature and humidity).
-        public var dewPoint: Double?
+        /// The table's fields (`ViewField`: the dew point) in the document's units, by their keys.
+        public var fields: FieldsDocument<BrollyFieldNames>
+
+        enum CodingKeys: String, CodingKey {
+            case measured, windForce, windForceName
+        }
+
+        public init(fields: FieldsDocument<BrollyFieldNames>) {
+            self.fields = fields
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            measured = try c.decodeIfPresent(Measured.self, forKey: .measured)
+            windForce = try c.decodeIfPresent(Int.self, forKey: .windForce)
+            windForceName = try c.decodeIfPresent(String.self, forKey: .windForceName)
+            fields = try FieldsDocument(from: decoder)
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encodeIfPresent(measured, forKey: .measured)
+            try c.encodeIfPresent(windForce, forKey: .windForce)
+            try c.encodeIfPresent(windForceName, forKey: .windForceName)
+            try fields.encode(to: encoder)
+        }
+    }
+    /// One of the table's fields (`ViewField`) that `current` carries: its key (also its name's
+    /// key in the language files) and what it measures, so that a reader lists them all.
+    public struct FieldInfo: Codable, Sendable, Hashable {
+        public var key: String
+        public var kind: ViewField.Kind
     }
     /// A station's latest observation, in the document's units.
     public struct Measured: Codable, Sendable, Hashable {
@@ -199,6 +229,9 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
     public var summary: Summary?
     /// Absent when air quality could not be had (it never hides the weather).
     public var airQuality: AirQualityInfo?
+    /// The table's fields `current` carries, in the order to list them; absent in documents
+    /// written before it.
+    public var fields: [FieldInfo]?
     /// Official warnings covering the place, most severe first; absent when alerts were not
     /// asked for or could not be had in time, empty when there are none.
     public var alerts: [AlertInfo]?

@@ -53,8 +53,8 @@ public struct WeatherView: Sendable {
         public let yesterday: Measure<TemperatureUnit>?
         /// %.
         public let humidity: Double?
-        /// From the temperature and humidity (Magnus).
-        public let dewPoint: Measure<TemperatureUnit>?
+        /// The table's fields (`ViewField`: the dew point).
+        public let fields: FieldValues
         public let pressure: Measure<PressureUnit>?
         public let wind: Measure<WindUnit>?
         public let gust: Measure<WindUnit>?
@@ -91,8 +91,8 @@ public struct WeatherView: Sendable {
         public let feelsLike: Measure<TemperatureUnit>?
         /// %.
         public let humidity: Double?
-        /// From the temperature and humidity (Magnus).
-        public let dewPoint: Measure<TemperatureUnit>?
+        /// The table's fields (`ViewField`: the dew point).
+        public let fields: FieldValues
         public let pressure: Measure<PressureUnit>?
         /// %.
         public let clouds: Double?
@@ -112,7 +112,7 @@ public struct WeatherView: Sendable {
             self.isNow = isNow
             feelsLike = h.feelsLike.map { Measure($0, in: u.temperature) }
             humidity = h.humidity
-            dewPoint = Dew.point(celsius: h.temperature, humidity: h.humidity).map { Measure($0, in: u.temperature) }
+            fields = FieldValues(units: u) { $0.hour(h) }
             pressure = h.pressure.map { Measure($0, in: u.pressure) }
             clouds = h.clouds
             windDirection = h.windDirection
@@ -162,8 +162,8 @@ public struct WeatherView: Sendable {
         }
 
         public let humidity: Double?
-        /// The mean of the hours' dew points.
-        public let dewPoint: Measure<TemperatureUnit>?
+        /// The table's fields (`ViewField`), each summed up as its `summary` says (the dew point: the mean).
+        public let fields: FieldValues
         public let clouds: Double?
         public let pressure: Measure<PressureUnit>?
         public let windMax: Measure<WindUnit>?
@@ -188,7 +188,9 @@ public struct WeatherView: Sendable {
         struct Sample {
             var time: Date
             var temperature: Double
-            var feelsLike, humidity, dewPoint, pressure, wind, gust, direction, clouds, uv, precipitation: Double?
+            var feelsLike, humidity, pressure, wind, gust, direction, clouds, uv, precipitation: Double?
+            /// The table's fields, in the order of `ViewField.all`.
+            var fields: [Double?]
             /// The temperature, read like the values an hour may not have.
             var measuredTemperature: Double? { temperature }
         }
@@ -196,12 +198,11 @@ public struct WeatherView: Sendable {
         /// From the report's hours (a day of the place).
         init?(_ hours: [HourForecast], units u: UnitChoice) {
             self.init(
-                hours.map {
+                hours.map { h in
                     Sample(
-                        time: $0.time, temperature: $0.temperature, feelsLike: $0.feelsLike, humidity: $0.humidity,
-                        dewPoint: Dew.point(celsius: $0.temperature, humidity: $0.humidity),
-                        pressure: $0.pressure, wind: $0.windSpeed, gust: $0.windGust, direction: $0.windDirection, clouds: $0.clouds,
-                        uv: $0.uvIndex, precipitation: $0.precipitation)
+                        time: h.time, temperature: h.temperature, feelsLike: h.feelsLike, humidity: h.humidity,
+                        pressure: h.pressure, wind: h.windSpeed, gust: h.windGust, direction: h.windDirection, clouds: h.clouds,
+                        uv: h.uvIndex, precipitation: h.precipitation, fields: ViewField.all.map { $0.hour(h) })
                 }, units: u)
         }
 
@@ -211,8 +212,8 @@ public struct WeatherView: Sendable {
                 hours.map {
                     Sample(
                         time: $0.time, temperature: $0.temperature.base, feelsLike: $0.feelsLike?.base, humidity: $0.humidity,
-                        dewPoint: $0.dewPoint?.base, pressure: $0.pressure?.base, wind: $0.wind?.base, gust: $0.gust?.base,
-                        direction: $0.windDirection, clouds: $0.clouds, uv: $0.uvIndex, precipitation: $0.precipitation?.base)
+                        pressure: $0.pressure?.base, wind: $0.wind?.base, gust: $0.gust?.base, direction: $0.windDirection,
+                        clouds: $0.clouds, uv: $0.uvIndex, precipitation: $0.precipitation?.base, fields: $0.fields.bases)
                 }, units: u)
         }
 
@@ -230,7 +231,14 @@ public struct WeatherView: Sendable {
                 return best
             }
             humidity = mean(values(\.humidity))
-            dewPoint = mean(values(\.dewPoint)).map { Measure($0, in: u.temperature) }
+            fields = FieldValues(
+                units: u,
+                bases: ViewField.all.enumerated().map { i, f in
+                    let known = hours.compactMap { $0.fields[i] }
+                    return switch f.summary {
+                    case .mean: mean(known)
+                    }
+                })
             clouds = mean(values(\.clouds))
             pressure = mean(values(\.pressure)).map { Measure($0, in: u.pressure) }
             windMax = values(\.wind).max().map { Measure($0, in: u.wind) }
@@ -357,7 +365,7 @@ public struct WeatherView: Sendable {
         current = Reading(
             time: cur.time, temperature: t(cur.temperature), feelsLike: cur.feelsLike.map(t), low: t(cur.temperatureMin),
             high: t(cur.temperatureMax), yesterday: cur.temperatureYesterday.map(t), humidity: cur.humidity,
-            dewPoint: Dew.point(celsius: cur.temperature, humidity: cur.humidity).map(t),
+            fields: FieldValues(units: u) { $0.now(cur) },
             pressure: cur.pressure.map { Measure($0, in: u.pressure) }, wind: w(cur.windSpeed), gust: w(cur.windGust),
             windDirection: cur.windDirection, windForce: cur.windSpeed.map(WindUnit.beaufort), clouds: cur.clouds,
             visibility: cur.visibility.map { Measure($0, in: u.distance) }, rain: p(cur.rain),

@@ -142,6 +142,25 @@ function fact(id, value) {
   $(id).closest('li').hidden = value === null;
 }
 
+/** How the page shows a value of each kind of the view's table fields (`fields`). */
+const kinds = { temperature: (v) => tempText(v) };
+
+/** The view's table fields (the document's `fields`: the dew point, …) among the details, before
+ * the rain: each named by its key (the language files' key too) and shown as its kind, so the page
+ * names none of them. A field without a value, or of a kind the page does not know, is left out. */
+function renderFields(fields, c) {
+  const rain = $('rain').closest('li');
+  for (const li of [...$('facts').querySelectorAll('li[data-field]')]) li.remove();
+  for (const f of fields) {
+    const show = kinds[f.kind];
+    if (!show || typeof c[f.key] !== 'number') continue;
+    const id = f.key.replace(/[A-Z]/g, (m) => '-' + m.toLowerCase());
+    rain.before(el('li', { dataset: { field: f.key } },
+      el('span', { className: 'term', dataset: { i18n: f.key }, text: t(f.key) }), ' ',
+      el('span', { className: 'value', id, dataset: { testid: id }, text: show(c[f.key]) })));
+  }
+}
+
 /** Shows a weather document in the current units. */
 export function render(doc, opts = {}) {
   const c = doc.current;
@@ -207,7 +226,7 @@ export function render(doc, opts = {}) {
     $('wind-arrow').hidden = true;
   }
   fact('clouds', typeof c.clouds === 'number' ? `${Math.round(c.clouds)}%` : null);
-  fact('dew-point', typeof c.dewPoint === 'number' ? tempText(c.dewPoint) : null);
+  renderFields(doc.fields || [], c);
   // Left out when the provider gives no value; a measured 0 stays 0.
   fact('rain', typeof c.rain === 'number' ? amountText(c.rain) : null);
   fact('snow', typeof c.snow === 'number' ? snowText(c.snow) : null);
