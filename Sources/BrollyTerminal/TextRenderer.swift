@@ -181,7 +181,7 @@ public struct TextRenderer: Sendable {
             if !details.isEmpty { rows.append(("", details)) }
         }
         if let h = c.humidity { rows.append((l.text("humidity"), String(format: "%.0f %%", h))) }
-        // The view's fields (`ViewField`: the dew point), each named by its key and written as its kind.
+        // The view's fields (`ViewField.all`), each named by its key and written as its kind.
         for (f, m) in c.fields.present {
             switch m {
             case .temperature(let t): rows.append((l.text(f.key), temp(t)))

@@ -298,7 +298,7 @@ public struct DarkSkyDocument: Codable, Sendable, Hashable {
         return p
     }
 
-    /// The view's fields (`ViewField`: the dew point) by Pirate Weather's names, each rounded as
+    /// The view's fields (`ViewField.all`) by Pirate Weather's names, each rounded as
     /// it writes its kind.
     static func write(_ fields: FieldValues, into p: inout DataPoint) {
         for (f, m) in fields.present {

@@ -39,7 +39,7 @@ extension DarkSkyDocument {
                 let winds = hours.compactMap(\.wind?.value)
                 if !winds.isEmpty { p.windSpeed = Self.r(winds.reduce(0, +) / Double(winds.count)) }
                 // The rest from the period's hours, summed up as the view sums up a day: means of
-                // humidity, cloud, pressure and the view's fields (the dew point); the strongest gust and UV; the day's
+                // humidity, cloud, pressure and the view's fields (`ViewField.all`); the strongest gust and UV; the day's
                 // highest feels-like or the night's lowest.
                 if let h = WeatherView.HourlySummary(hours, units: unitChoice) {
                     p.humidity = h.humidity.map { Self.r($0 / 100) }

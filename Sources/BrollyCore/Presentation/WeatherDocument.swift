@@ -13,7 +13,7 @@ public struct WeatherDocument: Codable, Sendable, Hashable {
         /// The wind on the Beaufort scale (0–12) and its name in the document's language.
         public var windForce: Int?
         public var windForceName: String?
-        /// The table's fields (`ViewField`: the dew point) in the document's units, by their keys.
+        /// The view's fields (`ViewField.all`) in the document's units, by their keys.
         public var fields: FieldsDocument<BrollyFieldNames>
 
         enum CodingKeys: String, CodingKey {

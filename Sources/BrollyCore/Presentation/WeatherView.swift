@@ -53,7 +53,7 @@ public struct WeatherView: Sendable {
         public let yesterday: Measure<TemperatureUnit>?
         /// %.
         public let humidity: Double?
-        /// The table's fields (`ViewField`: the dew point).
+        /// The view's fields (`ViewField.all`).
         public let fields: FieldValues
         public let pressure: Measure<PressureUnit>?
         public let wind: Measure<WindUnit>?
@@ -91,7 +91,7 @@ public struct WeatherView: Sendable {
         public let feelsLike: Measure<TemperatureUnit>?
         /// %.
         public let humidity: Double?
-        /// The table's fields (`ViewField`: the dew point).
+        /// The view's fields (`ViewField.all`).
         public let fields: FieldValues
         public let pressure: Measure<PressureUnit>?
         /// %.
@@ -162,7 +162,7 @@ public struct WeatherView: Sendable {
         }
 
         public let humidity: Double?
-        /// The table's fields (`ViewField`), each summed up as its `summary` says (the dew point: the mean).
+        /// The table's fields (`ViewField.all`), each summed up as its `summary` says.
         public let fields: FieldValues
         public let clouds: Double?
         public let pressure: Measure<PressureUnit>?

@@ -145,7 +145,7 @@ function fact(id, value) {
 /** How the page shows a value of each kind of the view's table fields (`fields`). */
 const kinds = { temperature: (v) => tempText(v) };
 
-/** The view's table fields (the document's `fields`: the dew point, …) among the details, before
+/** The view's table fields (the document's `fields`) among the details, before
  * the rain: each named by its key (the language files' key too) and shown as its kind, so the page
  * names none of them. A field without a value, or of a kind the page does not know, is left out. */
 function renderFields(fields, c) {
