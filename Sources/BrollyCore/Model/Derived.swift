@@ -17,19 +17,6 @@ extension Condition {
     }
 }
 
-/// The dew point, for the APIs that give it (Pirate Weather, OpenWeatherMap's One Call).
-public enum Dew {
-    /// The dew point (°C) from the temperature (°C) and relative humidity (%) (Magnus, over water).
-    public static func point(celsius t: Double, humidity: Double) -> Double? {
-        guard humidity > 0, humidity <= 100 else { return nil }
-        let gamma = log(humidity / 100) + 17.62 * t / (243.12 + t)
-        return 243.12 * gamma / (17.62 - gamma)
-    }
-
-    /// The dew point (°C), nil when the humidity is not known.
-    public static func point(celsius t: Double, humidity: Double?) -> Double? { humidity.flatMap { point(celsius: t, humidity: $0) } }
-}
-
 /// Day or night at a place: between the day's sunrise and sunset (a polar day has no sunset, a
 /// polar night no sunrise). Sun times are worked out once per local day.
 public struct Daylight: Sendable {

@@ -167,3 +167,17 @@ public struct FieldsDocument<Names: FieldNames>: Codable, Sendable, Hashable {
         }
     }
 }
+
+/// The dew point, the view's field `ViewField.dewPoint` (every surface writes it; Pirate Weather and
+/// One Call name it in their formats).
+public enum Dew {
+    /// The dew point (°C) from the temperature (°C) and relative humidity (%) (Magnus, over water).
+    public static func point(celsius t: Double, humidity: Double) -> Double? {
+        guard humidity > 0, humidity <= 100 else { return nil }
+        let gamma = log(humidity / 100) + 17.62 * t / (243.12 + t)
+        return 243.12 * gamma / (17.62 - gamma)
+    }
+
+    /// The dew point (°C), nil when the humidity is not known.
+    public static func point(celsius t: Double, humidity: Double?) -> Double? { humidity.flatMap { point(celsius: t, humidity: $0) } }
+}
