@@ -15,7 +15,9 @@ def now_json(cli, *args, **kw):
 def test_now_prints_the_json_contract(cli, double):
     doc, _ = now_json(cli, "--lat", "52.52", "--lon", "13.41")
     assert set(doc) == {"place", "current", "days", "hours", "units", "source", "sky", "nowcast", "airQuality", "alerts",
-                        "alertsElsewhere", "summary"}
+                        "alertsElsewhere", "summary", "fields"}
+    # The view's table fields current carries, each by its key and kind, and each has its value.
+    assert all(isinstance(doc["current"][f["key"]], (int, float)) and f["kind"] for f in doc["fields"])
     assert set(doc["sky"]) == {"dawn", "sunrise", "solarNoon", "sunset", "dusk", "moon"}
     assert doc["place"]["name"] == "Berlin" and doc["place"]["country"] == "Germany"
     c = doc["current"]

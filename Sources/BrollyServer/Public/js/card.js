@@ -142,25 +142,6 @@ function fact(id, value) {
   $(id).closest('li').hidden = value === null;
 }
 
-/** How the page shows a value of each kind of the view's table fields (`fields`). */
-const kinds = { temperature: (v) => tempText(v) };
-
-/** The view's table fields (the document's `fields`) among the details, before
- * the rain: each named by its key (the language files' key too) and shown as its kind, so the page
- * names none of them. A field without a value, or of a kind the page does not know, is left out. */
-function renderFields(fields, c) {
-  const rain = $('rain').closest('li');
-  for (const li of [...$('facts').querySelectorAll('li[data-field]')]) li.remove();
-  for (const f of fields) {
-    const show = kinds[f.kind];
-    if (!show || typeof c[f.key] !== 'number') continue;
-    const id = f.key.replace(/[A-Z]/g, (m) => '-' + m.toLowerCase());
-    rain.before(el('li', { dataset: { field: f.key } },
-      el('span', { className: 'term', dataset: { i18n: f.key }, text: t(f.key) }), ' ',
-      el('span', { className: 'value', id, dataset: { testid: id }, text: show(c[f.key]) })));
-  }
-}
-
 /** Shows a weather document in the current units. */
 export function render(doc, opts = {}) {
   const c = doc.current;
@@ -202,7 +183,7 @@ export function render(doc, opts = {}) {
   renderMeasured(c.measured);
   // The warnings' code comes with the rest of the page, after the card.
   const warned = opts.historyNote ? null : doc;
-  later().then((m) => { m.renderAlerts(warned); m.renderAirQuality(doc.airQuality); });
+  later().then((m) => { m.renderAlerts(warned); m.renderAirQuality(doc.airQuality); m.renderFields(doc.fields || [], c); });
   const providers = { 'open-meteo': 'Open-Meteo', openweathermap: 'OpenWeatherMap' };
   const from = providers[doc.source.provider] || doc.source.provider;
   const failed = doc.source.fallbackFrom && (providers[doc.source.fallbackFrom] || doc.source.fallbackFrom);
@@ -226,7 +207,6 @@ export function render(doc, opts = {}) {
     $('wind-arrow').hidden = true;
   }
   fact('clouds', typeof c.clouds === 'number' ? `${Math.round(c.clouds)}%` : null);
-  renderFields(doc.fields || [], c);
   // Left out when the provider gives no value; a measured 0 stays 0.
   fact('rain', typeof c.rain === 'number' ? amountText(c.rain) : null);
   fact('snow', typeof c.snow === 'number' ? snowText(c.snow) : null);

@@ -22,6 +22,7 @@ export { loadAccuracy } from './accuracy.js';
 export { loadHistory } from './history.js';
 export { renderAlerts } from './alerts.js';
 export { renderAirQuality } from './air.js';
+export { renderFields } from './fields.js';
 export { syncLanguageAndUnits } from './pushsettings.js';
 
 export function start({ placeId }) {
