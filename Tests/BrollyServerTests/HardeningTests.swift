@@ -1,7 +1,7 @@
-import BrollyCore
 import Foundation
 import Testing
 
+@testable import BrollyCore
 @testable import BrollyServer
 
 /// Issue 35: where a push may go, and what a request log line may show.
@@ -110,6 +110,35 @@ enum Crypto256 {
 }
 
 @Suite struct RequestLogRedactionTests {
+    /// The byte check that lets a plain target through as it came (`URLRedaction.isPlain`) never
+    /// changes what the full redaction answers: 50,000 targets made of the pieces that matter
+    /// (separators, escapes, `forecast` and the secret names in any case, spaces, non-ASCII).
+    @Test func theFastPathAnswersAsTheFullRedaction() {
+        let pieces = [
+            "/", "/", "?", "&", "=", "=", "%", "%5F", "+", ";", "forecast", "Forecast", "FORECAST", "forecasts", "appid", "APPID",
+            "api_key",
+            "apikey", "Key", "token", "lat", "lon", "52.5", "x", " ", "\t", "é", "\u{212A}ey", "api", "_", "v1", "weather",
+        ]
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ n: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(n))
+        }
+        var plain = 0
+        for _ in 0..<50_000 {
+            let target = "/" + (0..<(1 + next(12))).map { _ in pieces[next(pieces.count)] }.joined()
+            var bytes = target
+            if bytes.withUTF8(URLRedaction.isPlain) { plain += 1 }
+            let fast = URLRedaction.redactTarget(target), full = URLRedaction.redactedTarget(target)
+            if fast != full { Issue.record("\(target): \(fast) against \(full)") }
+        }
+        #expect(plain > 2_000, "the fast path was taken \(plain) times")
+        #expect(URLRedaction.redactTarget("/api/v1/weather?lat=52.52&lon=13.41") == "/api/v1/weather?lat=52.52&lon=13.41")
+        var browser = "/api/v1/weather?lat=52.52&lon=13.41", keyed = "/data/2.5/weather?lat=1&Api_Key=s"
+        let (browserIsPlain, keyedIsPlain) = (browser.withUTF8(URLRedaction.isPlain), keyed.withUTF8(URLRedaction.isPlain))
+        #expect(browserIsPlain && !keyedIsPlain)
+    }
+
     @Test func keysInPathsAndQueriesAreRedacted() {
         #expect(URLRedaction.redactTarget("/forecast/abc123/52.5,13.4?units=si") == "/forecast/REDACTED/52.5,13.4?units=si")
         #expect(

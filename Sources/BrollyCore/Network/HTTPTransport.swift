@@ -86,6 +86,52 @@ public enum URLRedaction {
     /// `;`, in the query and in path segments, and their names read decoded (`+` a space, spaces
     /// trimmed, any case). Otherwise what is logged is what came.
     public static func redactTarget(_ target: String) -> String {
+        var bytes = target
+        return bytes.withUTF8(isPlain) ? target : redactedTarget(target)
+    }
+
+    /// The secret parameters' names, lowercased, as bytes (`isPlain`).
+    static let secretNameBytes = secretNames.map { Array($0.utf8) }
+
+    /// Whether `redactTarget` leaves a target as it came, read on its bytes without Foundation: all
+    /// printable ASCII without `%`, `+` or `;`, no path segment after one that starts with
+    /// `forecast` (any case), and no parameter named as a secret. A browser's request
+    /// (`/api/v1/weather?lat=…&lon=…`) is; anything else is given to `redactedTarget`, whose
+    /// answer this never changes (`Tests/BrollyServerTests/HardeningTests.swift` compares them).
+    /// The full redaction was 18 % of a cached answer's time at the default log level (`perf`,
+    /// issue 52).
+    static func isPlain(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        var inQuery = false, afterForecast = false
+        var segmentStart = 0
+        var nameStart: Int? = nil  // in the query: where the name being read starts
+        func lower(_ c: UInt8) -> UInt8 { c >= UInt8(ascii: "A") && c <= UInt8(ascii: "Z") ? c | 0x20 : c }
+        func isSecret(_ range: Range<Int>) -> Bool {
+            secretNameBytes.contains { name in name.count == range.count && zip(name, b[range]).allSatisfy { $0 == lower($1) } }
+        }
+        for i in 0..<b.count {
+            let c = b[i]
+            if c <= 0x20 || c >= 0x7f || c == UInt8(ascii: "%") || c == UInt8(ascii: "+") || c == UInt8(ascii: ";") { return false }
+            if inQuery {
+                if c == UInt8(ascii: "=") || c == UInt8(ascii: "&") {
+                    if let start = nameStart, isSecret(start..<i) { return false }
+                    nameStart = c == UInt8(ascii: "&") ? i + 1 : nil
+                }
+            } else if c == UInt8(ascii: "?") {
+                inQuery = true
+                nameStart = i + 1
+            } else if c == UInt8(ascii: "/") {
+                if afterForecast { return false }
+                segmentStart = i + 1
+            } else if i - segmentStart == 7 {
+                afterForecast = afterForecast || zip("forecast".utf8, b[segmentStart...i]).allSatisfy { $0 == lower($1) }
+            }
+        }
+        if inQuery, let start = nameStart, isSecret(start..<b.count) { return false }
+        return true
+    }
+
+    /// `redactTarget`'s answer worked out in full.
+    static func redactedTarget(_ target: String) -> String {
         let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         var path = String(parts[0])
         let decoded = path.removingPercentEncoding ?? path
