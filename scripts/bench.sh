@@ -63,15 +63,23 @@ cleanup() {
 trap cleanup EXIT
 
 source scripts/upstream-double.sh
+up() { for _ in $(seq 100); do curl -sf "http://127.0.0.1:$1/healthz" >/dev/null && break; sleep 0.1; done; }  # port
+# port, log file, NAME=value...: `brolly serve` started with that environment (its pid in STARTED),
+# its Berlin weather asked for (filling the cache and naming the place) and given 2 s to settle.
+start() {
+  local port=$1 log=$2; shift 2
+  env "$@" "${PIN_SERVER[@]}" $BIN serve --port "$port" > "$log" 2>&1 &
+  STARTED=$!
+  up "$port"
+  curl -sf "http://127.0.0.1:$port/api/v1/weather?lat=52.52&lon=13.41" > /dev/null
+  sleep 2
+}
 
 PORT=18099
 REF_PORT=18098
-"${PIN_SERVER[@]}" $BIN serve --port $PORT > "$WORK/serve.log" 2>&1 &
-SERVER=$!
-for _ in $(seq 100); do curl -sf "http://127.0.0.1:$PORT/healthz" >/dev/null && break; sleep 0.1; done
+start $PORT "$WORK/serve.log"
+SERVER=$STARTED
 URL="http://127.0.0.1:$PORT/api/v1/weather?lat=52.52&lon=13.41"
-curl -sf "$URL" > /dev/null   # fill the cache (and name the place)
-sleep 2
 curl -sf "$URL" > "$WORK/body.json"
 curl -sf -c "$WORK/jar" "http://127.0.0.1:$PORT/api/v1/places" > /dev/null
 COOKIE="brolly_device=$(awk '/brolly_device/ {print $7}' "$WORK/jar")"
@@ -79,29 +87,21 @@ curl -sf -H "Cookie: $COOKIE" "$URL" > /dev/null
 # A second server whose air quality and alert sources are unreachable (nothing listens there).
 AUX_PORT=18097
 DEAD="http://127.0.0.1:$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-BROLLY_OPEN_METEO_AIR_QUALITY_URL=$DEAD BROLLY_OPEN_METEO_ENSEMBLE_URL=$DEAD BROLLY_NWS_URL=$DEAD BROLLY_METEOALARM_URL=$DEAD \
-  BROLLY_CACHE_DIR=$WORK/aux/cache BROLLY_DATA_DIR=$WORK/aux/data \
-  "${PIN_SERVER[@]}" $BIN serve --port $AUX_PORT > "$WORK/aux.log" 2>&1 &
-AUX=$!
-for _ in $(seq 100); do curl -sf "http://127.0.0.1:$AUX_PORT/healthz" >/dev/null && break; sleep 0.1; done
+start $AUX_PORT "$WORK/aux.log" BROLLY_OPEN_METEO_AIR_QUALITY_URL=$DEAD BROLLY_OPEN_METEO_ENSEMBLE_URL=$DEAD \
+  BROLLY_NWS_URL=$DEAD BROLLY_METEOALARM_URL=$DEAD BROLLY_CACHE_DIR=$WORK/aux/cache BROLLY_DATA_DIR=$WORK/aux/data
+AUX=$STARTED
 AUX_URL="http://127.0.0.1:$AUX_PORT/api/v1/weather?lat=52.52&lon=13.41"
-curl -sf "$AUX_URL" > /dev/null
-sleep 2
 curl -sf "$AUX_URL" | python3 -c 'import json,sys; d = json.load(sys.stdin); print("aux-down answer lacks:", d["source"].get("lacking"))'
 # A third server at the default log level (info: every request is logged, as `brolly serve` runs
 # unless told otherwise; the servers above log warnings only), for a returning browser.
-# Its lines go to memory (/dev/shm where there is one): ~100 MB written to disk per run held up
-# the next rows' database writes behind the kernel's write-back (p99 1 s on the Dark Sky row).
+# Its lines (~100 MB a run) go to memory, /dev/shm where there is one, not to the disk the other
+# servers' databases are on.
 LOG_PORT=18095
 LOG_FILE=$WORK/logged.log
 [ -d /dev/shm ] && [ -w /dev/shm ] && LOG_FILE=$(mktemp -p /dev/shm brolly-bench-log.XXXXXX)
-BROLLY_LOG_LEVEL=info BROLLY_CACHE_DIR=$WORK/logged/cache BROLLY_DATA_DIR=$WORK/logged/data \
-  "${PIN_SERVER[@]}" $BIN serve --port $LOG_PORT > "$LOG_FILE" 2>&1 &
-LOGGED=$!
-for _ in $(seq 100); do curl -sf "http://127.0.0.1:$LOG_PORT/healthz" >/dev/null && break; sleep 0.1; done
+start $LOG_PORT "$LOG_FILE" BROLLY_LOG_LEVEL=info BROLLY_CACHE_DIR=$WORK/logged/cache BROLLY_DATA_DIR=$WORK/logged/data
+LOGGED=$STARTED
 LOG_URL="http://127.0.0.1:$LOG_PORT/api/v1/weather?lat=52.52&lon=13.41"
-curl -sf "$LOG_URL" > /dev/null
-sleep 2
 curl -sf -c "$WORK/logged.jar" "http://127.0.0.1:$LOG_PORT/api/v1/places" > /dev/null
 LOG_COOKIE="brolly_device=$(awk '/brolly_device/ {print $7}' "$WORK/logged.jar")"
 curl -sf -H "Cookie: $LOG_COOKIE" "$LOG_URL" > /dev/null
@@ -234,7 +234,7 @@ for i in 1 2 3; do
 done
 CURL_CLUSTER="/api/v1/weather?lat=48.86&lon=2.35"
 for i in 1 2 3; do
-  for _ in $(seq 100); do curl -sf "http://127.0.0.1:$((18100 + i))/healthz" >/dev/null && break; sleep 0.1; done
+  up $((18100 + i))
   curl -sf "http://127.0.0.1:$((18100 + i))$CURL_CLUSTER" > /dev/null
 done
 sleep 2
