@@ -102,6 +102,8 @@ let package = Package(
                 "BrollyCore", "BrollyHTTP", "BrollyServer", "BrollyStore", "BrollyUseCases", "BrollyTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                // `brolly bench-reference --header`: the headers of the response it serves.
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -19,20 +19,26 @@
 #   - the command's start (issue 22; a status bar runs it every few minutes, a prompt on every
 #     line): `brolly --version` <= 10 ms and a cached `brolly now --offline` <= 20 ms mean, with
 #     the Swift runtime and Foundation linked statically (the shared libraries loaded are listed).
-# BROLLY_BENCH_SECONDS (default 10) is each wrk run's length and BROLLY_BENCH_RUNS (default 50)
+# BROLLY_BENCH_SECONDS (default 6) is each wrk run's length and BROLLY_BENCH_RUNS (default 50)
 # hyperfine's runs: the tests run the script with 1 and 5 to check that it still works end to end.
-# The wrk rows run in BROLLY_BENCH_ROUNDS rounds (default 3), each round the reference and then
+# The wrk rows run in BROLLY_BENCH_ROUNDS rounds (default 7), each round the reference and then
 # the rows measured against it, and a ratio is the median of its rounds' ratios: on this shared
-# machine one reference run swung ±10 % against the next. With two CPUs or more the servers run on
+# machine one reference run swung ±10 % against the next, so seven short rounds (6 s) give a
+# steadier median than three long ones (10 s) in about the same time.
+# Two references: the bare route answering the body alone to a bare request (the targets above), and
+# the bare route answering the very response `brolly serve` gives a returning browser (its headers:
+# ETag, Cache-Control, Vary, the security headers) to the very same request (its query and device
+# cookie): the second ratio is Brolly's own work on the hot path, without the bytes any server
+# speaking the same HTTP would parse and write. With two CPUs or more the servers run on
 # CPU 0 and wrk on CPU 1 (taskset; BROLLY_BENCH_PIN=0 leaves them to the scheduler), so a ratio
 # compares what one core serves, not how the scheduler split two cores between wrk and a server.
 # BROLLY_BIN names a binary already built (the tests pass the release build they have) instead of
 # building one here; the figures are only the release build's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-SECONDS_PER_RUN="${BROLLY_BENCH_SECONDS:-10}"
+SECONDS_PER_RUN="${BROLLY_BENCH_SECONDS:-6}"
 RUNS="${BROLLY_BENCH_RUNS:-50}"
-ROUNDS="${BROLLY_BENCH_ROUNDS:-3}"
+ROUNDS="${BROLLY_BENCH_ROUNDS:-7}"
 PIN_SERVER=(); PIN_CLIENT=()
 if [ "${BROLLY_BENCH_PIN:-1}" = 1 ] && command -v taskset >/dev/null 2>&1 && [ "$(nproc)" -ge 2 ]; then
   PIN_SERVER=(taskset -c 0); PIN_CLIENT=(taskset -c 1)
@@ -57,7 +63,7 @@ if [ -z "$BIN" ]; then
 fi
 WORK=$(mktemp -d)
 cleanup() {
-  kill "${SERVER:-}" "${DOUBLE:-}" "${REF:-}" "${AUX:-}" "${LOGGED:-}" 2>/dev/null || true
+  kill "${SERVER:-}" "${DOUBLE:-}" "${REF:-}" "${SAME:-}" "${AUX:-}" "${LOGGED:-}" 2>/dev/null || true
   rm -rf "$WORK" "${LOG_FILE:-}"
 }
 trap cleanup EXIT
@@ -108,6 +114,20 @@ curl -sf -H "Cookie: $LOG_COOKIE" "$LOG_URL" > /dev/null
 "${PIN_SERVER[@]}" $BIN bench-reference --port $REF_PORT --body "$WORK/body.json" > "$WORK/ref.log" 2>&1 &
 REF=$!
 for _ in $(seq 100); do curl -sf "http://127.0.0.1:$REF_PORT/api/v1/weather" >/dev/null && break; sleep 0.1; done
+# The second reference: the returning browser's answer, headers and all (Hummingbird writes Date and
+# Content-Length itself).
+SAME_HEADERS=()
+while IFS= read -r line; do
+  line=${line%$'\r'}
+  case "${line%%:*}" in ""|HTTP/*|Date|date|Content-Length|content-length) ;; *) SAME_HEADERS+=(--header "$line") ;; esac
+done < <(curl -sf -D - -o "$WORK/same.json" -H "Cookie: $COOKIE" "$URL")
+SAME_PORT=18094
+"${PIN_SERVER[@]}" $BIN bench-reference --port $SAME_PORT --body "$WORK/same.json" "${SAME_HEADERS[@]}" > "$WORK/same.log" 2>&1 &
+SAME=$!
+SAME_URL="http://127.0.0.1:$SAME_PORT/api/v1/weather?lat=52.52&lon=13.41"
+for _ in $(seq 100); do curl -sf "$SAME_URL" >/dev/null && break; sleep 0.1; done
+echo "the same response, headers: $(curl -s -D - -o /dev/null "$SAME_URL" | tr -d '\r' | awk -F: 'NR > 1 && NF > 1 {print $1}' | tr '\n' ' ')"
+echo "brolly serve's headers:     $(curl -s -D - -o /dev/null -H "Cookie: $COOKIE" "$URL" | tr -d '\r' | awk -F: 'NR > 1 && NF > 1 {print $1}' | tr '\n' ' ')"
 # The Dark Sky API (issue 25) against a bare route serving its own bytes.
 DS_URL="http://127.0.0.1:$PORT/forecast/anykey/52.52,13.41?units=si"
 DS_REF_PORT=18096
@@ -143,6 +163,7 @@ echo "== wrk: 2 threads, 64 connections, ${SECONDS_PER_RUN} s each, $ROUNDS roun
 for ROUND in $(seq "$ROUNDS"); do
   run "bare Hummingbird route (reference)" "http://127.0.0.1:$REF_PORT/api/v1/weather"
   run "cached weather, cookie-less" "$URL"
+  run "bare route, the same response" -H "Cookie: $COOKIE" "$SAME_URL"
   run "cached weather, returning browser" -H "Cookie: $COOKIE" "$URL"
   run "cached weather, aux sources down" "$AUX_URL"
   run "bare route, Dark Sky bytes" "http://127.0.0.1:$DS_REF_PORT/api/v1/weather"
@@ -155,13 +176,17 @@ for name in "cached weather, cookie-less" "cached weather, returning browser" "c
   "returning browser, request log on"; do
   ratio "$name" "bare Hummingbird route (reference)" "the bare route"
 done
+for name in "cached weather, returning browser" "returning browser, request log on"; do
+  ratio "$name" "bare route, the same response" "the bare route answering the same request alike"
+done
+ratio "bare route, the same response" "bare Hummingbird route (reference)" "the bare route (what the headers and the longer request cost)"
 echo "== server memory"
 grep -E "VmHWM|VmRSS" "/proc/$SERVER/status"
 echo "== upstream calls: before the load $CALLS_BEFORE; after $(curl -s "$UP/__calls")"
 echo "== history rows written: $(curl -s "http://127.0.0.1:$PORT/metrics" | awk '/^brolly_history_rows_written_total/ {print $2}')"
 echo "== upstream calls of the aux-down server: $(curl -s "http://127.0.0.1:$AUX_PORT/metrics" | grep -E '^brolly_upstream_calls_total.*(air-quality|nws|meteoalarm)' | tr '\n' ' ')"
 echo "== request lines logged by the server at the default level: $(grep -c ' Request$' "$LOG_FILE")"
-kill "$REF" "$AUX" "$DSREF" "$LOGGED" 2>/dev/null || true
+kill "$REF" "$SAME" "$AUX" "$DSREF" "$LOGGED" 2>/dev/null || true
 
 echo "== the command's start: shared libraries loaded, then hyperfine"
 echo "shared libraries: $(ldd "$BIN" | wc -l) ($(ldd "$BIN" | awk '{print $1}' | tr '\n' ' '))"

@@ -349,6 +349,7 @@ def test_the_readme_bench_scripts_run():
     r = subprocess.run(["bash", "scripts/bench.sh"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     for figure in ("ratio cached Dark Sky forecast", "ratio cached weather, cookie-less", "VmHWM",
+                   "ratio bare route, the same response", "the bare route answering the same request alike",
                    "ratio three instances / one", "alerts for Sydney"):
         assert figure in r.stdout, r.stdout
 

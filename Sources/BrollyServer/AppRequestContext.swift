@@ -35,7 +35,7 @@ public struct AppRequestContext: RequestContext {
 
     /// The address of the connection's peer ("" when unknown). Worked out only when asked: most
     /// requests never need it.
-    public var peerIP: String { remoteAddress?.ipAddress ?? "" }
+    public var peerIP: String { remoteAddress.flatMap(ClientAddress.text(of:)) ?? "" }
 
     /// The client's address: the peer, or what a trusted proxy says it forwarded.
     /// What the client's address is counted under in every per-address limit (an IPv6 /64).

@@ -129,12 +129,35 @@ struct TwoLaneResponder: HTTPResponder {
     static let apiPrefixes: [[UInt8]] = [Array("/api/v1/".utf8)] + CompatibleSurfaces.all.map { Array(($0.mount + "/").utf8) }
 
     func respond(to request: Request, context: AppRequestContext) async throws -> Response {
-        let path = request.uri.path.utf8
-        if Self.apiPrefixes.contains(where: { path.starts(with: $0) }) {
+        if RequestTarget.path(of: request, startsWithAnyOf: Self.apiPrefixes) {
             if let answer = await desk.answer(request, context: context) { return answer }
             return try await api.respond(to: request, context: context)
         }
         return try await site.respond(to: request, context: context)
+    }
+}
+
+/// A request's target read as bytes, for the checks every request passes through: its path is
+/// compared without making a `String` of it (`URI.path` makes one on each call). An absolute-form
+/// target (`http://host/path`, from a proxy) is left to Hummingbird's `URI`.
+enum RequestTarget {
+    /// Whether the request's path starts with one of `prefixes` (each without a `?`).
+    static func path(of request: Request, startsWithAnyOf prefixes: [[UInt8]]) -> Bool {
+        guard var target = request.head.path, target.utf8.first == UInt8(ascii: "/") else {
+            let path = request.uri.path.utf8
+            return prefixes.contains { path.starts(with: $0) }
+        }
+        return target.withUTF8 { bytes in prefixes.contains { bytes.starts(with: $0) } }
+    }
+
+    /// Whether the request's path is `path` exactly (whatever its query), as `URI.path == path`.
+    static func path(of request: Request, is path: [UInt8]) -> Bool {
+        guard var target = request.head.path, target.utf8.first == UInt8(ascii: "/") else {
+            return request.uri.path.utf8.elementsEqual(path)
+        }
+        return target.withUTF8 { bytes in
+            bytes.starts(with: path) && (bytes.count == path.count || bytes[path.count] == UInt8(ascii: "?"))
+        }
     }
 }
 
@@ -187,7 +210,7 @@ public func buildApplication(
         responder: TwoLaneResponder(api: api.buildResponder(), site: site.buildResponder(), desk: parts.repeatDesk),
         server: connections.serverBuilder(idleTimeout: settings.idleTimeout, tls: settings.tls),
         configuration: .init(
-            address: .hostname(settings.host, port: settings.port), serverName: "Brolly", backlog: 1_024,
+            address: .hostname(settings.host, port: settings.port), backlog: 1_024,
             availableConnectionsDelegate: MaximumAvailableConnections(ConnectionGuard.maxConnections())),
         services: services,
         logger: logger)

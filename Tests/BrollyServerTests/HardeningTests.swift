@@ -1,4 +1,6 @@
 import Foundation
+import Hummingbird
+import NIOCore
 import Testing
 
 @testable import BrollyCore
@@ -106,6 +108,47 @@ enum Crypto256 {
         #expect(connections.opened("2001:db8:0:1::3"))
         connections.closed("2001:db8::1")
         #expect(connections.opened("2001:db8::4"))
+    }
+
+    /// The peer's text, written from an IPv4 address's bytes (glibc's `inet_ntop` formats them with
+    /// `sprintf`), is NIO's `ipAddress` for every kind of byte (one, two and three digits, 0 and
+    /// 255), and NIO's own for IPv6.
+    @Test func anIPv4PeerIsWrittenAsNIOWritesIt() throws {
+        var generator = SystemRandomNumberGenerator()
+        let fixed: [[UInt8]] = [[0, 0, 0, 0], [255, 255, 255, 255], [127, 0, 0, 1], [10, 99, 100, 9], [192, 168, 1, 254]]
+        let random = (0..<20_000).map { _ in (0..<4).map { _ in UInt8.random(in: 0...255, using: &generator) } }
+        for bytes in fixed + random {
+            let text = bytes.map(String.init).joined(separator: ".")
+            let address = try SocketAddress(ipAddress: text, port: 443)
+            #expect(ClientAddress.text(of: address) == address.ipAddress, "\(text)")
+            #expect(ClientAddress.text(of: address) == text)
+        }
+        let v6 = try SocketAddress(ipAddress: "2001:db8::7", port: 443)
+        #expect(ClientAddress.text(of: v6) == v6.ipAddress)
+    }
+}
+
+@Suite struct RequestTargetTests {
+    /// The byte checks every request passes through (`RequestTarget`) answer as Hummingbird's
+    /// `URI.path` would, for origin-form targets with and without queries, near misses and
+    /// absolute-form targets (left to `URI`).
+    @Test func theByteChecksAnswerAsURIPath() {
+        let prefixes = TwoLaneResponder.apiPrefixes
+        let weather = WeatherRepeatDesk.pathBytes
+        let targets = [
+            "/api/v1/weather", "/api/v1/weather?lat=1&lon=2", "/api/v1/weatherx", "/api/v1/weather/", "/api/v1/weathe",
+            "/api/v1/", "/api/v1", "/api/v2/weather", "/api?x=/api/v1/weather", "/", "/index.html", "/forecast/k/1,2",
+            "/v1/forecast?latitude=1", "http://example.org/api/v1/weather?lat=1", "http://example.org/index.html", "*", "",
+            "/API/V1/WEATHER", "/api/v1/weather#x", "/data/2.5/weather?q=x",
+        ]
+        for target in targets {
+            let request = Request(
+                head: .init(method: .get, scheme: nil, authority: nil, path: target),
+                body: .init(buffer: .init()))
+            let path = request.uri.path.utf8
+            #expect(RequestTarget.path(of: request, startsWithAnyOf: prefixes) == prefixes.contains { path.starts(with: $0) }, "\(target)")
+            #expect(RequestTarget.path(of: request, is: weather) == (request.uri.path == WeatherRepeatDesk.path), "\(target)")
+        }
     }
 }
 

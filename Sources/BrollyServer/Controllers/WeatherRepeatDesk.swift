@@ -13,6 +13,7 @@ import Logging
 /// wrk the middleware chain made cached weather 0.72-0.76× a bare Hummingbird route.
 struct WeatherRepeatDesk: Sendable {
     static let path = "/api/v1/weather"
+    static let pathBytes = Array(path.utf8)
     let documents: WeatherAnswerMemo<EncodedJSON>
     let devices: DeviceMiddleware
     /// The compression middleware of the API's router: its cache of compressed bodies.
@@ -38,7 +39,9 @@ struct WeatherRepeatDesk: Sendable {
     }
 
     func answer(_ request: Request, context: AppRequestContext) async -> Response? {
-        guard request.method == .get, request.headers[.ifNoneMatch] == nil, request.uri.path == Self.path else { return nil }
+        guard request.method == .get, RequestTarget.path(of: request, is: Self.pathBytes), request.headers[.ifNoneMatch] == nil else {
+            return nil
+        }
         let start = DispatchTime.now().uptimeNanoseconds
         guard let recent = documents.recent(requestKey: WeatherController.requestKey(request)) else { return nil }
         let json = recent.encoded

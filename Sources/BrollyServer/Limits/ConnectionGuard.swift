@@ -146,7 +146,7 @@ final class PerAddressHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     func count(_ context: ChannelHandlerContext) {
         guard address == nil, !streamsOnly || context.channel.parent != nil,
-            let ip = context.channel.remoteAddress?.ipAddress
+            let ip = context.channel.remoteAddress.flatMap(ClientAddress.text(of:))
         else { return }
         if connectionGuard.opened(ip) {
             address = ip

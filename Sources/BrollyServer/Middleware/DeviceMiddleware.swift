@@ -151,12 +151,16 @@ struct DeviceTokens: Sendable {
 
     static func cookie(inBytes bytes: UnsafeBufferPointer<UInt8>) -> String? {
         let prefix = cookiePrefix
+        guard let base = bytes.baseAddress else { return nil }
         var i = 0
         while i < bytes.count {
             while i < bytes.count && (bytes[i] == 0x20 || bytes[i] == 0x3b) { i += 1 }  // spaces, ';'
-            var end = i
-            while end < bytes.count && bytes[end] != 0x3b { end += 1 }
-            if end - i > prefix.count && bytes[i..<(i + prefix.count)].elementsEqual(prefix) {
+            // The next ';' (memchr), and the name compared with memcmp: a returning browser's every request.
+            var end = bytes.count
+            if let semicolon = memchr(base + i, 0x3b, bytes.count - i) {
+                end = UnsafeRawPointer(semicolon) - UnsafeRawPointer(base)
+            }
+            if end - i > prefix.count && memcmp(base + i, prefix, prefix.count) == 0 {
                 var last = end
                 while last > i + prefix.count && bytes[last - 1] == 0x20 { last -= 1 }
                 return String(decoding: bytes[(i + prefix.count)..<last], as: UTF8.self)
