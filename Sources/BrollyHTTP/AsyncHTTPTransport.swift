@@ -23,6 +23,12 @@ public final class AsyncHTTPTransport: HTTPTransport {
         config.timeout = .init(connect: .milliseconds(Int64(connectTimeout * 1000)))
         config.redirectConfiguration = followsRedirects ? .follow(max: 3, allowCycles: false) : .disallow
         config.decompression = .enabled(limit: .ratio(20))
+        // A connection that cannot be made fails its request at once. AsyncHTTPClient would keep
+        // trying with a growing back-off until the request's time-out: a helper whose host refuses
+        // connections (air quality, warnings) then held every request waiting for it for its whole
+        // grace (~1 s: the aux-down bench row's p99 of 0.9 s each time the failure was tried again).
+        // `NetworkService` decides the retries (a refused connection is not retried).
+        config.connectionPool.retryConnectionEstablishment = false
         configuration = config
         self.maxBodyBytes = maxBodyBytes
     }
