@@ -53,18 +53,44 @@ public struct LineLogHandler: LogHandler {
     static func line(
         _ event: LogEvent, label: String, metadata: Logger.Metadata, provider: Logger.MetadataProvider?, at date: Date
     ) -> String {
-        var all = metadata
-        if let provided = provider?.get(), !provided.isEmpty { all.merge(provided) { _, new in new } }
-        if let explicit = event.metadata, !explicit.isEmpty { all.merge(explicit) { _, new in new } }
-        if let error = event.error {
-            all["error.message"] = "\(error)"
-            all["error.type"] = "\(String(reflecting: type(of: error)))"
+        // The pairs in one array, later sources replacing earlier ones' values (the handler's, the
+        // provider's, the event's, the error's), sorted once and appended piece by piece: the
+        // dictionary merged, sorted into a second array and each pair interpolated into a string of
+        // its own cost a request line four allocations more (issue 52, the request log at `info`).
+        var pairs: [(key: String, value: Logger.MetadataValue)] = []
+        pairs.reserveCapacity(metadata.count + (event.metadata?.count ?? 0) + 2)
+        for (key, value) in metadata { pairs.append((key, value)) }
+        func put(_ key: String, _ value: Logger.MetadataValue) {
+            if let i = pairs.firstIndex(where: { $0.key == key }) { pairs[i].value = value } else { pairs.append((key, value)) }
         }
-        var line = timestamp(date) + " \(event.level)"
-        if !label.isEmpty { line += " " + label }
+        if let provided = provider?.get() { for (key, value) in provided { put(key, value) } }
+        if let explicit = event.metadata { for (key, value) in explicit { put(key, value) } }
+        if let error = event.error {
+            put("error.message", "\(error)")
+            put("error.type", "\(String(reflecting: type(of: error)))")
+        }
+        pairs.sort { $0.key < $1.key }
+        let message = event.message.description
+        var line = timestamp(date)
+        line.reserveCapacity(64 + label.utf8.count + message.utf8.count + pairs.count * 48)
+        line += " "
+        line += event.level.rawValue
+        if !label.isEmpty {
+            line += " "
+            line += label
+        }
         line += ":"
-        for (key, value) in all.sorted(by: { $0.key < $1.key }) { line += " \(key)=\(value)" }
-        line += " [\(event.source)] \(event.message)\n"
+        for (key, value) in pairs {
+            line += " "
+            line += key
+            line += "="
+            line += value.description
+        }
+        line += " ["
+        line += event.source
+        line += "] "
+        line += message
+        line += "\n"
         return line
     }
 
