@@ -63,13 +63,16 @@ if [ -z "$BIN" ]; then
 fi
 WORK=$(mktemp -d)
 cleanup() {
-  kill "${SERVER:-}" "${DOUBLE:-}" "${REF:-}" "${SAME:-}" "${AUX:-}" "${LOGGED:-}" 2>/dev/null || true
+  kill "${SERVER:-}" "${DOUBLE:-}" "${REF:-}" "${SAME:-}" "${AUX:-}" "${DSREF:-}" "${LOGGED:-}" 2>/dev/null || true
   rm -rf "$WORK" "${LOG_FILE:-}"
 }
 trap cleanup EXIT
 
 source scripts/upstream-double.sh
-up() { for _ in $(seq 100); do curl -sf "http://127.0.0.1:$1/healthz" >/dev/null && break; sleep 0.1; done; }  # port
+ready() { for _ in $(seq 100); do curl -sf "$1" >/dev/null && break; sleep 0.1; done; }  # URL: waits until it answers
+up() { ready "http://127.0.0.1:$1/healthz"; }  # port
+# The names of the headers a URL answers with (curl arguments).
+header_names() { curl -s -D - -o /dev/null "$@" | tr -d '\r' | awk -F: 'NR > 1 && NF > 1 {print $1}' | tr '\n' ' '; }
 # port, log file, NAME=value...: `brolly serve` started with that environment (its pid in STARTED),
 # its Berlin weather asked for (filling the cache and naming the place) and given 2 s to settle.
 start() {
@@ -113,7 +116,7 @@ LOG_COOKIE="brolly_device=$(awk '/brolly_device/ {print $7}' "$WORK/logged.jar")
 curl -sf -H "Cookie: $LOG_COOKIE" "$LOG_URL" > /dev/null
 "${PIN_SERVER[@]}" $BIN bench-reference --port $REF_PORT --body "$WORK/body.json" > "$WORK/ref.log" 2>&1 &
 REF=$!
-for _ in $(seq 100); do curl -sf "http://127.0.0.1:$REF_PORT/api/v1/weather" >/dev/null && break; sleep 0.1; done
+ready "http://127.0.0.1:$REF_PORT/api/v1/weather"
 # The second reference: the returning browser's answer, headers and all (Hummingbird writes Date and
 # Content-Length itself).
 SAME_HEADERS=()
@@ -125,16 +128,16 @@ SAME_PORT=18094
 "${PIN_SERVER[@]}" $BIN bench-reference --port $SAME_PORT --body "$WORK/same.json" "${SAME_HEADERS[@]}" > "$WORK/same.log" 2>&1 &
 SAME=$!
 SAME_URL="http://127.0.0.1:$SAME_PORT/api/v1/weather?lat=52.52&lon=13.41"
-for _ in $(seq 100); do curl -sf "$SAME_URL" >/dev/null && break; sleep 0.1; done
-echo "the same response, headers: $(curl -s -D - -o /dev/null "$SAME_URL" | tr -d '\r' | awk -F: 'NR > 1 && NF > 1 {print $1}' | tr '\n' ' ')"
-echo "brolly serve's headers:     $(curl -s -D - -o /dev/null -H "Cookie: $COOKIE" "$URL" | tr -d '\r' | awk -F: 'NR > 1 && NF > 1 {print $1}' | tr '\n' ' ')"
+ready "$SAME_URL"
+echo "the same response, headers: $(header_names "$SAME_URL")"
+echo "brolly serve's headers:     $(header_names -H "Cookie: $COOKIE" "$URL")"
 # The Dark Sky API (issue 25) against a bare route serving its own bytes.
 DS_URL="http://127.0.0.1:$PORT/forecast/anykey/52.52,13.41?units=si"
 DS_REF_PORT=18096
 curl -sf "$DS_URL" > "$WORK/darksky.json"
 "${PIN_SERVER[@]}" $BIN bench-reference --port $DS_REF_PORT --body "$WORK/darksky.json" > "$WORK/dsref.log" 2>&1 &
 DSREF=$!
-for _ in $(seq 100); do curl -sf "http://127.0.0.1:$DS_REF_PORT/api/v1/weather" >/dev/null && break; sleep 0.1; done
+ready "http://127.0.0.1:$DS_REF_PORT/api/v1/weather"
 CALLS_BEFORE=$(curl -s "$UP/__calls")
 
 ROUND=1
