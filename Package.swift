@@ -26,6 +26,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.20.0"),
         .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.21.0"),
         // Tests only: property-based tests of the unit conversions, rounding and day grouping.
@@ -91,6 +92,11 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                // The plain port's HTTP/1.1 codec (`HTTP1ServerCodec`): NIO's request decoder and the
+                // HTTP types' conversions of swift-nio-extras, with the response head written here.
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
                 .product(name: "CompressNIO", package: "compress-nio"),
             ],
             resources: [.copy("Public"), .copy("openapi.json")]
@@ -161,6 +167,11 @@ let package = Package(
             dependencies: [
                 "BrollyServer", "BrollyCore", "BrollyStore", "BrollyUseCases", "BrollyTestSupport", "BrollyHTTP",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                // HTTP1ServerCodecTests: Brolly's codec against NIO's pipeline, on embedded channels.
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
             ]
         ),
     ]

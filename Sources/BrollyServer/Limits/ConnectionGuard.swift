@@ -75,7 +75,8 @@ final class ConnectionGuard: Sendable {
         guard let tls else {
             let http1 = HTTP1Channel.Configuration(
                 additionalChannelHandlers: [PerAddressHandler(guard: self)], idleTimeout: .milliseconds(milliseconds))
-            return .http1(configuration: http1)
+            // Hummingbird's HTTP/1.1 pipeline with Brolly's codec (`BrollyHTTP1Channel`).
+            return HTTPServerBuilder { responder in BrollyHTTP1Channel(responder: responder, configuration: http1) }
         }
         // The connection is counted by `AdmittedTLSChannel`; a stream's handler counts only HTTP/2
         // streams (a channel with a parent), not HTTP/1 over TLS a second time.
