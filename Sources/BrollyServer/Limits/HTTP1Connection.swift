@@ -173,7 +173,10 @@ final class HTTP1ServerCodec: ChannelDuplexHandler, RemovableChannelHandler {
                 at = copy(&chunked, to: at)
             }
             at.storeBytes(of: (UInt8(ascii: "\r"), UInt8(ascii: "\n")), as: (UInt8, UInt8).self)
-            return at + 2 - space.baseAddress!
+            let written = at + 2 - space.baseAddress!
+            // The count above and the copies here walk the same fields by the same rule.
+            precondition(written == size, "response head: \(written) bytes written for \(size) counted")
+            return written
         }
         return (buffer, isChunked)
     }
