@@ -53,7 +53,9 @@ struct ServerParts: Sendable {
 /// `/api/v1/*` from the first, without the static-file and terminal middleware, and all else from
 /// the second.
 func makeRouter(_ p: ServerParts, api: Bool, site: Bool) -> Router<AppRequestContext> {
-    let router = Router(context: AppRequestContext.self)
+    // HEAD is each GET route's answer without its body (RFC 9110 §9.3.2), through the same
+    // middleware (it was 405, with an `Allow` that named HEAD).
+    let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
     // Metrics and the security headers in one middleware: every layer costs on the hot path.
     let page = p.page
     let policy = SecurityHeaders.policy(

@@ -181,6 +181,27 @@ struct RefusingTransport: HTTPTransport {
         }
     }
 
+    /// `HEAD` is the `GET` without its body: the same status, `Content-Length` and `ETag` (it was
+    /// `405` with an `Allow` that named `HEAD`); a path without `GET` is still `405`, without `HEAD`.
+    @Test func headIsTheGetWithoutItsBody() async throws {
+        try await makeApp(StubProvider(.success(report()))).test(.router) { client in
+            for uri in ["/api/v1/weather?lat=1&lon=2", "/healthz", "/api/openapi.json", "/api/v1/places/search?q=Berlin"] {
+                let get = try await client.execute(uri: uri, method: .get)
+                let head = try await client.execute(uri: uri, method: .head)
+                #expect(get.status == .ok && head.status == .ok, "\(uri)")
+                #expect(head.body.readableBytes == 0, "\(uri)")
+                #expect(head.headers[.contentLength] == "\(get.body.readableBytes)", "\(uri)")
+                #expect(head.headers[.eTag] == get.headers[.eTag], "\(uri)")
+                #expect(head.headers[.contentType] == get.headers[.contentType], "\(uri)")
+            }
+            let missing = try await client.execute(uri: "/api/v1/weather?lat=1", method: .head)
+            #expect(missing.status == .badRequest && missing.body.readableBytes == 0)
+            let putOnly = try await client.execute(uri: "/api/v1/places/order", method: .head)
+            #expect(putOnly.status == .methodNotAllowed)
+            #expect(putOnly.headers[.allow]?.contains("HEAD") == false)
+        }
+    }
+
     @Test func healthAndOpenAPI() async throws {
         try await makeApp(StubProvider(.success(report()))).test(.router) { client in
             try await client.execute(uri: "/healthz", method: .get) { #expect($0.status == .ok) }
