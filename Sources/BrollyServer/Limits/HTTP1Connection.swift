@@ -105,8 +105,10 @@ final class HTTP1ServerCodec: ChannelDuplexHandler, RemovableChannelHandler {
                 suppressesBody = method == .HEAD || method == .CONNECT
                 respondsToConnect = method == .CONNECT
             }
+            let status = StatusLine.of(response.status)
             let head = Self.head(
-                response, hasBody: !respondsToConnect && StatusLine.mayHaveBody(code), allocator: context.channel.allocator)
+                response.headerFields, status: status.line, hasBody: !respondsToConnect && status.mayHaveBody,
+                allocator: context.channel.allocator)
             isChunked = head.isChunked && !suppressesBody
             context.write(wrapOutboundOut(.byteBuffer(head.bytes)), promise: promise)
         case .body(let body):
@@ -142,15 +144,16 @@ final class HTTP1ServerCodec: ChannelDuplexHandler, RemovableChannelHandler {
     /// A response head's bytes: the status line, the fields in their order less those the framing
     /// drops (`hasBody` false: `Content-Length` and `Transfer-Encoding`; a `Content-Length`:
     /// `Transfer-Encoding`), `Transfer-Encoding: chunked` last when the body has no length.
-    static func head(_ response: HTTPResponse, hasBody: Bool, allocator: ByteBufferAllocator) -> (bytes: ByteBuffer, isChunked: Bool) {
-        let fields = response.headerFields
+    static func head(_ fields: HTTPFields, status line: String, hasBody: Bool, allocator: ByteBufferAllocator) -> (
+        bytes: ByteBuffer, isChunked: Bool
+    ) {
         var hasLength = false
         for field in fields where matches(field.name, .contentLength) {
             hasLength = true
             break
         }
         let isChunked = hasBody && !hasLength
-        var status = StatusLine.bytes(response.status)
+        var status = line
         var size = status.utf8.count + 2 + (isChunked ? chunkedField.utf8.count : 0)
         for field in fields where keeps(field.name, hasBody: hasBody) {
             size += field.name.rawName.utf8.count + field.value.utf8.count + 4
@@ -215,22 +218,26 @@ final class HTTP1ServerCodec: ChannelDuplexHandler, RemovableChannelHandler {
     }
 }
 
-/// HTTP/1.1 status lines as NIO writes them: a known code with NIO's reason phrase (whatever the
-/// response's), another code with the response's own. The known ones are made once.
-enum StatusLine {
-    private static let known: [String?] = (0..<600).map { code in
+/// HTTP/1.1 status lines as NIO writes them — a known code with NIO's reason phrase (whatever the
+/// response's), another code with the response's own — and NIO's `mayHaveResponseBody` for the
+/// code. The known codes' are made once.
+struct StatusLine {
+    let line: String
+    let mayHaveBody: Bool
+
+    init(_ status: HTTPResponseStatus) {
+        line = "HTTP/1.1 \(status.code) \(status.reasonPhrase)\r\n"
+        mayHaveBody = status.mayHaveResponseBody
+    }
+
+    private static let known: [StatusLine?] = (0..<600).map { code in
         let status = HTTPResponseStatus(statusCode: code)
-        return code < 100 || isCustom(status) ? nil : "HTTP/1.1 \(code) \(status.reasonPhrase)\r\n"
+        return code < 100 || isCustom(status) ? nil : StatusLine(status)
     }
 
-    static func bytes(_ status: HTTPResponse.Status) -> String {
-        if status.code < known.count, let line = known[status.code] { return line }
-        return "HTTP/1.1 \(status.code) \(HTTPResponseStatus(statusCode: status.code, reasonPhrase: status.reasonPhrase).reasonPhrase)\r\n"
-    }
-
-    /// NIO's `mayHaveResponseBody`: not `1xx`, `204` or `304`.
-    static func mayHaveBody(_ code: Int) -> Bool {
-        !(100..<200).contains(code) && code != 204 && code != 304
+    static func of(_ status: HTTPResponse.Status) -> StatusLine {
+        if status.code < known.count, let known = known[status.code] { return known }
+        return StatusLine(HTTPResponseStatus(statusCode: status.code, reasonPhrase: status.reasonPhrase))
     }
 
     private static func isCustom(_ status: HTTPResponseStatus) -> Bool {
